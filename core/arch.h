@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Internal view of an architecture backend. One const struct per target in
+ * arch/<a>/, listed in core/registry.c. Every backend is compiled on every
+ * host: nothing here depends on the host's architecture.
+ */
+#ifndef USDTKIT_CORE_ARCH_H
+#define USDTKIT_CORE_ARCH_H
+
+#include <usdtkit/usdtkit.h>
+
+#include "lex.h"
+
+/* ELF constants, so the spec engine needs no <elf.h> on odd hosts. */
+#define USDTKIT_EM_386		3
+#define USDTKIT_EM_ARM		40
+#define USDTKIT_EM_S390		22
+#define USDTKIT_EM_X86_64	62
+#define USDTKIT_EM_AARCH64	183
+#define USDTKIT_EM_RISCV	243
+#define USDTKIT_ELFCLASS32	1
+#define USDTKIT_ELFCLASS64	2
+#define USDTKIT_ELFDATA2LSB	1
+#define USDTKIT_ELFDATA2MSB	2
+
+/* Parse one operand [lx->cur, lx->end) into @arg (location fields only). */
+typedef void (*usdtkit_parse_operand_fn)(const struct usdtkit_arch *arch,
+					 struct usdtkit_lexer *lx,
+					 struct usdtkit_arg *arg);
+
+struct usdtkit_arch {
+	const char *name;
+	uint16_t e_machine;
+	uint8_t elf_class;
+	uint8_t elf_data;
+	uint8_t ptr_size;
+	uint8_t flags;			/* USDTKIT_ARCH_* */
+	usdtkit_parse_operand_fn parse_operand;
+	const struct usdtkit_regdef *regs;
+	uint16_t nregs;
+	/* register id -> id of the high half when a value spans a pair of
+	 * registers (i386 DImode in %eax is %edx:%eax), -1 where no pair */
+	const int8_t *pair_hi;
+	const struct usdtkit_layout *native;
+	const struct usdtkit_layout *compat64;	/* may be NULL */
+};
+
+/* x86 backends share one lexer; 64-bit register names are only legal
+ * where the target has them (x86-64 and x32, not i386). */
+#define USDTKIT_ARCH_X86_64_REGS	0x01
+
+/* Fill @r from register-table entry @entry of @arch. */
+void usdtkit__reg_set(const struct usdtkit_arch *arch, struct usdtkit_reg *r,
+		      int entry);
+/* Mark a register reference as "none". */
+void usdtkit__reg_clear(struct usdtkit_reg *r);
+
+#endif /* USDTKIT_CORE_ARCH_H */

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A compact, stable text form of one argument: what `usdtkit parse` and
+ * `usdtkit list` print, and what the unit tests compare against.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "arch.h"
+
+struct out {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->len < o->size ? o->buf + o->len : NULL,
+		      o->len < o->size ? o->size - o->len : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
+}
+
+static void put_reg(struct out *o, const struct usdtkit_arch *arch,
+		    const struct usdtkit_reg *r)
+{
+	if (r->entry >= 0)
+		put(o, "%s", arch->regs[r->entry].name);
+	else
+		put(o, "%s", usdtkit_arch_reg_name(arch, r->id));
+}
+
+/* "+ 8", "- 1204"; nothing for 0 unless it stands alone */
+static void put_disp(struct out *o, int64_t d, bool alone)
+{
+	if (alone)
+		put(o, "%" PRId64, d);
+	else if (d < 0)
+		put(o, " - %" PRIu64, (uint64_t)0 - (uint64_t)d);
+	else if (d > 0)
+		put(o, " + %" PRId64, d);
+}
+
+static void put_sym(struct out *o, const char *spec,
+		    const struct usdtkit_arg *a)
+{
+	static const char *const pre[USDTKIT_RELOC_TLS + 1] = {
+		[USDTKIT_RELOC_LO12] = ":lo12:", [USDTKIT_RELOC_RISCV_LO] = "%lo(",
+	};
+	static const char *const post[USDTKIT_RELOC_TLS + 1] = {
+		[USDTKIT_RELOC_RISCV_LO] = ")", [USDTKIT_RELOC_GOTOFF] = "@GOTOFF",
+		[USDTKIT_RELOC_GOT] = "@GOT", [USDTKIT_RELOC_TLS] = "@TLS",
+		[USDTKIT_RELOC_PCREL] = "(pc)",
+	};
+
+	put(o, "%s%.*s", pre[a->reloc] ? pre[a->reloc] : "", (int)a->sym_len,
+	    spec + a->sym_off);
+	if (a->disp)
+		put(o, "%+" PRId64, a->disp);
+	put(o, "%s", post[a->reloc] ? post[a->reloc] : "");
+}
+
+static void put_addr(struct out *o, const struct usdtkit_arch *arch,
+		     const char *spec, const struct usdtkit_arg *a)
+{
+	bool first = true;
+
+	if (a->kind == USDTKIT_LOC_SYMBOL) {
+		put_sym(o, spec, a);
+		first = false;
+	} else if (a->pc_rel) {
+		put(o, "ip");
+		first = false;
+	}
+	if (a->base.id >= 0) {
+		put(o, first ? "" : " + ");
+		put_reg(o, arch, &a->base);
+		first = false;
+	}
+	if (a->index.id >= 0) {
+		put(o, first ? "" : " + ");
+		put_reg(o, arch, &a->index);
+		put(o, "*%u", a->scale);
+		first = false;
+	}
+	if (a->kind != USDTKIT_LOC_SYMBOL)
+		put_disp(o, a->disp, first);
+}
+
+static void put_loc(struct out *o, const struct usdtkit_arch *arch,
+		    const char *spec, const struct usdtkit_arg *a)
+{
+	put(o, " %s ", usdtkit_loc_kind_str(a->kind));
+	switch (a->kind) {
+	case USDTKIT_LOC_CONST:
+		if (a->pc_rel)
+			put(o, "ip%+" PRId64, a->value);
+		else
+			put(o, "%" PRId64, a->value);
+		break;
+	case USDTKIT_LOC_REG:
+		if (a->reg_hi.id >= 0) {
+			put_reg(o, arch, &a->reg_hi);
+			put(o, ":");
+		}
+		put_reg(o, arch, &a->reg);
+		break;
+	case USDTKIT_LOC_SYMBOL:
+		if (!a->deref) {
+			put_addr(o, arch, spec, a);
+			break;
+		}
+		/* fallthrough */
+	case USDTKIT_LOC_MEM:
+		put(o, "[");
+		put_addr(o, arch, spec, a);
+		put(o, "]");
+		break;
+	case USDTKIT_LOC_UNREADABLE:
+		put(o, "%.*s", (int)a->sym_len, spec + a->sym_off);
+		break;
+	default:
+		put(o, "-");
+		break;
+	}
+}
+
+int usdtkit_arg_snprintf(char *buf, size_t size, const struct usdtkit_arch *arch,
+			 const char *spec, const struct usdtkit_arg *a)
+{
+	struct out o = { .buf = buf, .size = size };
+
+	if (size)
+		buf[0] = 0;
+	if (!arch || !spec || !a)
+		return -1;
+	put(&o, "%c%u%s", a->is_signed ? 's' : 'u', a->size * 8u,
+	    a->is_float ? "f" : "");
+	if (a->status != USDTKIT_ARG_INVALID)
+		put_loc(&o, arch, spec, a);
+	if (a->status != USDTKIT_ARG_OK)
+		put(&o, " (%s at %u: %s)", usdtkit_arg_status_str(a->status),
+		    a->error_pos, a->error ? a->error : "");
+	return o.len > INT32_MAX ? INT32_MAX : (int)o.len;
+}

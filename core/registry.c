@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The architecture registry. Adding a target is one line here plus its
+ * folder in arch/. Lookups go by name or by ELF identity, never by the
+ * host's own architecture.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "arch.h"
+#include "backends.h"
+
+static const struct usdtkit_arch *const registry[] = {
+	&usdtkit__arch_x86_64,
+	&usdtkit__arch_i386,
+	&usdtkit__arch_x32,
+	&usdtkit__arch_aarch64,
+	&usdtkit__arch_arm,
+	&usdtkit__arch_riscv64,
+	&usdtkit__arch_riscv32,
+	&usdtkit__arch_s390x,
+};
+
+#define REGISTRY_LEN (sizeof(registry) / sizeof(registry[0]))
+
+/* Other spellings users reach for (Debian and kernel names). */
+static const struct {
+	const char *alias;
+	const char *name;
+} aliases[] = {
+	{ "amd64", "x86_64" }, { "x86-64", "x86_64" }, { "x86", "x86_64" },
+	{ "i686", "i386" },    { "ia32", "i386" },     { "arm64", "aarch64" },
+	{ "armhf", "arm" },    { "armel", "arm" },     { "arm32", "arm" },
+	{ "rv64", "riscv64" }, { "rv32", "riscv32" },  { "s390", "s390x" },
+};
+
+const struct usdtkit_arch *usdtkit_arch_at(size_t i)
+{
+	return i < REGISTRY_LEN ? registry[i] : NULL;
+}
+
+const struct usdtkit_arch *usdtkit_arch_by_name(const char *name)
+{
+	size_t i;
+
+	if (!name) {
+		errno = EINVAL;
+		return NULL;
+	}
+	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strcmp(name, aliases[i].alias) == 0)
+			name = aliases[i].name;
+	for (i = 0; i < REGISTRY_LEN; i++)
+		if (strcmp(name, registry[i]->name) == 0)
+			return registry[i];
+	errno = ENOENT;
+	return NULL;
+}
+
+const struct usdtkit_arch *usdtkit_arch_by_elf(uint16_t e_machine,
+					       uint8_t ei_class, uint8_t ei_data)
+{
+	size_t i;
+
+	for (i = 0; i < REGISTRY_LEN; i++) {
+		const struct usdtkit_arch *a = registry[i];
+
+		if (a->e_machine == e_machine && a->elf_class == ei_class &&
+		    a->elf_data == ei_data)
+			return a;
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+const char *usdtkit_arch_name(const struct usdtkit_arch *arch)
+{
+	return arch ? arch->name : NULL;
+}
+
+uint16_t usdtkit_arch_e_machine(const struct usdtkit_arch *arch)
+{
+	return arch ? arch->e_machine : 0;
+}
+
+uint8_t usdtkit_arch_elf_class(const struct usdtkit_arch *arch)
+{
+	return arch ? arch->elf_class : 0;
+}
+
+uint8_t usdtkit_arch_elf_data(const struct usdtkit_arch *arch)
+{
+	return arch ? arch->elf_data : 0;
+}
+
+uint8_t usdtkit_arch_ptr_size(const struct usdtkit_arch *arch)
+{
+	return arch ? arch->ptr_size : 0;
+}
+
+const struct usdtkit_regdef *usdtkit_arch_reg_at(const struct usdtkit_arch *arch,
+						 size_t i)
+{
+	if (!arch || i >= arch->nregs)
+		return NULL;
+	return &arch->regs[i];
+}
+
+const char *usdtkit_arch_reg_name(const struct usdtkit_arch *arch, int id)
+{
+	const char *best = NULL;
+	int width = 0;
+	size_t i;
+
+	if (!arch)
+		return NULL;
+	for (i = 0; i < arch->nregs; i++) {
+		const struct usdtkit_regdef *r = &arch->regs[i];
+
+		if (r->id == id && r->width > width) {
+			best = r->name;
+			width = r->width;
+		}
+	}
+	return best;
+}
+
+const struct usdtkit_layout *usdtkit_arch_layout(const struct usdtkit_arch *arch,
+						 enum usdtkit_layout_kind kind)
+{
+	const struct usdtkit_layout *l = NULL;
+
+	if (!arch) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (kind == USDTKIT_LAYOUT_NATIVE)
+		l = arch->native;
+	else if (kind == USDTKIT_LAYOUT_COMPAT64)
+		l = arch->compat64;
+	if (!l)
+		errno = ENOENT;
+	return l;
+}
+
+void usdtkit__reg_set(const struct usdtkit_arch *arch, struct usdtkit_reg *r,
+		      int entry)
+{
+	const struct usdtkit_regdef *d = &arch->regs[entry];
+
+	r->id = d->id;
+	r->entry = (int16_t)entry;
+	r->offset = arch->native->offsets[d->id];
+	r->width = d->width;
+	r->shift = d->shift;
+}
+
+void usdtkit__reg_clear(struct usdtkit_reg *r)
+{
+	r->id = -1;
+	r->entry = -1;
+	r->offset = -1;
+	r->width = 0;
+	r->shift = 0;
+}

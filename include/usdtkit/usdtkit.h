@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * usdtkit: USDT (SystemTap sys/sdt.h) probe argument specs for every
+ * architecture in one build.
+ *
+ * Conventions, as in libbpf:
+ * - functions return 0 or a positive count on success, a negative errno on
+ *   failure; functions returning pointers return NULL and set errno;
+ * - every exported symbol starts with "usdtkit_" (never "usdt_", which
+ *   libbpf.a uses internally);
+ * - option structs start with their own size (@sz) so they can grow without
+ *   breaking the ABI: always zero them and set sz = sizeof(struct ...).
+ */
+#ifndef USDTKIT_USDTKIT_H
+#define USDTKIT_USDTKIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef USDTKIT_API
+#define USDTKIT_API __attribute__((visibility("default")))
+#endif
+
+#define USDTKIT_VERSION_MAJOR 0
+#define USDTKIT_VERSION_MINOR 1
+
+/* The BPF side reads at most this many arguments per probe (libbpf: 12). */
+#define USDTKIT_BPF_MAX_ARGS 12
+
+/* ------------------------------------------------------------------ */
+/* Architectures                                                      */
+/* ------------------------------------------------------------------ */
+
+struct usdtkit_arch;
+
+/*
+ * Register file layouts. NATIVE is the struct BPF sees as its context on a
+ * kernel of the target's own architecture. COMPAT64 is the layout of the
+ * 64-bit kernel that runs 32-bit binaries of the same family (an i386
+ * process traced on an x86-64 kernel is read through x86-64 pt_regs).
+ */
+enum usdtkit_layout_kind {
+	USDTKIT_LAYOUT_NATIVE = 0,
+	USDTKIT_LAYOUT_COMPAT64 = 1,
+};
+
+struct usdtkit_layout {
+	const char *name;	/* e.g. "struct pt_regs (x86_64)" */
+	uint16_t size;		/* sizeof the struct in bytes */
+	uint8_t slot_size;	/* bytes per register slot */
+	bool big_endian;	/* byte order of the slots */
+	uint16_t nregs;		/* entries in offsets[] */
+	const int16_t *offsets;	/* register id -> byte offset, -1 if absent */
+};
+
+struct usdtkit_regdef {
+	const char *name;	/* as written in specs, without prefix: "eax" */
+	int16_t id;		/* register id: index into layout offsets */
+	uint8_t width;		/* bytes */
+	uint8_t shift;		/* bit shift of the view (x86 %ah: 8) */
+};
+
+USDTKIT_API const struct usdtkit_arch *usdtkit_arch_by_name(const char *name);
+/* @ei_class: ELFCLASS32 (1) or ELFCLASS64 (2); @ei_data: ELFDATA2LSB (1) or
+ * ELFDATA2MSB (2). Returns NULL (errno = ENOENT) for unknown identities. */
+USDTKIT_API const struct usdtkit_arch *
+usdtkit_arch_by_elf(uint16_t e_machine, uint8_t ei_class, uint8_t ei_data);
+/* Iterate the registry: returns NULL past the end. */
+USDTKIT_API const struct usdtkit_arch *usdtkit_arch_at(size_t i);
+USDTKIT_API const char *usdtkit_arch_name(const struct usdtkit_arch *arch);
+USDTKIT_API uint16_t usdtkit_arch_e_machine(const struct usdtkit_arch *arch);
+USDTKIT_API uint8_t usdtkit_arch_elf_class(const struct usdtkit_arch *arch);
+USDTKIT_API uint8_t usdtkit_arch_elf_data(const struct usdtkit_arch *arch);
+/* Bytes in a pointer of the target (4 or 8). */
+USDTKIT_API uint8_t usdtkit_arch_ptr_size(const struct usdtkit_arch *arch);
+/* Register table: names the spec lexer accepts, returns NULL past the end. */
+USDTKIT_API const struct usdtkit_regdef *
+usdtkit_arch_reg_at(const struct usdtkit_arch *arch, size_t i);
+/* Canonical name of register @id (the widest view), or NULL. */
+USDTKIT_API const char *usdtkit_arch_reg_name(const struct usdtkit_arch *arch,
+					      int id);
+/* NULL (errno = ENOENT) when the arch has no layout of that kind. */
+USDTKIT_API const struct usdtkit_layout *
+usdtkit_arch_layout(const struct usdtkit_arch *arch,
+		    enum usdtkit_layout_kind kind);
+
+/* ------------------------------------------------------------------ */
+/* The IR: one parsed argument                                        */
+/* ------------------------------------------------------------------ */
+
+enum usdtkit_loc_kind {
+	USDTKIT_LOC_INVALID = 0,	/* did not parse */
+	USDTKIT_LOC_CONST,		/* value (+ probe IP when pc_rel) */
+	USDTKIT_LOC_REG,		/* register view, or a register pair */
+	USDTKIT_LOC_MEM,		/* read size bytes at disp+base+index*scale */
+	USDTKIT_LOC_SYMBOL,		/* relative to a symbol: needs the ELF */
+	USDTKIT_LOC_UNREADABLE,		/* FP/vector register: not in pt_regs */
+};
+
+/* Relocation operator applied to a symbol-relative operand. */
+enum usdtkit_reloc {
+	USDTKIT_RELOC_NONE = 0,	/* sym+addend is the address (or the value) */
+	USDTKIT_RELOC_PCREL,	/* x86-64 sym(%rip): same address as NONE */
+	USDTKIT_RELOC_LO12,	/* aarch64 :lo12: low 12 bits, added to base */
+	USDTKIT_RELOC_RISCV_LO,	/* riscv %lo(): sign-extended low 12 bits */
+	USDTKIT_RELOC_GOTOFF,	/* i386 sym@GOTOFF(%reg): sym - GOT + reg */
+	USDTKIT_RELOC_GOT,	/* GOT slot of sym (@GOT, @GOTPCREL) */
+	USDTKIT_RELOC_TLS,	/* thread-local (@tpoff, @ntpoff, %tprel_lo) */
+};
+
+/* Worst status wins when several apply; the order below is not a rank. */
+enum usdtkit_arg_status {
+	USDTKIT_ARG_OK = 0,
+	USDTKIT_ARG_INVALID,	/* parse error at error_pos */
+	USDTKIT_ARG_UNREADABLE,	/* FP/vector register, BPF cannot read it */
+	USDTKIT_ARG_BAD_SIZE,	/* size outside 1/2/4/8: not readable by BPF */
+	USDTKIT_ARG_UNRESOLVED,	/* symbol-relative, symbol not resolved yet */
+	USDTKIT_ARG_UNSUPPORTED,/* decoded, but no exact way to read it */
+	USDTKIT_ARG_AMBIGUOUS,	/* symbol name matches several symbols */
+};
+
+/* A register reference. id < 0 means "no register". */
+struct usdtkit_reg {
+	int16_t id;		/* register id (index into layout offsets) */
+	int16_t entry;		/* index into the arch's register table */
+	int16_t offset;		/* byte offset in the NATIVE layout */
+	uint8_t width;		/* bytes of the view */
+	uint8_t shift;		/* bit shift of the view */
+};
+
+struct usdtkit_arg {
+	/* where the argument is in the spec string (byte offsets) */
+	uint32_t text_off;
+	uint32_t text_len;
+	uint32_t op_off;	/* start of the operand, after "SIZE@" */
+
+	uint16_t size;		/* bytes; from the register when size-less */
+	bool is_signed;
+	bool is_float;		/* "Nf@" */
+	bool size_given;	/* false for size-less asm operands */
+
+	uint8_t kind;		/* enum usdtkit_loc_kind */
+	uint8_t status;		/* enum usdtkit_arg_status */
+	uint8_t reloc;		/* enum usdtkit_reloc, SYMBOL only */
+	bool pc_rel;		/* CONST/MEM: add the probe's runtime IP */
+	bool deref;		/* SYMBOL: read memory (false: value is addr) */
+	uint8_t scale;		/* MEM/SYMBOL with an index: 1, 2, 4 or 8 */
+
+	int64_t value;		/* CONST: the value */
+	int64_t disp;		/* MEM: displacement; SYMBOL: addend */
+
+	struct usdtkit_reg reg;		/* REG: the register (low half) */
+	struct usdtkit_reg reg_hi;	/* REG: high half of a register pair */
+	struct usdtkit_reg base;	/* MEM/SYMBOL: optional base */
+	struct usdtkit_reg index;	/* MEM/SYMBOL: optional index */
+
+	uint32_t sym_off;	/* SYMBOL/UNREADABLE: name span in the spec */
+	uint32_t sym_len;
+
+	uint32_t error_pos;	/* byte offset in the spec string */
+	const char *error;	/* static message, NULL when status is OK */
+};
+
+/*
+ * Parse the args string of one probe (@len bytes at @text, no NUL needed;
+ * the parser never reads past text + len).
+ *
+ * Fills at most @max_args entries of @args and returns how many arguments
+ * the string holds (more than @max_args means: call again with a bigger
+ * array), or a negative errno (-EINVAL for NULL arch or text). A bad
+ * argument gets status USDTKIT_ARG_INVALID with error and error_pos; the
+ * others still parse and keep their indices. "" and ":" hold no arguments.
+ */
+USDTKIT_API int usdtkit_args_parse(const struct usdtkit_arch *arch,
+				   const char *text, size_t len,
+				   struct usdtkit_arg *args, size_t max_args);
+
+/* Textual names, for printing and JSON. Never NULL. */
+USDTKIT_API const char *usdtkit_loc_kind_str(enum usdtkit_loc_kind kind);
+USDTKIT_API const char *usdtkit_arg_status_str(enum usdtkit_arg_status st);
+USDTKIT_API const char *usdtkit_reloc_str(enum usdtkit_reloc reloc);
+
+/*
+ * One-line human description of @arg, parsed from @spec, e.g.
+ * "s32 mem [rbp + rax*8 - 1204]" or "u64 reg edx:eax" or
+ * "s32 symbol [counter.0+4] (unresolved: ...)". Returns the length it
+ * needed, like snprintf.
+ */
+USDTKIT_API int usdtkit_arg_snprintf(char *buf, size_t size,
+				     const struct usdtkit_arch *arch,
+				     const char *spec,
+				     const struct usdtkit_arg *arg);
+
+/*
+ * Turn a SYMBOL argument into an address the BPF side can compute at every
+ * site, given the link-time address of the symbol (@sym_addr), the link-time
+ * pc of the probe (@pc) and, for GOTOFF, the link-time address of the GOT
+ * (@got_addr). Afterwards kind is MEM (or CONST when !deref), with pc_rel
+ * set for absolute addresses so that one resolved spec works wherever the
+ * file is mapped. Returns -EINVAL for non-SYMBOL args and -EOPNOTSUPP for
+ * relocations that need more than a symbol address (GOT slots, TLS).
+ */
+USDTKIT_API int usdtkit_arg_resolve(const struct usdtkit_arch *arch,
+				    struct usdtkit_arg *arg, uint64_t pc,
+				    uint64_t sym_addr, uint64_t got_addr);
+
+/* ------------------------------------------------------------------ */
+/* Evaluator                                                          */
+/* ------------------------------------------------------------------ */
+
+/* Read @size bytes of target memory at @addr into @buf: 0 or -errno. */
+typedef int (*usdtkit_read_mem_fn)(void *cookie, uint64_t addr, void *buf,
+				   size_t size);
+
+struct usdtkit_eval_opts {
+	size_t sz;			/* sizeof(struct usdtkit_eval_opts) */
+	const void *regs;		/* register snapshot in @layout */
+	size_t regs_size;		/* bytes at @regs */
+	enum usdtkit_layout_kind layout;/* which layout @regs is in */
+	uint64_t ip;			/* runtime address of the probe */
+	usdtkit_read_mem_fn read_mem;	/* may be NULL if no MEM args */
+	void *cookie;			/* passed to read_mem */
+};
+
+/*
+ * Compute the value of @arg at a probe hit: an exact-size read, then sign
+ * or zero extension to 64 bits (floats: the raw bits, zero-extended).
+ * Returns 0, -EINVAL (bad options or invalid arg), -ENOENT (unresolved
+ * symbol), -EOPNOTSUPP (unreadable or unsupported arg, size not in
+ * 1/2/4/8), -ERANGE (register outside the snapshot), or what read_mem
+ * returned.
+ */
+USDTKIT_API int usdtkit_arg_eval(const struct usdtkit_arch *arch,
+				 const struct usdtkit_arg *arg,
+				 const struct usdtkit_eval_opts *opts,
+				 uint64_t *value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* USDTKIT_USDTKIT_H */
