@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+#ifndef USDTKIT_CLI_CLI_H
+#define USDTKIT_CLI_CLI_H
+
+#include <usdtkit/usdtkit.h>
+
+/* Exit codes shared by every subcommand. */
+#define EXIT_OK 0
+#define EXIT_BAD_INPUT 1
+#define EXIT_USAGE 2
+
+int cmd_parse(int argc, char **argv);
+
+/* Print "known architectures: ..." to stderr. */
+void print_known_arches(void);
+
+/*
+ * Parse @spec into a growing array: returns the argument count and sets
+ * *@args (caller frees), or a negative errno.
+ */
+int parse_all_args(const struct usdtkit_arch *arch, const char *spec,
+		   size_t len, struct usdtkit_arg **args);
+
+#endif
