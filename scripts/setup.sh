@@ -1,0 +1,21 @@
+#!/bin/sh
+# Install what usdtkit needs to build and test, from Debian 12's packages.
+# Idempotent: only calls apt-get when something is missing. Run as root.
+set -eu
+pkgs="build-essential cmake re2c pkg-config valgrind file binutils python3
+      gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu
+      gcc-s390x-linux-gnu gcc-i686-linux-gnu
+      libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-riscv64-cross
+      libc6-dev-s390x-cross libc6-dev-i386-cross"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi

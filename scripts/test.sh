@@ -1,0 +1,17 @@
+#!/bin/sh
+# Set up, build and run every test: the normal build, then the
+# AddressSanitizer + UBSan build. Exits non-zero if anything fails.
+set -eu
+cd "$(dirname "$0")/.."
+sh scripts/setup.sh
+jobs=$(nproc)
+
+run() {	# run BUILD_DIR [cmake args...]
+	dir=$1; shift
+	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+	cmake --build "$dir" -j "$jobs" >/dev/null
+	ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+}
+
+run build
+run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
