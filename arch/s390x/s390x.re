@@ -1,7 +1,208 @@
-// placeholder: replaced by the real backend
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * s390x operands (GAS syntax) for the s390x backend.
+ * This file is the source: re2c turns it into C at build time.
+ *
+ *   %r0..%r15             general register
+ *   -5  42  0x10          constant
+ *   D(%rB)  (%rB)         memory: base + displacement
+ *   D(%rX,%rB)  D(,%rB)   memory: index (scale 1) + base + displacement;
+ *                         %r0 as index or base means "none" (reads as 0)
+ *   sym  sym+8(%rB)       symbol-relative memory (relative-long forms)
+ *   sym@GOTENT ...        GOT and TLS operators: flagged unsupported
+ *   %f0 %v16              FP/vector registers: unreadable by BPF
+ *   %a0..%a15             access registers: not in user_pt_regs
+ */
 #include "backends.h"
-void usdtkit__s390x_parse_operand(const struct usdtkit_arch *arch, struct usdtkit_lexer *lx, struct usdtkit_arg *arg)
+#include "s390x/s390x_regs.h"
+
+#include <string.h>
+
+static bool same_nocase(const char *a, const char *s, size_t n)
 {
+	size_t i;
+
+	if (strlen(a) != n)
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		if (c != a[i])
+			return false;
+	}
+	return true;
+}
+
+/* "@NAME" -> enum usdtkit_tok_reloc; @s..@e is the name */
+static int s390x_reloc_kind(const char *s, const char *e)
+{
+	static const struct {
+		const char *name;
+		int kind;
+	} tab[] = {
+		{ "GOT", TREL_GOT },	    { "GOTENT", TREL_GOT },
+		{ "GOTOFF", TREL_GOTOFF },  { "PLT", TREL_PLT },
+		{ "PLTOFF", TREL_PLT },	    { "GOTPLT", TREL_PLT },
+		{ "GOTPLTENT", TREL_PLT },  { "TLSGD", TREL_TLS },
+		{ "TLSLDM", TREL_TLS },	    { "DTPOFF", TREL_TLS },
+		{ "NTPOFF", TREL_TLS },	    { "GOTNTPOFF", TREL_TLS },
+		{ "INDNTPOFF", TREL_TLS },
+	};
+	size_t n = (size_t)(e - s), i;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (same_nocase(tab[i].name, s, n))
+			return tab[i].kind;
+	return TREL_OTHER;
+}
+
+/* %rN: entry N */
+static void s390x_tok_gpr(struct usdtkit_lexer *lx, struct usdtkit_token *t,
+			  const char *start)
+{
+	const char *p;
+	int n = 0;
+
+	for (p = start + 2; p < lx->cur; p++)
+		n = n * 10 + (*p - '0');
+	usdtkit__tok_reg(lx, t, start, S390XE_R0 + n);
+}
+
+static void s390x_next(struct usdtkit_lexer *lx, struct usdtkit_token *t)
+{
+	const char *YYMARKER = NULL;
+	const char *start;
+
+again:
+	start = lx->cur;
+	/*!re2c
+	re2c:api = custom;
+	re2c:api:style = free-form;
+	re2c:define:YYCTYPE = "unsigned char";
+	re2c:define:YYPEEK = "USDTKIT_PEEK(lx, lx->cur)";
+	re2c:define:YYSKIP = "lx->cur++;";
+	re2c:define:YYBACKUP = "YYMARKER = lx->cur;";
+	re2c:define:YYRESTORE = "lx->cur = YYMARKER;";
+	re2c:yyfill:enable = 0;
+
+	ident = [A-Za-z_.][A-Za-z0-9_.$]*;
+	num = "0" [xX] [0-9a-fA-F]+ | "0" [bB] [01]+ | [0-9]+;
+	n16 = [0-9] | "1" [0-5];
+	n32 = [0-9] | [12][0-9] | "3" [01];
+
+	[\x00]		{ usdtkit__tok_nul(lx, t, start); return; }
+	[ \t]+		{ goto again; }
+	num		{ usdtkit__tok(lx, t, TOK_NUM, start); return; }
+	ident		{ usdtkit__tok(lx, t, TOK_SYM, start); return; }
+	"@" [A-Za-z_]+	{
+		usdtkit__tok(lx, t, TOK_RELOC, start);
+		t->reloc = s390x_reloc_kind(start + 1, lx->cur);
+		return;
+	}
+
+	"%r" n16	{ s390x_tok_gpr(lx, t, start); return; }
+	// access registers are told apart by their "%a" in the grammar
+	"%f" n16 | "%v" n32 | "%a" n16
+			{ usdtkit__tok(lx, t, TOK_FPREG, start); return; }
+	"%" [a-z0-9]*	{
+		usdtkit__tok_err(lx, t, start, "unknown register");
+		return;
+	}
+	"("	{ usdtkit__tok(lx, t, TOK_LPAREN, start); return; }
+	")"	{ usdtkit__tok(lx, t, TOK_RPAREN, start); return; }
+	","	{ usdtkit__tok(lx, t, TOK_COMMA, start); return; }
+	"+"	{ usdtkit__tok(lx, t, TOK_PLUS, start); return; }
+	"-"	{ usdtkit__tok(lx, t, TOK_MINUS, start); return; }
+	*	{ usdtkit__tok_err(lx, t, start, "unexpected character"); return; }
+	*/
+}
+
+/* (B), (X,B), (,B). In the base and index fields, register 0 stands for
+ * "no register": the hardware adds 0, whatever %r0 holds. */
+static int s390x_parse_xb(struct usdtkit_lexer *lx, struct usdtkit_arg *arg)
+{
+	struct usdtkit_reg first;
+
+	usdtkit__reg_clear(&first);
+	usdtkit__advance(lx);	/* '(' */
+	if (lx->tok.type == TOK_REG)
+		usdtkit__take_reg(lx, &first);
+	else if (lx->tok.type != TOK_COMMA)
+		return usdtkit__fail_tok(lx, arg, "expected register");
+	if (lx->tok.type == TOK_COMMA) {
+		/* D(X,B): the first register is the index */
+		usdtkit__advance(lx);
+		if (lx->tok.type != TOK_REG)
+			return usdtkit__fail_tok(lx, arg, "expected base register");
+		usdtkit__take_reg(lx, &arg->base);
+		arg->index = first;
+	} else {
+		arg->base = first;
+	}
+	if (usdtkit__expect(lx, arg, TOK_RPAREN, "expected ')'"))
+		return -1;
+	if (arg->base.id == 0)
+		usdtkit__reg_clear(&arg->base);
+	if (arg->index.id == 0)
+		usdtkit__reg_clear(&arg->index);
+	if (arg->index.id >= 0)
+		arg->scale = 1;
+	return 0;
+}
+
+/* [D](X,B), a constant, or a symbol (memory at the symbol) */
+static void s390x_parse_mem(struct usdtkit_lexer *lx, struct usdtkit_arg *arg)
+{
+	struct usdtkit_expr ex = { 0 };
+	bool paren;
+
+	if (lx->tok.type != TOK_LPAREN && usdtkit__parse_expr(lx, arg, &ex))
+		return;
+	paren = lx->tok.type == TOK_LPAREN;
+	if (paren && s390x_parse_xb(lx, arg))
+		return;
+	if (usdtkit__expect_end(lx, arg))
+		return;
+	/* a bare number is an immediate; a bare symbol is a relative-long
+	 * memory operand (lrl %r1,sym) */
+	usdtkit__apply_expr(lx, arg, &ex, paren || ex.sym);
+}
+
+void usdtkit__s390x_parse_operand(const struct usdtkit_arch *arch,
+				  struct usdtkit_lexer *lx,
+				  struct usdtkit_arg *arg)
+{
+	const char *at;
+
 	(void)arch;
-	usdtkit__fail(lx, arg, lx->cur, "not implemented");
+	lx->next = s390x_next;
+	usdtkit__advance(lx);
+	switch (lx->tok.type) {
+	case TOK_REG:
+		arg->kind = USDTKIT_LOC_REG;
+		usdtkit__take_reg(lx, &arg->reg);
+		usdtkit__expect_end(lx, arg);
+		return;
+	case TOK_FPREG:
+		if (lx->tok.start[1] != 'a') {
+			usdtkit__take_fpreg(lx, arg);
+			usdtkit__expect_end(lx, arg);
+			return;
+		}
+		at = lx->tok.start;
+		arg->kind = USDTKIT_LOC_UNREADABLE;
+		arg->sym_off = (uint32_t)(at + 1 - lx->spec);
+		arg->sym_len = (uint32_t)(lx->tok.stop - at - 1);
+		usdtkit__advance(lx);
+		if (usdtkit__expect_end(lx, arg))
+			return;
+		usdtkit__flag(lx, arg, USDTKIT_ARG_UNSUPPORTED, at,
+			      "access register: not in user_pt_regs");
+		return;
+	default:
+		s390x_parse_mem(lx, arg);
+		return;
+	}
 }
