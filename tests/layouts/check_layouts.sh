@@ -34,6 +34,7 @@ i386 native i686-linux-gnu-gcc
 i386 compat64 gcc
 aarch64 native aarch64-linux-gnu-gcc
 arm native arm-linux-gnueabihf-gcc
+arm compat64 aarch64-linux-gnu-gcc
 riscv64 native riscv64-linux-gnu-gcc
 riscv32 native riscv64-linux-gnu-gcc -march=rv32gc -mabi=ilp32
 s390x native s390x-linux-gnu-gcc

@@ -95,6 +95,21 @@ static int arm_field(const char *name, char *out, size_t sz)
 	return -1;
 }
 
+/* an arm process on an arm64 kernel: compat_usr(n) is regs[n] */
+static int arm_compat_field(const char *name, char *out, size_t sz)
+{
+	int n;
+
+	if (arm_field(name, out, sz))
+		return -1;
+	n = atoi(out + 6);	/* "uregs[N]" */
+	if (n == 15)
+		snprintf(out, sz, "pc");
+	else
+		snprintf(out, sz, "regs[%d]", n);
+	return 0;
+}
+
 static int arm64_field(const char *name, char *out, size_t sz)
 {
 	if ((name[0] == 'x' || name[0] == 'w') && isdigit((unsigned char)name[1])) {
@@ -133,6 +148,10 @@ static int field_of(const char *arch, int compat, const char *name,
 	if (!strcmp(arch, "aarch64")) {
 		*type = "struct user_pt_regs";
 		return arm64_field(name, out, sz);
+	}
+	if (!strcmp(arch, "arm") && compat) {
+		*type = "struct user_pt_regs";
+		return arm_compat_field(name, out, sz);
 	}
 	if (!strcmp(arch, "arm")) {
 		*type = "struct pt_regs";
