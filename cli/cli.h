@@ -10,6 +10,7 @@
 #define EXIT_USAGE 2
 
 int cmd_parse(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 /* Print "known architectures: ..." to stderr. */
 void print_known_arches(void);

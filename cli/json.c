@@ -54,6 +54,17 @@ static void json_addr(FILE *f, const struct usdtkit_arch *arch,
 	}
 }
 
+/* a resolved symbol-relative arg still names its symbol */
+static void json_resolved_sym(FILE *f, const char *spec,
+			      const struct usdtkit_arg *a)
+{
+	if (!a->sym_len)
+		return;
+	fputs(",\"symbol\":", f);
+	json_str(f, spec + a->sym_off, a->sym_len);
+	fprintf(f, ",\"reloc\":\"%s\"", usdtkit_reloc_str(a->reloc));
+}
+
 static void json_loc(FILE *f, const struct usdtkit_arch *arch,
 		     const char *spec, const struct usdtkit_arg *a)
 {
@@ -62,6 +73,7 @@ static void json_loc(FILE *f, const struct usdtkit_arch *arch,
 		fprintf(f, ",\"value\":%" PRId64, a->value);
 		if (a->pc_rel)
 			fprintf(f, ",\"pc_rel\":%" PRId64, a->value);
+		json_resolved_sym(f, spec, a);
 		break;
 	case USDTKIT_LOC_REG:
 		json_reg(f, arch, "reg", &a->reg);
@@ -73,6 +85,7 @@ static void json_loc(FILE *f, const struct usdtkit_arch *arch,
 		fprintf(f, ",\"disp\":%" PRId64, a->disp);
 		if (a->pc_rel)
 			fprintf(f, ",\"pc_rel\":%" PRId64, a->disp);
+		json_resolved_sym(f, spec, a);
 		break;
 	case USDTKIT_LOC_SYMBOL:
 		fputs(",\"symbol\":", f);

@@ -11,6 +11,7 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "parse", cmd_parse, "parse USDT argument specs for an architecture" },
+	{ "list", cmd_list, "list the USDT probes of ELF files or a process" },
 };
 
 static void usage(FILE *f)

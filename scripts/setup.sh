@@ -2,7 +2,7 @@
 # Install what usdtkit needs to build and test, from Debian 12's packages.
 # Idempotent: only calls apt-get when something is missing. Run as root.
 set -eu
-pkgs="build-essential cmake re2c pkg-config valgrind file binutils python3
+pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils python3
       gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu
       gcc-s390x-linux-gnu gcc-i686-linux-gnu
       libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-riscv64-cross

@@ -240,6 +240,136 @@ USDTKIT_API int usdtkit_arg_eval(const struct usdtkit_arch *arch,
 				 const struct usdtkit_eval_opts *opts,
 				 uint64_t *value);
 
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics                                                        */
+/* ------------------------------------------------------------------ */
+
+enum usdtkit_log_level {
+	USDTKIT_LOG_WARN = 0,
+	USDTKIT_LOG_INFO = 1,
+	USDTKIT_LOG_DEBUG = 2,
+};
+
+/* Receives one formatted message (no trailing newline). The library never
+ * writes to stderr by itself: without a callback, messages are dropped. */
+typedef void (*usdtkit_print_fn)(void *ctx, enum usdtkit_log_level level,
+				 const char *msg);
+
+/* ------------------------------------------------------------------ */
+/* ELF files and their probe sites                                    */
+/* ------------------------------------------------------------------ */
+
+struct usdtkit_file;
+struct usdtkit_site;
+
+struct usdtkit_open_opts {
+	size_t sz;			/* sizeof(struct usdtkit_open_opts) */
+	usdtkit_print_fn print;		/* diagnostics, may be NULL */
+	void *print_ctx;
+	const char *name;		/* name used in messages (fd, buffer) */
+};
+
+/*
+ * Open an ELF file of any class, byte order and supported machine and read
+ * its USDT notes. Bad notes are reported through the print callback with
+ * their index and byte offset and skipped; problems with the whole file
+ * return NULL with errno set (ENOENT, EACCES, EISDIR, ENOEXEC for "not an
+ * ELF file", EPROTONOSUPPORT for an unsupported machine, ...), after a
+ * message naming the file. A file without probes opens fine with 0 sites.
+ */
+USDTKIT_API struct usdtkit_file *
+usdtkit_file_open(const char *path, const struct usdtkit_open_opts *opts);
+/* Same, from an open fd (not closed, not needed after the call). */
+USDTKIT_API struct usdtkit_file *
+usdtkit_file_open_fd(int fd, const struct usdtkit_open_opts *opts);
+/* Same, from an ELF image in memory (copied; the caller keeps @buf). */
+USDTKIT_API struct usdtkit_file *
+usdtkit_file_open_mem(const void *buf, size_t size,
+		      const struct usdtkit_open_opts *opts);
+USDTKIT_API void usdtkit_file_close(struct usdtkit_file *file);
+
+USDTKIT_API const char *usdtkit_file_name(const struct usdtkit_file *file);
+USDTKIT_API const struct usdtkit_arch *
+usdtkit_file_arch(const struct usdtkit_file *file);
+/* ET_EXEC (2) or ET_DYN (3) */
+USDTKIT_API int usdtkit_file_type(const struct usdtkit_file *file);
+USDTKIT_API size_t usdtkit_file_site_count(const struct usdtkit_file *file);
+/* Notes that were malformed and skipped. */
+USDTKIT_API size_t usdtkit_file_bad_notes(const struct usdtkit_file *file);
+USDTKIT_API const struct usdtkit_site *
+usdtkit_file_site(const struct usdtkit_file *file, size_t i);
+
+/*
+ * The next site after @prev (NULL: the first) whose provider and name
+ * match shell globs @provider and @name (NULL or "" matches anything).
+ * Returns NULL at the end.
+ */
+USDTKIT_API const struct usdtkit_site *
+usdtkit_file_next_site(const struct usdtkit_file *file,
+		       const struct usdtkit_site *prev, const char *provider,
+		       const char *name);
+
+USDTKIT_API const char *usdtkit_site_provider(const struct usdtkit_site *s);
+USDTKIT_API const char *usdtkit_site_name(const struct usdtkit_site *s);
+USDTKIT_API const char *usdtkit_site_args_text(const struct usdtkit_site *s);
+/* Index of the note in .note.stapsdt. */
+USDTKIT_API size_t usdtkit_site_note_index(const struct usdtkit_site *s);
+/* Address of the probe, after the prelink (.stapsdt.base) adjustment. */
+USDTKIT_API uint64_t usdtkit_site_pc(const struct usdtkit_site *s);
+/* The base recorded in the note (link-time .stapsdt.base address). */
+USDTKIT_API uint64_t usdtkit_site_base(const struct usdtkit_site *s);
+/* Semaphore address (0: none) and its file offset (for ref_ctr_offset). */
+USDTKIT_API uint64_t usdtkit_site_semaphore(const struct usdtkit_site *s);
+USDTKIT_API uint64_t usdtkit_site_semaphore_offset(const struct usdtkit_site *s);
+/* File offset of the probe instruction (what uprobes attach at). */
+USDTKIT_API uint64_t usdtkit_site_pc_offset(const struct usdtkit_site *s);
+/* x86-64 "nop; nop5" site: file offset of the nop5, or 0. */
+USDTKIT_API uint64_t usdtkit_site_nop5_offset(const struct usdtkit_site *s);
+/*
+ * 0 when the site can be attached; else a negative errno (-ENOEXEC: pc not
+ * in an executable segment, -EINVAL: semaphore not in a data segment) and
+ * usdtkit_site_error() says why.
+ */
+USDTKIT_API int usdtkit_site_status(const struct usdtkit_site *s);
+USDTKIT_API const char *usdtkit_site_error(const struct usdtkit_site *s);
+/* Arguments: parsed, and symbol-relative ones resolved against the ELF
+ * symbols (status ok, unresolved or ambiguous). */
+USDTKIT_API int usdtkit_site_arg_count(const struct usdtkit_site *s);
+USDTKIT_API const struct usdtkit_arg *
+usdtkit_site_arg(const struct usdtkit_site *s, int i);
+
+
+/* ------------------------------------------------------------------ */
+/* Processes                                                          */
+/* ------------------------------------------------------------------ */
+
+struct usdtkit_proc;
+
+/*
+ * Read /proc/PID/maps and open every mapped ELF object that has USDT
+ * notes, through /proc/PID/root (so paths inside containers work) or, for
+ * a "(deleted)" file, /proc/PID/map_files. Objects that cannot be opened
+ * are reported and skipped. NULL with errno (ESRCH: no such process, or it
+ * exited while being read).
+ */
+USDTKIT_API struct usdtkit_proc *
+usdtkit_proc_open(int pid, const struct usdtkit_open_opts *opts);
+USDTKIT_API void usdtkit_proc_close(struct usdtkit_proc *proc);
+USDTKIT_API int usdtkit_proc_pid(const struct usdtkit_proc *proc);
+/* Mapped objects with at least one probe. */
+USDTKIT_API size_t usdtkit_proc_object_count(const struct usdtkit_proc *proc);
+USDTKIT_API const struct usdtkit_file *
+usdtkit_proc_object(const struct usdtkit_proc *proc, size_t i);
+/* Path of object @i as the process sees it (maps column 6). */
+USDTKIT_API const char *usdtkit_proc_object_path(const struct usdtkit_proc *proc,
+						 size_t i);
+/* Absolute address of a site of one of the process's objects in that
+ * process: 0, or -ENOENT when the site's page is not mapped. */
+USDTKIT_API int usdtkit_proc_site_addr(const struct usdtkit_proc *proc,
+				       const struct usdtkit_site *site,
+				       uint64_t *addr);
+
 #ifdef __cplusplus
 }
 #endif

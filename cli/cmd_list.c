@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * usdtkit list [--json] [-p PID] [FILE...] [PROVIDER[:NAME]]
+ * Every probe site with its placement and decoded arguments. A file with
+ * no probes prints nothing on stdout and a note on stderr (exit 0);
+ * errors exit 1.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "json.h"
+
+struct list_opts {
+	bool json;
+	int pid;
+	const char *provider;	/* glob or NULL */
+	const char *name;	/* glob or NULL */
+	char *filter;		/* owns provider/name */
+};
+
+static void print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
+{
+	(void)ctx;
+	if (level == USDTKIT_LOG_WARN)
+		fprintf(stderr, "usdtkit: %s\n", msg);
+}
+
+static void site_json(const struct list_opts *o, const struct usdtkit_file *f,
+		      const struct usdtkit_site *s, const uint64_t *abs_pc)
+{
+	const char *spec = usdtkit_site_args_text(s);
+	const char *fname = usdtkit_file_name(f);
+	int i, n = usdtkit_site_arg_count(s);
+
+	fputs("{\"file\":", stdout);
+	json_str(stdout, fname, strlen(fname));
+	printf(",\"arch\":\"%s\",\"provider\":", usdtkit_arch_name(usdtkit_file_arch(f)));
+	json_str(stdout, usdtkit_site_provider(s), strlen(usdtkit_site_provider(s)));
+	fputs(",\"name\":", stdout);
+	json_str(stdout, usdtkit_site_name(s), strlen(usdtkit_site_name(s)));
+	printf(",\"pc\":%" PRIu64 ",\"pc_offset\":%" PRIu64 ",\"base\":%" PRIu64
+	       ",\"semaphore\":%" PRIu64 ",\"semaphore_offset\":%" PRIu64,
+	       usdtkit_site_pc(s), usdtkit_site_pc_offset(s), usdtkit_site_base(s),
+	       usdtkit_site_semaphore(s), usdtkit_site_semaphore_offset(s));
+	if (usdtkit_site_nop5_offset(s))
+		printf(",\"nop5_offset\":%" PRIu64, usdtkit_site_nop5_offset(s));
+	if (abs_pc)
+		printf(",\"pid\":%d,\"abs_pc\":%" PRIu64, o->pid, *abs_pc);
+	if (usdtkit_site_status(s)) {
+		fputs(",\"error\":", stdout);
+		json_str(stdout, usdtkit_site_error(s), strlen(usdtkit_site_error(s)));
+	}
+	fputs(",\"args_text\":", stdout);
+	json_str(stdout, spec, strlen(spec));
+	fputs(",\"args\":[", stdout);
+	for (i = 0; i < n; i++) {
+		if (i)
+			putchar(',');
+		json_arg(stdout, usdtkit_file_arch(f), spec, usdtkit_site_arg(s, i), i);
+	}
+	fputs("]}\n", stdout);
+}
+
+static void site_text(const struct list_opts *o, const struct usdtkit_file *f,
+		      const struct usdtkit_site *s, const uint64_t *abs_pc)
+{
+	const char *spec = usdtkit_site_args_text(s);
+	int i, n = usdtkit_site_arg_count(s);
+	char buf[512];
+
+	(void)o;
+	printf("%s:%s  %s  pc 0x%" PRIx64 " (file offset 0x%" PRIx64 ")",
+	       usdtkit_site_provider(s), usdtkit_site_name(s), usdtkit_file_name(f),
+	       usdtkit_site_pc(s), usdtkit_site_pc_offset(s));
+	if (abs_pc)
+		printf("  pid %d at 0x%" PRIx64, o->pid, *abs_pc);
+	if (usdtkit_site_semaphore(s))
+		printf("  semaphore 0x%" PRIx64 " (file offset 0x%" PRIx64 ")",
+		       usdtkit_site_semaphore(s), usdtkit_site_semaphore_offset(s));
+	if (usdtkit_site_nop5_offset(s))
+		printf("  nop5 at file offset 0x%" PRIx64, usdtkit_site_nop5_offset(s));
+	if (usdtkit_site_status(s))
+		printf("  [cannot attach: %s]", usdtkit_site_error(s));
+	putchar('\n');
+	for (i = 0; i < n; i++) {
+		usdtkit_arg_snprintf(buf, sizeof(buf), usdtkit_file_arch(f), spec,
+				     usdtkit_site_arg(s, i));
+		printf("    [%d] %-24.*s %s\n", i,
+		       (int)usdtkit_site_arg(s, i)->text_len,
+		       spec + usdtkit_site_arg(s, i)->text_off, buf);
+	}
+}
+
+/* Print the sites of @f that pass the filter; returns how many. */
+static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f,
+			 const struct usdtkit_proc *p)
+{
+	const struct usdtkit_site *s = NULL;
+	size_t n = 0;
+
+	while ((s = usdtkit_file_next_site(f, s, o->provider, o->name))) {
+		uint64_t abs, *absp = NULL;
+
+		if (p && usdtkit_proc_site_addr(p, s, &abs) == 0)
+			absp = &abs;
+		if (o->json)
+			site_json(o, f, s, absp);
+		else
+			site_text(o, f, s, absp);
+		n++;
+	}
+	return n;
+}
+
+static int list_path(const struct list_opts *o, const char *path)
+{
+	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg };
+	struct usdtkit_file *f = usdtkit_file_open(path, &oo);
+
+	if (!f) {
+		fprintf(stderr, "usdtkit list: %s: %s\n", path, strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	if (!usdtkit_file_site_count(f))
+		fprintf(stderr, "usdtkit list: %s: no USDT probes\n", path);
+	else if (!list_sites(o, f, NULL) && (o->provider || o->name))
+		fprintf(stderr, "usdtkit list: %s: no probe matches\n", path);
+	usdtkit_file_close(f);
+	return EXIT_OK;
+}
+
+static int list_pid(const struct list_opts *o)
+{
+	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg };
+	struct usdtkit_proc *p = usdtkit_proc_open(o->pid, &oo);
+	size_t i, n = 0;
+
+	if (!p) {
+		fprintf(stderr, "usdtkit list: pid %d: %s\n", o->pid, strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	for (i = 0; i < usdtkit_proc_object_count(p); i++)
+		n += list_sites(o, usdtkit_proc_object(p, i), p);
+	if (!n)
+		fprintf(stderr, "usdtkit list: pid %d: no USDT probes%s\n", o->pid,
+			o->provider || o->name ? " match" : "");
+	usdtkit_proc_close(p);
+	return EXIT_OK;
+}
+
+static void list_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: usdtkit list [--json] [-p PID] [FILE...] [PROVIDER[:NAME]]\n"
+		"  List USDT probe sites of ELF files (any architecture) or of\n"
+		"  every object mapped by process PID. PROVIDER and NAME are\n"
+		"  shell globs.\n");
+}
+
+/* "prov:name", "prov", ":name" -> globs; "" and "*" match anything */
+static int set_filter(struct list_opts *o, const char *arg)
+{
+	char *colon;
+
+	o->filter = strdup(arg);
+	if (!o->filter)
+		return -ENOMEM;
+	colon = strchr(o->filter, ':');
+	if (colon) {
+		*colon = 0;
+		o->name = colon + 1;
+	}
+	o->provider = o->filter;
+	return 0;
+}
+
+/* A positional argument is a file if it exists or looks like a path. */
+static bool is_file_arg(const char *a)
+{
+	struct stat st;
+
+	return strchr(a, '/') || stat(a, &st) == 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_opts o = { 0 };
+	int i, nfiles = 0, rc = EXIT_OK;
+	char *end;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--json")) {
+			o.json = true;
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
+			if (++i >= argc)
+				goto usage;
+			o.pid = (int)strtol(argv[i], &end, 10);
+			if (*end || o.pid <= 0) {
+				fprintf(stderr, "usdtkit list: bad pid '%s'\n", argv[i]);
+				goto usage;
+			}
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			list_usage(stdout);
+			return EXIT_OK;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "usdtkit list: unknown option %s\n", a);
+			goto usage;
+		} else if (is_file_arg(a)) {
+			nfiles++;
+		} else if (o.filter || i != argc - 1) {
+			fprintf(stderr, "usdtkit list: %s: no such file\n", a);
+			rc = EXIT_BAD_INPUT;
+		} else if (set_filter(&o, a)) {
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (!nfiles && !o.pid)
+		goto usage;
+	if (o.pid && list_pid(&o))
+		rc = EXIT_BAD_INPUT;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pid")) {
+			i++;
+			continue;
+		}
+		if (argv[i][0] != '-' && is_file_arg(argv[i]) && list_path(&o, argv[i]))
+			rc = EXIT_BAD_INPUT;
+	}
+	free(o.filter);
+	return rc;
+usage:
+	list_usage(stderr);
+	free(o.filter);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Where a probe lives: the prelink adjustment, the file offset of its pc
+ * (uprobes attach by file offset), the semaphore's file offset (the
+ * kernel's ref_ctr_offset) and, on x86-64, a "nop; nop5" site's nop5.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "arch.h"
+#include "file.h"
+
+#define PF_X 0x1
+
+static const struct usdtkit_segment *
+find_segment(const struct usdtkit_file *f, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < f->nsegs; i++) {
+		const struct usdtkit_segment *s = &f->segs[i];
+
+		if (addr >= s->vaddr && addr - s->vaddr < s->memsz)
+			return s;
+	}
+	return NULL;
+}
+
+static void site_fail(struct usdtkit_site *s, int err, const char *why)
+{
+	if (!s->status) {
+		s->status = err;
+		s->error = why;
+	}
+}
+
+/* bytes GCC and sys/sdt.h emit for a probe with a 5-byte nop after it */
+static const uint8_t nop_nop5[6] = { 0x90, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+static void detect_nop5(struct usdtkit_file *f, struct usdtkit_site *s,
+			const uint8_t *image, size_t size)
+{
+	if (!image || f->arch->e_machine != USDTKIT_EM_X86_64 ||
+	    f->arch->elf_class != USDTKIT_ELFCLASS64)
+		return;
+	if (s->pc_offset > size || size - s->pc_offset < sizeof(nop_nop5))
+		return;
+	if (!memcmp(image + s->pc_offset, nop_nop5, sizeof(nop_nop5)))
+		s->nop5_offset = s->pc_offset + 1;
+}
+
+void usdtkit__site_place(struct usdtkit_file *f, struct usdtkit_site *s,
+			 const uint8_t *image, size_t image_size)
+{
+	const struct usdtkit_segment *seg;
+
+	/* prelink moved the file: shift by how far .stapsdt.base moved */
+	if (f->has_base_scn && s->base) {
+		uint64_t delta = f->base_scn_addr - s->base;
+
+		s->pc += delta;
+		if (s->sema)
+			s->sema += delta;
+	}
+	seg = find_segment(f, s->pc);
+	if (!seg || !(seg->flags & PF_X) || s->pc - seg->vaddr >= seg->filesz) {
+		site_fail(s, -ENOEXEC, f->nsegs ? "pc is not in an executable segment"
+						: "file has no loadable segments");
+	} else {
+		s->pc_offset = s->pc - seg->vaddr + seg->offset;
+		detect_nop5(f, s, image, image_size);
+	}
+	if (!s->sema)
+		return;
+	seg = find_segment(f, s->sema);
+	if (!seg || (seg->flags & PF_X))
+		site_fail(s, -EINVAL, "semaphore is not in a data segment");
+	else
+		s->sema_offset = s->sema - seg->vaddr + seg->offset;
+}

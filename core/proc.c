@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A process's USDT objects, from /proc/PID/maps. Files are opened through
+ * /proc/PID/root/<path> so a process in another mount namespace (a
+ * container) is read from its own filesystem, and "(deleted)" files
+ * through /proc/PID/map_files/<range>, which still reaches the inode.
+ * Absolute addresses come from the executable mapping that covers the
+ * site's file offset, which holds for PIE, shared libraries and ET_EXEC.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "file.h"
+
+struct mapping {
+	uint64_t start, end, offset;
+};
+
+struct object {
+	char *path;
+	struct usdtkit_file *file;
+	struct mapping *maps;
+	size_t nmaps;
+};
+
+struct usdtkit_proc {
+	int pid;
+	struct usdtkit_log log;
+	struct object *objs;
+	size_t nobjs, cap;
+};
+
+static struct object *find_object(struct usdtkit_proc *p, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < p->nobjs; i++)
+		if (!strcmp(p->objs[i].path, path))
+			return &p->objs[i];
+	return NULL;
+}
+
+static struct object *add_object(struct usdtkit_proc *p, const char *path)
+{
+	struct object *o;
+
+	if (p->nobjs == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		void *n = realloc(p->objs, cap * sizeof(*p->objs));
+
+		if (!n)
+			return NULL;
+		p->objs = n;
+		p->cap = cap;
+	}
+	o = &p->objs[p->nobjs];
+	memset(o, 0, sizeof(*o));
+	o->path = strdup(path);
+	if (!o->path)
+		return NULL;
+	p->nobjs++;
+	return o;
+}
+
+static int add_mapping(struct object *o, uint64_t start, uint64_t end,
+		       uint64_t off)
+{
+	void *n = realloc(o->maps, (o->nmaps + 1) * sizeof(*o->maps));
+
+	if (!n)
+		return -ENOMEM;
+	o->maps = n;
+	o->maps[o->nmaps++] = (struct mapping){ start, end, off };
+	return 0;
+}
+
+/* One maps line: only executable, file-backed mappings matter. */
+static int parse_line(struct usdtkit_proc *p, char *line)
+{
+	uint64_t start, end, off;
+	char perms[8], *path;
+	struct object *o;
+	int n = 0;
+
+	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n",
+		   &start, &end, perms, &off, &n) < 4 || !n)
+		return 0;
+	path = line + n;
+	path[strcspn(path, "\n")] = 0;
+	if (perms[2] != 'x' || path[0] != '/')
+		return 0;
+	o = find_object(p, path);
+	if (!o)
+		o = add_object(p, path);
+	return o ? add_mapping(o, start, end, off) : -ENOMEM;
+}
+
+static int read_maps(struct usdtkit_proc *p)
+{
+	char fname[64], *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	snprintf(fname, sizeof(fname), "/proc/%d/maps", p->pid);
+	f = fopen(fname, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (!err && getline(&line, &cap, f) > 0)
+		err = parse_line(p, line);
+	/* a process that exits while we read leaves an empty file */
+	if (!err && ferror(f))
+		err = -ESRCH;
+	free(line);
+	fclose(f);
+	return err;
+}
+
+static const char deleted_tag[] = " (deleted)";
+
+static void open_object(struct usdtkit_proc *p, struct object *o)
+{
+	struct usdtkit_open_opts opts = {
+		.sz = sizeof(opts), .print = p->log.print,
+		.print_ctx = p->log.ctx, .name = o->path,
+	};
+	size_t len = strlen(o->path), tag = sizeof(deleted_tag) - 1;
+	char fname[4200];
+
+	if (len > tag && !strcmp(o->path + len - tag, deleted_tag))
+		snprintf(fname, sizeof(fname), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+			 p->pid, o->maps[0].start, o->maps[0].end);
+	else
+		snprintf(fname, sizeof(fname), "/proc/%d/root%s", p->pid, o->path);
+	o->file = usdtkit_file_open(fname, &opts);
+	if (!o->file && errno != ENOEXEC && errno != EPROTONOSUPPORT)
+		usdtkit__info(&p->log, "pid %d: %s: skipped: %s", p->pid, o->path,
+			      strerror(errno));
+}
+
+/* Keep only objects with probes, in maps order. */
+static void prune(struct usdtkit_proc *p)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < p->nobjs; i++) {
+		struct object *o = &p->objs[i];
+
+		if (o->file && usdtkit_file_site_count(o->file)) {
+			p->objs[k++] = *o;
+			continue;
+		}
+		usdtkit_file_close(o->file);
+		free(o->maps);
+		free(o->path);
+	}
+	p->nobjs = k;
+}
+
+struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *opts)
+{
+	struct usdtkit_proc *p;
+	size_t i;
+	int err;
+
+	if (pid <= 0 || (opts && opts->sz < sizeof(*opts))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	if (opts) {
+		p->log.print = opts->print;
+		p->log.ctx = opts->print_ctx;
+	}
+	err = read_maps(p);
+	if (err) {
+		usdtkit__warn(&p->log, "pid %d: cannot read /proc/%d/maps: %s", pid,
+			      pid, strerror(-err));
+		usdtkit_proc_close(p);
+		errno = -err;
+		return NULL;
+	}
+	for (i = 0; i < p->nobjs; i++)
+		open_object(p, &p->objs[i]);
+	prune(p);
+	return p;
+}
+
+void usdtkit_proc_close(struct usdtkit_proc *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nobjs; i++) {
+		usdtkit_file_close(p->objs[i].file);
+		free(p->objs[i].maps);
+		free(p->objs[i].path);
+	}
+	free(p->objs);
+	free(p);
+}
+
+int usdtkit_proc_pid(const struct usdtkit_proc *p)
+{
+	return p ? p->pid : -1;
+}
+
+size_t usdtkit_proc_object_count(const struct usdtkit_proc *p)
+{
+	return p ? p->nobjs : 0;
+}
+
+const struct usdtkit_file *usdtkit_proc_object(const struct usdtkit_proc *p, size_t i)
+{
+	return p && i < p->nobjs ? p->objs[i].file : NULL;
+}
+
+const char *usdtkit_proc_object_path(const struct usdtkit_proc *p, size_t i)
+{
+	return p && i < p->nobjs ? p->objs[i].path : NULL;
+}
+
+int usdtkit_proc_site_addr(const struct usdtkit_proc *p,
+			   const struct usdtkit_site *s, uint64_t *addr)
+{
+	size_t i, k;
+
+	if (!p || !s || !addr)
+		return -EINVAL;
+	for (i = 0; i < p->nobjs; i++) {
+		const struct object *o = &p->objs[i];
+
+		if (o->file != s->file)
+			continue;
+		for (k = 0; k < o->nmaps; k++) {
+			const struct mapping *m = &o->maps[k];
+
+			if (s->pc_offset >= m->offset &&
+			    s->pc_offset - m->offset < m->end - m->start) {
+				*addr = m->start + (s->pc_offset - m->offset);
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * An open-addressing index of defined symbols by name. .symtab wins over
+ * .dynsym (a stripped file keeps only the latter). A name defined more
+ * than once at different addresses (static variables of the same name in
+ * two translation units) is ambiguous: resolving it would be a guess.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+#include "symbols.h"
+
+struct sym {
+	const char *name;	/* into libelf's string data; NULL: empty */
+	uint32_t len;
+	uint8_t ambiguous;
+	uint8_t from_dynsym;
+	uint64_t value;
+};
+
+struct usdtkit_symtab {
+	size_t cap;		/* power of two */
+	size_t count;
+	struct sym *slots;
+	bool has_got;
+	uint64_t got;
+};
+
+static uint64_t hash_name(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static struct sym *slot_for(const struct usdtkit_symtab *t, const char *name,
+			    size_t len)
+{
+	size_t i = hash_name(name, len) & (t->cap - 1);
+
+	for (;; i = (i + 1) & (t->cap - 1)) {
+		struct sym *s = &t->slots[i];
+
+		if (!s->name || (s->len == len && !memcmp(s->name, name, len)))
+			return s;
+	}
+}
+
+static void add_sym(struct usdtkit_symtab *t, const char *name, uint64_t value,
+		    bool dyn)
+{
+	size_t len = strlen(name);
+	struct sym *s = slot_for(t, name, len);
+
+	if (!s->name) {
+		s->name = name;
+		s->len = (uint32_t)len;
+		s->value = value;
+		s->from_dynsym = dyn;
+		t->count++;
+		return;
+	}
+	/* .dynsym only fills in what .symtab lacks */
+	if (dyn && !s->from_dynsym)
+		return;
+	if (s->value != value)
+		s->ambiguous = 1;
+}
+
+static bool wanted(const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	return sym->st_shndx != SHN_UNDEF && type != STT_SECTION &&
+	       type != STT_FILE && sym->st_name != 0;
+}
+
+static size_t count_syms(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t n = 0;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) &&
+		    (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+		    sh.sh_entsize)
+			n += sh.sh_size / sh.sh_entsize;
+	return n;
+}
+
+static void load_table(struct usdtkit_symtab *t, Elf *elf, Elf_Scn *scn,
+		       const GElf_Shdr *sh, bool dyn)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, n;
+	GElf_Sym sym;
+
+	if (!data || !sh->sh_entsize)
+		return;
+	n = sh->sh_size / sh->sh_entsize;
+	for (i = 0; i < n && t->count < t->cap / 2; i++) {
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym) || !wanted(&sym))
+			continue;
+		/* bogus name indices make elf_strptr return NULL */
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		add_sym(t, name, sym.st_value, dyn);
+		if (!strcmp(name, "_GLOBAL_OFFSET_TABLE_")) {
+			t->has_got = true;
+			t->got = sym.st_value;
+		}
+	}
+}
+
+static void load_pass(struct usdtkit_symtab *t, Elf *elf, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			load_table(t, elf, scn, &sh, type == SHT_DYNSYM);
+}
+
+/* i386 GOTOFF is relative to the GOT base, _GLOBAL_OFFSET_TABLE_, which
+ * is the start of .got.plt when the symbol itself was stripped */
+static void find_got_section(struct usdtkit_symtab *t, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (t->has_got || elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, ".got.plt")) {
+			t->has_got = true;
+			t->got = sh.sh_addr;
+		}
+	}
+}
+
+struct usdtkit_symtab *usdtkit__symtab_load(Elf *elf)
+{
+	struct usdtkit_symtab *t = calloc(1, sizeof(*t));
+	size_t n = count_syms(elf);
+
+	if (!t)
+		return NULL;
+	t->cap = 16;
+	while (t->cap < 2 * n + 2)
+		t->cap <<= 1;
+	t->slots = calloc(t->cap, sizeof(*t->slots));
+	if (!t->slots) {
+		free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	load_pass(t, elf, SHT_SYMTAB);
+	load_pass(t, elf, SHT_DYNSYM);
+	find_got_section(t, elf);
+	return t;
+}
+
+void usdtkit__symtab_free(struct usdtkit_symtab *t)
+{
+	if (!t)
+		return;
+	free(t->slots);
+	free(t);
+}
+
+int usdtkit__symtab_find(const struct usdtkit_symtab *t, const char *name,
+			 size_t len, uint64_t *addr)
+{
+	const struct sym *s = slot_for(t, name, len);
+
+	if (!s->name)
+		return -ENOENT;
+	if (s->ambiguous)
+		return -EEXIST;
+	*addr = s->value;
+	return 0;
+}
+
+static void mark(struct usdtkit_arg *a, enum usdtkit_arg_status st,
+		 const char *msg)
+{
+	a->status = st;
+	a->error = msg;
+	a->error_pos = a->sym_off;
+}
+
+static void resolve_arg(const struct usdtkit_file *f, const struct usdtkit_site *s,
+			struct usdtkit_arg *a, const struct usdtkit_symtab *t)
+{
+	uint64_t addr = 0;
+	int err;
+
+	if (a->kind != USDTKIT_LOC_SYMBOL || a->status != USDTKIT_ARG_UNRESOLVED)
+		return;
+	if (a->reloc == USDTKIT_RELOC_GOT) {
+		mark(a, USDTKIT_ARG_UNSUPPORTED,
+		     "GOT-indirect operand: the GOT slot is not resolved");
+		return;
+	}
+	if (!t) {
+		mark(a, USDTKIT_ARG_UNRESOLVED, "file has no symbol table");
+		return;
+	}
+	err = usdtkit__symtab_find(t, s->args_text + a->sym_off, a->sym_len, &addr);
+	if (err == -EEXIST) {
+		mark(a, USDTKIT_ARG_AMBIGUOUS,
+		     "several symbols of this name at different addresses");
+		return;
+	}
+	if (err) {
+		mark(a, USDTKIT_ARG_UNRESOLVED,
+		     "symbol not found in .symtab or .dynsym");
+		return;
+	}
+	if (a->reloc == USDTKIT_RELOC_GOTOFF && !t->has_got) {
+		mark(a, USDTKIT_ARG_UNRESOLVED, "no GOT for a @GOTOFF operand");
+		return;
+	}
+	if (usdtkit_arg_resolve(f->arch, a, s->pc, addr, t->got))
+		mark(a, USDTKIT_ARG_UNSUPPORTED, "cannot resolve this operand");
+}
+
+void usdtkit__site_resolve(const struct usdtkit_file *f, struct usdtkit_site *s,
+			   const struct usdtkit_symtab *t)
+{
+	int i;
+
+	for (i = 0; i < s->nargs; i++)
+		resolve_arg(f, s, &s->args[i], t);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Symbol lookup for symbol-relative arguments: .symtab, then .dynsym. */
+#ifndef USDTKIT_CORE_SYMBOLS_H
+#define USDTKIT_CORE_SYMBOLS_H
+
+#include <gelf.h>
+
+#include "file.h"
+
+struct usdtkit_symtab;
+
+/* Index the defined symbols of @elf; NULL with errno on failure. */
+struct usdtkit_symtab *usdtkit__symtab_load(Elf *elf);
+void usdtkit__symtab_free(struct usdtkit_symtab *t);
+
+/* 0 and *addr; -ENOENT when no symbol has that name; -EEXIST when several
+ * symbols with different addresses do (GCC statics named alike). */
+int usdtkit__symtab_find(const struct usdtkit_symtab *t, const char *name,
+			 size_t len, uint64_t *addr);
+
+/* Resolve every symbol-relative argument of @s in place. */
+void usdtkit__site_resolve(const struct usdtkit_file *f, struct usdtkit_site *s,
+			   const struct usdtkit_symtab *t);
+
+#endif
