@@ -370,6 +370,30 @@ USDTKIT_API int usdtkit_proc_site_addr(const struct usdtkit_proc *proc,
 				       const struct usdtkit_site *site,
 				       uint64_t *addr);
 
+
+/* ------------------------------------------------------------------ */
+/* Spec table: dedup of resolved specs into small integer ids         */
+/* ------------------------------------------------------------------ */
+
+struct usdtkit_spec_table;
+
+/* A table handing out ids 0..@capacity-1 (they index a BPF array map). */
+USDTKIT_API struct usdtkit_spec_table *usdtkit_spec_table_new(uint32_t capacity);
+USDTKIT_API void usdtkit_spec_table_free(struct usdtkit_spec_table *t);
+/*
+ * The id of the spec made of @args (resolved, as a site holds them) and
+ * @cookie: specs equal in every byte that matters to BPF (not their text)
+ * share an id, and each call takes one reference. Returns the id, or
+ * -E2BIG when all ids are in use, -ENOMEM, -EINVAL.
+ */
+USDTKIT_API int usdtkit_spec_table_get(struct usdtkit_spec_table *t,
+				       const struct usdtkit_arg *args,
+				       int nargs, uint64_t cookie);
+/* Drop one reference; the id returns to the free list at zero. */
+USDTKIT_API int usdtkit_spec_table_put(struct usdtkit_spec_table *t, int id);
+/* Ids in use. */
+USDTKIT_API uint32_t usdtkit_spec_table_used(const struct usdtkit_spec_table *t);
+
 #ifdef __cplusplus
 }
 #endif
