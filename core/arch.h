@@ -49,10 +49,50 @@ struct usdtkit_arch {
  * where the target has them (x86-64 and x32, not i386). */
 #define USDTKIT_ARCH_X86_64_REGS	0x01
 
+/* Fill a register token for register-table @entry; an entry the arch does
+ * not have (%rax on i386) becomes an error token. */
+static inline void usdtkit__tok_reg(struct usdtkit_lexer *lx,
+				    struct usdtkit_token *t, const char *start,
+				    int entry)
+{
+	if (entry >= lx->arch->nregs) {
+		usdtkit__tok_err(lx, t, start,
+				 "register does not exist on this architecture");
+		return;
+	}
+	usdtkit__tok(lx, t, TOK_REG, start);
+	t->entry = entry;
+}
+
 /* Fill @r from register-table entry @entry of @arch. */
-void usdtkit__reg_set(const struct usdtkit_arch *arch, struct usdtkit_reg *r,
-		      int entry);
+static inline void usdtkit__reg_set(const struct usdtkit_arch *arch,
+				    struct usdtkit_reg *r, int entry)
+{
+	const struct usdtkit_regdef *d = &arch->regs[entry];
+
+	r->id = d->id;
+	r->entry = (int16_t)entry;
+	r->offset = arch->native->offsets[d->id];
+	r->width = d->width;
+	r->shift = d->shift;
+}
+
 /* Mark a register reference as "none". */
-void usdtkit__reg_clear(struct usdtkit_reg *r);
+static inline void usdtkit__reg_clear(struct usdtkit_reg *r)
+{
+	r->id = -1;
+	r->entry = -1;
+	r->offset = -1;
+	r->width = 0;
+	r->shift = 0;
+}
+
+/* Set the register reference from the current TOK_REG token, consume it. */
+static inline void usdtkit__take_reg(struct usdtkit_lexer *lx,
+				     struct usdtkit_reg *r)
+{
+	usdtkit__reg_set(lx->arch, r, lx->tok.entry);
+	usdtkit__advance(lx);
+}
 
 #endif /* USDTKIT_CORE_ARCH_H */

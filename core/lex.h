@@ -75,6 +75,7 @@ struct usdtkit_lexer {
 	const char *end;	/* end of this operand: never read past it */
 	usdtkit_next_fn next;	/* the arch's re2c scanner */
 	const struct usdtkit_arch *arch;
+	int depth;		/* open ( and [ so far */
 	struct usdtkit_token tok;	/* the current (lookahead) token */
 };
 
@@ -91,20 +92,89 @@ static inline void usdtkit__advance(struct usdtkit_lexer *lx)
  * octal, else decimal). Returns 0, or -ERANGE when it exceeds 64 bits. */
 int usdtkit__parse_num(const char *s, const char *e, uint64_t *out);
 
-/* Fill a token of @type spanning [start, lx->cur). */
-void usdtkit__tok(struct usdtkit_lexer *lx, struct usdtkit_token *t,
-		  enum usdtkit_tok type, const char *start);
+/*
+ * Token constructors, inline: the scanners call one per token and the
+ * spec engine spends a good part of its time here.
+ */
+static inline void usdtkit__tok(struct usdtkit_lexer *lx, struct usdtkit_token *t,
+				enum usdtkit_tok type, const char *start)
+{
+	t->type = type;
+	t->start = start;
+	t->stop = lx->cur;
+	t->overflow = 0;
+	if (type != TOK_NUM) {
+		/* brackets decide whether a blank ends the operand */
+		if (type == TOK_LPAREN || type == TOK_LBRACK ||
+		    (type == TOK_RELOC && lx->cur[-1] == '('))
+			lx->depth++;
+		else if ((type == TOK_RPAREN || type == TOK_RBRACK) && lx->depth)
+			lx->depth--;
+		return;
+	}
+	if (*start != '0') {
+		/* decimal fast path */
+		const char *p = start;
+		uint64_t v = 0;
+
+		for (; p < lx->cur; p++)
+			if (__builtin_mul_overflow(v, 10, &v) ||
+			    __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v))
+				break;
+		t->num = p == lx->cur ? v : 0;
+		t->overflow = p != lx->cur;
+		return;
+	}
+	if (usdtkit__parse_num(start, lx->cur, &t->num) != 0) {
+		t->num = 0;
+		t->overflow = 1;
+	}
+}
+
 /* Fill an error token spanning [start, lx->cur) with message @msg. */
-void usdtkit__tok_err(struct usdtkit_lexer *lx, struct usdtkit_token *t,
-		      const char *start, const char *msg);
+static inline void usdtkit__tok_err(struct usdtkit_lexer *lx,
+				    struct usdtkit_token *t, const char *start,
+				    const char *msg)
+{
+	usdtkit__tok(lx, t, TOK_ERR, start);
+	t->msg = msg;
+}
+
 /* Fill the end token (or an error token for a NUL inside the operand),
  * after the scanner matched the virtual NUL at [start]. */
-void usdtkit__tok_nul(struct usdtkit_lexer *lx, struct usdtkit_token *t,
-		      const char *start);
-/* Fill a register token for register-table @entry; an entry the arch does
- * not have (%rax on i386) becomes an error token. */
-void usdtkit__tok_reg(struct usdtkit_lexer *lx, struct usdtkit_token *t,
-		      const char *start, int entry);
+static inline void usdtkit__tok_nul(struct usdtkit_lexer *lx,
+				    struct usdtkit_token *t, const char *start)
+{
+	if (start >= lx->end) {
+		/* the scanner stepped over the virtual NUL: undo that */
+		lx->cur = lx->end;
+		usdtkit__tok(lx, t, TOK_END, lx->end);
+		return;
+	}
+	usdtkit__tok_err(lx, t, start, "NUL byte inside the operand");
+}
+
+/* Length of a "SIZE@" prefix ("-4@", "8f@") at @p, 0 if there is none. */
+size_t usdtkit__size_prefix_len(const char *p, const char *end);
+
+/*
+ * The scanners skip blanks through this: a blank run at [start, lx->cur)
+ * ends the operand outside brackets, and inside brackets only when a new
+ * "SIZE@" argument follows (so an unclosed bracket cannot swallow the next
+ * argument). Ending it makes an end token at @start. This is what lets one
+ * pass over the bytes both split the args string and lex each operand.
+ */
+static inline bool usdtkit__blank_ends(struct usdtkit_lexer *lx,
+				       struct usdtkit_token *t,
+				       const char *start)
+{
+	if (lx->depth && !usdtkit__size_prefix_len(lx->cur, lx->end))
+		return false;
+	lx->cur = lx->end = start;
+	usdtkit__tok(lx, t, TOK_END, start);
+	return true;
+}
+
 
 /* ---- shared grammar pieces (core/operand.c) ---- */
 
@@ -140,7 +210,13 @@ int usdtkit__expect(struct usdtkit_lexer *lx, struct usdtkit_arg *arg,
 		    enum usdtkit_tok type, const char *msg);
 
 /* Expect the end of the operand. */
-int usdtkit__expect_end(struct usdtkit_lexer *lx, struct usdtkit_arg *arg);
+static inline int usdtkit__expect_end(struct usdtkit_lexer *lx,
+				      struct usdtkit_arg *arg)
+{
+	if (lx->tok.type != TOK_END)
+		return usdtkit__fail_tok(lx, arg, "unexpected text after operand");
+	return 0;
+}
 
 /* Store an expression into @arg: a plain number becomes CONST (or the MEM
  * displacement), a symbol makes the arg SYMBOL with the reloc mapped.
@@ -148,8 +224,6 @@ int usdtkit__expect_end(struct usdtkit_lexer *lx, struct usdtkit_arg *arg);
 int usdtkit__apply_expr(struct usdtkit_lexer *lx, struct usdtkit_arg *arg,
 			const struct usdtkit_expr *ex, bool deref);
 
-/* Set the register reference from the current TOK_REG token, consume it. */
-void usdtkit__take_reg(struct usdtkit_lexer *lx, struct usdtkit_reg *r);
 
 /* Set @arg to an unreadable FP/vector register from the current token. */
 void usdtkit__take_fpreg(struct usdtkit_lexer *lx, struct usdtkit_arg *arg);

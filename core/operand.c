@@ -49,51 +49,6 @@ int usdtkit__parse_num(const char *s, const char *e, uint64_t *out)
 	return 0;
 }
 
-void usdtkit__tok(struct usdtkit_lexer *lx, struct usdtkit_token *t,
-		  enum usdtkit_tok type, const char *start)
-{
-	t->type = type;
-	t->start = start;
-	t->stop = lx->cur;
-	t->overflow = 0;
-	if (type == TOK_NUM &&
-	    usdtkit__parse_num(start, lx->cur, &t->num) != 0) {
-		t->num = 0;
-		t->overflow = 1;
-	}
-}
-
-void usdtkit__tok_err(struct usdtkit_lexer *lx, struct usdtkit_token *t,
-		      const char *start, const char *msg)
-{
-	usdtkit__tok(lx, t, TOK_ERR, start);
-	t->msg = msg;
-}
-
-void usdtkit__tok_nul(struct usdtkit_lexer *lx, struct usdtkit_token *t,
-		      const char *start)
-{
-	if (start >= lx->end) {
-		/* the scanner stepped over the virtual NUL: undo that */
-		lx->cur = lx->end;
-		usdtkit__tok(lx, t, TOK_END, lx->end);
-		return;
-	}
-	usdtkit__tok_err(lx, t, start, "NUL byte inside the operand");
-}
-
-void usdtkit__tok_reg(struct usdtkit_lexer *lx, struct usdtkit_token *t,
-		      const char *start, int entry)
-{
-	if (entry >= lx->arch->nregs) {
-		usdtkit__tok_err(lx, t, start,
-				 "register does not exist on this architecture");
-		return;
-	}
-	usdtkit__tok(lx, t, TOK_REG, start);
-	t->entry = entry;
-}
-
 int usdtkit__fail(struct usdtkit_lexer *lx, struct usdtkit_arg *arg,
 		  const char *at, const char *msg)
 {
@@ -132,13 +87,6 @@ int usdtkit__expect(struct usdtkit_lexer *lx, struct usdtkit_arg *arg,
 	if (lx->tok.type != type)
 		return usdtkit__fail_tok(lx, arg, msg);
 	usdtkit__advance(lx);
-	return 0;
-}
-
-int usdtkit__expect_end(struct usdtkit_lexer *lx, struct usdtkit_arg *arg)
-{
-	if (lx->tok.type != TOK_END)
-		return usdtkit__fail_tok(lx, arg, "unexpected text after operand");
 	return 0;
 }
 
@@ -250,12 +198,6 @@ int usdtkit__apply_expr(struct usdtkit_lexer *lx, struct usdtkit_arg *arg,
 		break;
 	}
 	return 0;
-}
-
-void usdtkit__take_reg(struct usdtkit_lexer *lx, struct usdtkit_reg *r)
-{
-	usdtkit__reg_set(lx->arch, r, lx->tok.entry);
-	usdtkit__advance(lx);
 }
 
 void usdtkit__take_fpreg(struct usdtkit_lexer *lx, struct usdtkit_arg *arg)

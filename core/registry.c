@@ -142,24 +142,3 @@ const struct usdtkit_layout *usdtkit_arch_layout(const struct usdtkit_arch *arch
 		errno = ENOENT;
 	return l;
 }
-
-void usdtkit__reg_set(const struct usdtkit_arch *arch, struct usdtkit_reg *r,
-		      int entry)
-{
-	const struct usdtkit_regdef *d = &arch->regs[entry];
-
-	r->id = d->id;
-	r->entry = (int16_t)entry;
-	r->offset = arch->native->offsets[d->id];
-	r->width = d->width;
-	r->shift = d->shift;
-}
-
-void usdtkit__reg_clear(struct usdtkit_reg *r)
-{
-	r->id = -1;
-	r->entry = -1;
-	r->offset = -1;
-	r->width = 0;
-	r->shift = 0;
-}

@@ -10,19 +10,26 @@
 #include "arch.h"
 #include "lex.h"
 
-static bool is_space(char c)
+/* Byte classes for the splitter: one table load per byte instead of a
+ * chain of compares (the splitter sees every byte of every spec). */
+enum { C_SPACE = 1, C_OPEN = 2, C_CLOSE = 4 };
+static const uint8_t cls[256] = {
+	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\n'] = C_SPACE, ['\r'] = C_SPACE,
+	['\v'] = C_SPACE, ['\f'] = C_SPACE, ['('] = C_OPEN, ['['] = C_OPEN,
+	[')'] = C_CLOSE, [']'] = C_CLOSE,
+};
+
+static inline bool is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
-	       c == '\f';
+	return cls[(unsigned char)c] & C_SPACE;
 }
 
-static bool is_digit(char c)
+static inline bool is_digit(char c)
 {
-	return c >= '0' && c <= '9';
+	return (unsigned char)(c - '0') < 10;
 }
 
-/* Length of a "SIZE@" prefix ("-4@", "8f@") at @p, 0 if there is none. */
-static size_t size_prefix_len(const char *p, const char *end)
+size_t usdtkit__size_prefix_len(const char *p, const char *end)
 {
 	const char *q = p;
 
@@ -40,7 +47,9 @@ static size_t size_prefix_len(const char *p, const char *end)
 }
 
 /*
- * End of the argument starting at @p. Whitespace splits arguments except
+ * End of the argument starting at @p, for arguments that did not parse
+ * (valid ones end where their scanner's end token is, usdtkit__blank_ends()
+ * applies the same rule). Whitespace splits arguments except
  * inside () or [] ("[sp, 8]", "[r0, r3, lsl #2]"). An unclosed bracket must
  * not swallow the arguments after it, so inside brackets a blank followed
  * by a new "SIZE@" prefix still ends the argument.
@@ -50,69 +59,96 @@ static const char *arg_end(const char *p, const char *end)
 	int depth = 0;
 
 	for (; p < end; p++) {
-		char c = *p;
+		uint8_t c = cls[(unsigned char)*p];
 
-		if (c == '(' || c == '[') {
+		if (!c)
+			continue;
+		if (c & C_OPEN) {
 			depth++;
-		} else if (c == ')' || c == ']') {
+		} else if (c & C_CLOSE) {
 			if (depth > 0)
 				depth--;
-		} else if (is_space(c)) {
+		} else {
 			const char *q = p;
 
 			if (depth == 0)
 				return p;
 			while (q < end && is_space(*q))
 				q++;
-			if (size_prefix_len(q, end))
+			if (usdtkit__size_prefix_len(q, end))
 				return p;
 		}
 	}
 	return end;
 }
 
-static void arg_init(struct usdtkit_arg *arg)
+/* Field by field: a memset of the whole struct is measurably slower on
+ * the parse hot path, and every field gets a defined value here. */
+static inline void arg_init(struct usdtkit_arg *a, uint32_t off, uint32_t len)
 {
-	memset(arg, 0, sizeof(*arg));
-	usdtkit__reg_clear(&arg->reg);
-	usdtkit__reg_clear(&arg->reg_hi);
-	usdtkit__reg_clear(&arg->base);
-	usdtkit__reg_clear(&arg->index);
+	static const struct usdtkit_reg none = { -1, -1, -1, 0, 0 };
+
+	a->text_off = off;
+	a->text_len = len;
+	a->op_off = off;
+	a->size = 0;
+	a->is_signed = false;
+	a->is_float = false;
+	a->size_given = false;
+	a->kind = USDTKIT_LOC_INVALID;
+	a->status = USDTKIT_ARG_OK;
+	a->reloc = USDTKIT_RELOC_NONE;
+	a->pc_rel = false;
+	a->deref = false;
+	a->scale = 0;
+	a->value = 0;
+	a->disp = 0;
+	a->reg = none;
+	a->reg_hi = none;
+	a->base = none;
+	a->index = none;
+	a->sym_off = 0;
+	a->sym_len = 0;
+	a->error_pos = 0;
+	a->error = NULL;
 }
 
-/* Read "SIZE@" into @arg; returns the operand start. */
+/* Read an optional "SIZE@" prefix into @arg in one pass; returns the
+ * operand start (@p itself for size-less asm operands). */
 static const char *parse_size(struct usdtkit_lexer *lx, struct usdtkit_arg *arg,
 			      const char *p, const char *end)
 {
-	size_t n = size_prefix_len(p, end);
 	const char *q = p;
-	uint64_t size = 0;
+	uint32_t size = 0;
+	bool neg = false, big = false;
 
-	if (!n) {
-		/* asm probes may give bare operands; size comes later */
-		arg->size_given = false;
+	if (q < end && *q == '-') {
+		neg = true;
+		q++;
+	}
+	if (q >= end || !is_digit(*q))
 		return p;
+	for (; q < end && is_digit(*q); q++) {
+		size = size * 10 + (uint32_t)(*q - '0');
+		if (size > UINT16_MAX) {
+			big = true;
+			size = UINT16_MAX;
+		}
+	}
+	if (q < end && *q == 'f') {
+		arg->is_float = true;
+		q++;
+	}
+	if (q >= end || *q != '@') {
+		arg->is_float = false;
+		return p;	/* a bare number: a size-less constant */
 	}
 	arg->size_given = true;
-	if (*q == '-') {
-		arg->is_signed = true;
-		q++;
-	}
-	while (is_digit(*q)) {
-		size = size * 10 + (uint64_t)(*q - '0');
-		if (size > UINT16_MAX) {
-			usdtkit__fail(lx, arg, p, "argument size is absurd");
-			size = 0;
-			while (is_digit(*q))
-				q++;
-			break;
-		}
-		q++;
-	}
-	if (*q == 'f')
-		arg->is_float = true;
-	arg->size = (uint16_t)size;
-	return p + n;
+	arg->is_signed = neg;
+	arg->size = big ? 0 : (uint16_t)size;
+	if (big)
+		usdtkit__fail(lx, arg, p, "argument size is absurd");
+	return q + 1;
 }
 
 static void check_pair(const struct usdtkit_arch *arch, struct usdtkit_lexer *lx,
@@ -160,28 +196,40 @@ static void finish_arg(const struct usdtkit_arch *arch, struct usdtkit_lexer *lx
 			      "symbol-relative: needs the ELF symbol table");
 }
 
-static void parse_one(const struct usdtkit_arch *arch, const char *spec,
-		      const char *p, const char *end, struct usdtkit_arg *arg)
+/* Parse the argument at @p; returns where it ends. */
+static const char *parse_one(const struct usdtkit_arch *arch, const char *spec,
+			     const char *p, const char *end,
+			     struct usdtkit_arg *arg)
 {
-	struct usdtkit_lexer lx = {
-		.spec = spec,
-		.end = end,
-		.arch = arch,
-	};
-	const char *op;
+	struct usdtkit_lexer lx;
+	const char *op, *e;
 
-	arg_init(arg);
-	arg->text_off = (uint32_t)(p - spec);
-	arg->text_len = (uint32_t)(end - p);
+	/* only what the grammar reads before the first token fills it */
+	lx.spec = spec;
+	lx.end = end;
+	lx.arch = arch;
+	lx.depth = 0;
+	lx.next = NULL;
+	lx.tok.type = TOK_ERR;
+	arg_init(arg, (uint32_t)(p - spec), 0);
 	op = parse_size(&lx, arg, p, end);
 	arg->op_off = (uint32_t)(op - spec);
-	if (op == end) {
+	if (arg->status != USDTKIT_ARG_INVALID && (op == end || is_space(*op)))
 		usdtkit__fail(&lx, arg, op, "missing operand");
-		return;
+	if (arg->status != USDTKIT_ARG_INVALID) {
+		lx.cur = op;
+		arch->parse_operand(arch, &lx, arg);
 	}
-	lx.cur = op;
-	arch->parse_operand(arch, &lx, arg);
-	finish_arg(arch, &lx, arg, op);
+	/* a valid operand ends at its end token; a bad one where the
+	 * splitter says, so that it never shifts the next arguments */
+	if (arg->status != USDTKIT_ARG_INVALID && lx.tok.type == TOK_END)
+		e = lx.tok.start;
+	else
+		e = arg_end(p, end);
+	arg->text_len = (uint32_t)(e - p);
+	if (arg->status != USDTKIT_ARG_INVALID)
+		finish_arg(arch, &lx, arg, op);
+	return e;
 }
 
 int usdtkit_args_parse(const struct usdtkit_arch *arch, const char *text,
@@ -202,12 +250,12 @@ int usdtkit_args_parse(const struct usdtkit_arch *arch, const char *text,
 	if (end - p == 1 && *p == ':')
 		return 0;
 	while (p < end) {
-		const char *e = arg_end(p, end);
-
+		/* past max_args: only count */
 		if (n < max_args)
-			parse_one(arch, text, p, e, &args[n]);
+			p = parse_one(arch, text, p, end, &args[n]);
+		else
+			p = arg_end(p, end);
 		n++;
-		p = e;
 		while (p < end && is_space(*p))
 			p++;
 	}

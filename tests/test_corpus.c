@@ -150,6 +150,9 @@ static void check_row(char **c, struct stats *st)
 		return;
 	n = usdtkit_args_parse(arch, spec, strlen(spec), args, 64);
 	CHECK(n == want, "%s: %d args, want %d: %s", where, n, want, spec);
+	/* counting alone (no array) splits exactly as parsing does */
+	CHECK(usdtkit_args_parse(arch, spec, strlen(spec), NULL, 0) == n,
+	      "%s: count-only differs: %s", where, spec);
 	/* where no operand has blanks inside, readelf's count must agree */
 	if (!strpbrk(spec, "[("))
 		CHECK(n == atoi(c[13]), "%s: %d args, corpus says %s", where, n, c[13]);

@@ -70,7 +70,11 @@ again:
 	n0_31 = [0-9] | [12][0-9] | "3" [01];
 
 	[\x00]		{ usdtkit__tok_nul(lx, t, start); return; }
-	[ \t\n\r\v\f]+	{ goto again; }
+	[ \t\n\r\v\f]+	{
+		if (usdtkit__blank_ends(lx, t, start))
+			return;
+		goto again;
+	}
 	num		{ usdtkit__tok(lx, t, TOK_NUM, start); return; }
 	fnum		{
 		/* GCC prints float constants as "#3.14e+0": rounded decimal */

@@ -74,7 +74,11 @@ again:
 	n12 = [0-9] | "1" [01];
 
 	[\x00]		{ usdtkit__tok_nul(lx, t, start); return; }
-	[ \t]+		{ goto again; }
+	[ \t\n\r\v\f]+		{
+		if (usdtkit__blank_ends(lx, t, start))
+			return;
+		goto again;
+	}
 	num		{ usdtkit__tok(lx, t, TOK_NUM, start); return; }
 
 	// register names win over identifiers of the same length

@@ -93,7 +93,11 @@ again:
 	n32 = [0-9] | [12][0-9] | "3" [01];
 
 	[\x00]		{ usdtkit__tok_nul(lx, t, start); return; }
-	[ \t]+		{ goto again; }
+	[ \t\n\r\v\f]+		{
+		if (usdtkit__blank_ends(lx, t, start))
+			return;
+		goto again;
+	}
 	num		{ usdtkit__tok(lx, t, TOK_NUM, start); return; }
 	ident		{ usdtkit__tok(lx, t, TOK_SYM, start); return; }
 	"@" [A-Za-z_]+	{

@@ -62,7 +62,11 @@ again:
 	num = "0" [xX] [0-9a-fA-F]+ | "0" [bB] [01]+ | [0-9]+;
 
 	[\x00]		{ usdtkit__tok_nul(lx, t, start); return; }
-	[ \t]+		{ goto again; }
+	[ \t\n\r\v\f]+		{
+		if (usdtkit__blank_ends(lx, t, start))
+			return;
+		goto again;
+	}
 	num		{ usdtkit__tok(lx, t, TOK_NUM, start); return; }
 	ident		{ usdtkit__tok(lx, t, TOK_SYM, start); return; }
 	"@" [A-Za-z_]+	{
