@@ -31,7 +31,8 @@ static void print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
 }
 
 static void site_json(const struct list_opts *o, const struct usdtkit_file *f,
-		      const struct usdtkit_site *s, const uint64_t *abs_pc)
+		      const struct usdtkit_site *s, const struct usdtkit_proc *p,
+		      const uint64_t *abs_pc)
 {
 	const char *spec = usdtkit_site_args_text(s);
 	const char *fname = usdtkit_file_name(f);
@@ -49,8 +50,11 @@ static void site_json(const struct list_opts *o, const struct usdtkit_file *f,
 	       usdtkit_site_semaphore(s), usdtkit_site_semaphore_offset(s));
 	if (usdtkit_site_nop5_offset(s))
 		printf(",\"nop5_offset\":%" PRIu64, usdtkit_site_nop5_offset(s));
+	/* a site of a process always names it; its address when it has one */
+	if (p)
+		printf(",\"pid\":%d", o->pid);
 	if (abs_pc)
-		printf(",\"pid\":%d,\"abs_pc\":%" PRIu64, o->pid, *abs_pc);
+		printf(",\"abs_pc\":%" PRIu64, *abs_pc);
 	if (usdtkit_site_status(s)) {
 		fputs(",\"error\":", stdout);
 		json_str(stdout, usdtkit_site_error(s), strlen(usdtkit_site_error(s)));
@@ -67,7 +71,8 @@ static void site_json(const struct list_opts *o, const struct usdtkit_file *f,
 }
 
 static void site_text(const struct list_opts *o, const struct usdtkit_file *f,
-		      const struct usdtkit_site *s, const uint64_t *abs_pc)
+		      const struct usdtkit_site *s, const struct usdtkit_proc *p,
+		      const uint64_t *abs_pc)
 {
 	const char *spec = usdtkit_site_args_text(s);
 	int i, n = usdtkit_site_arg_count(s);
@@ -79,6 +84,8 @@ static void site_text(const struct list_opts *o, const struct usdtkit_file *f,
 	       usdtkit_site_pc(s), usdtkit_site_pc_offset(s));
 	if (abs_pc)
 		printf("  pid %d at 0x%" PRIx64, o->pid, *abs_pc);
+	else if (p)
+		printf("  pid %d", o->pid);
 	if (usdtkit_site_semaphore(s))
 		printf("  semaphore 0x%" PRIx64 " (file offset 0x%" PRIx64 ")",
 		       usdtkit_site_semaphore(s), usdtkit_site_semaphore_offset(s));
@@ -109,9 +116,9 @@ static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f
 		if (p && usdtkit_proc_site_addr(p, s, &abs) == 0)
 			absp = &abs;
 		if (o->json)
-			site_json(o, f, s, absp);
+			site_json(o, f, s, p, absp);
 		else
-			site_text(o, f, s, absp);
+			site_text(o, f, s, p, absp);
 		n++;
 	}
 	return n;
@@ -220,6 +227,14 @@ int cmd_list(int argc, char **argv)
 		} else if (set_filter(&o, a)) {
 			return EXIT_BAD_INPUT;
 		}
+	}
+	if (!nfiles && !o.pid && o.filter) {
+		/* a lone name that is not a file filters nothing: it was
+		 * meant as a file, and that file is missing */
+		fprintf(stderr, "usdtkit list: %s: %s\n", argv[argc - 1],
+			strerror(ENOENT));
+		free(o.filter);
+		return EXIT_BAD_INPUT;
 	}
 	if (!nfiles && !o.pid)
 		goto usage;

@@ -234,6 +234,10 @@ int usdtkit_proc_site_addr(const struct usdtkit_proc *p,
 
 	if (!p || !s || !addr)
 		return -EINVAL;
+	/* a site that cannot be placed has no file offset (pc_offset 0 would
+	 * land on the start of a mapping of offset 0) */
+	if (s->status)
+		return -ENOENT;
 	for (i = 0; i < p->nobjs; i++) {
 		const struct object *o = &p->objs[i];
 
