@@ -23,9 +23,9 @@ struct loader {
 	const uint8_t *image;	/* the whole file */
 	size_t image_size;
 	Elf_Scn *notes;
-	/* good notes, collected before sites are built */
-	struct usdtkit_raw_note *raw;
-	size_t nraw, raw_cap;
+	/* good notes go straight into f->sites, their strings still in the
+	 * image until build_sites() copies them */
+	size_t sites_cap;
 	size_t str_bytes;
 };
 
@@ -33,6 +33,54 @@ static int fail(struct usdtkit_file *f, int err, const char *why)
 {
 	usdtkit__warn(&f->log, "%s: %s", f->name, why);
 	return -err;
+}
+
+/* Do @num entries of @entsize bytes at @off fit in @size bytes? */
+static bool table_fits(uint64_t off, uint64_t num, size_t entsize, size_t size)
+{
+	return off <= size && num <= (size - off) / entsize;
+}
+
+/*
+ * libelf quietly reads no sections (or fewer segments, some of them made
+ * of whatever follows the table) when a header table does not fit in the
+ * file: a corrupt file would read as one without probes. Refuse it.
+ */
+static int check_tables(struct loader *ld, const GElf_Ehdr *eh)
+{
+	struct usdtkit_file *f = ld->f;
+	bool is64 = eh->e_ident[EI_CLASS] == ELFCLASS64;
+	uint64_t num;
+	GElf_Shdr sh0;
+	size_t n;
+
+	if (!ld->image)
+		return 0;	/* libelf has no raw image: nothing to check */
+	if (eh->e_shoff) {
+		/* e_shnum 0: the count is in section 0; libelf reads none at
+		 * all when that count does not fit in the file */
+		num = eh->e_shnum;
+		if (!num && !elf_getshdrnum(ld->elf, &n))
+			num = n;
+		if (!num ||
+		    !table_fits(eh->e_shoff, num,
+				is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr),
+				ld->image_size))
+			return fail(f, ENOEXEC,
+				    "section header table runs past the end of the file");
+	}
+	if (eh->e_phoff && eh->e_phnum) {
+		/* PN_XNUM: the real count is sh_info of section 0 */
+		num = eh->e_phnum;
+		if (num == PN_XNUM && gelf_getshdr(elf_getscn(ld->elf, 0), &sh0))
+			num = sh0.sh_info;
+		if (!table_fits(eh->e_phoff, num,
+				is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr),
+				ld->image_size))
+			return fail(f, ENOEXEC,
+				    "program header table runs past the end of the file");
+	}
+	return 0;
 }
 
 static int load_ident(struct loader *ld)
@@ -51,7 +99,7 @@ static int load_ident(struct loader *ld)
 		return -EPROTONOSUPPORT;
 	}
 	f->e_type = eh.e_type;
-	return 0;
+	return check_tables(ld, &eh);
 }
 
 static int load_segments(struct loader *ld)
@@ -84,19 +132,27 @@ static int load_sections(struct loader *ld)
 {
 	struct usdtkit_file *f = ld->f;
 	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	size_t shstrndx, shnum;
 	GElf_Shdr sh;
 
-	if (elf_getshdrstrndx(ld->elf, &shstrndx))
+	if (elf_getshdrnum(ld->elf, &shnum) || shnum <= 1)
 		return 0;	/* no sections: no notes */
+	/* notes are found by section name: a file whose names cannot be
+	 * read must not pass for one without probes */
+	if (elf_getshdrstrndx(ld->elf, &shstrndx) ||
+	    !elf_strptr(ld->elf, shstrndx, 0))
+		return fail(f, ENOEXEC, "section names (e_shstrndx) are unreadable");
 	while ((scn = elf_nextscn(ld->elf, scn))) {
 		const char *name;
 
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		name = elf_strptr(ld->elf, shstrndx, sh.sh_name);
-		if (!name)
+		if (!name) {
+			usdtkit__warn(&f->log, "%s: section %zu has an unreadable name, ignored",
+				      f->name, elf_ndxscn(scn));
 			continue;
+		}
 		if (!strcmp(name, ".stapsdt.base")) {
 			f->has_base_scn = true;
 			f->base_scn_addr = sh.sh_addr;
@@ -114,17 +170,27 @@ static int load_sections(struct loader *ld)
 static int collect_note(void *ctx, const struct usdtkit_raw_note *n)
 {
 	struct loader *ld = ctx;
+	struct usdtkit_file *f = ld->f;
+	struct usdtkit_site *s;
 
-	if (ld->nraw == ld->raw_cap) {
-		size_t cap = ld->raw_cap ? ld->raw_cap * 2 : 64;
-		void *p = realloc(ld->raw, cap * sizeof(*ld->raw));
+	if (f->nsites == ld->sites_cap) {
+		size_t cap = ld->sites_cap ? ld->sites_cap * 2 : 64;
+		void *p = realloc(f->sites, cap * sizeof(*f->sites));
 
 		if (!p)
 			return -ENOMEM;
-		ld->raw = p;
-		ld->raw_cap = cap;
+		f->sites = p;
+		ld->sites_cap = cap;
 	}
-	ld->raw[ld->nraw++] = *n;
+	s = &f->sites[f->nsites++];
+	memset(s, 0, sizeof(*s));
+	s->note_index = n->index;
+	s->provider = n->provider;
+	s->name = n->name;
+	s->args_text = n->args;
+	s->pc = n->pc;
+	s->base = n->base;
+	s->sema = n->sema;
 	ld->str_bytes += n->provider_len + n->name_len + n->args_len + 3;
 	return 0;
 }
@@ -156,31 +222,47 @@ static char *copy_str(char **dst, const char *s, size_t len)
 	return r;
 }
 
-/* Parse the args of every site into one array owned by the file. */
+/*
+ * Parse the args of every site into one array owned by the file, in one
+ * pass over the specs. The array starts at an estimate and doubles when a
+ * site does not fit; that site alone is parsed again into the bigger
+ * array. The sites get their pointers at the end, when the array no
+ * longer moves.
+ */
 static int parse_all(struct usdtkit_file *f)
 {
-	size_t i, total = 0, used = 0;
+	size_t i, used = 0, cap = f->nsites * 4 + 16;
+	struct usdtkit_arg *args = calloc(cap, sizeof(*args));
 	int n;
 
-	for (i = 0; i < f->nsites; i++) {
-		const char *t = f->sites[i].args_text;
-
-		n = usdtkit_args_parse(f->arch, t, strlen(t), NULL, 0);
-		if (n < 0)
-			return n;
-		f->sites[i].nargs = n;
-		total += (size_t)n;
-	}
-	f->args = calloc(total ? total : 1, sizeof(*f->args));
-	if (!f->args)
+	if (!args)
 		return -ENOMEM;
+	f->args = args;
 	for (i = 0; i < f->nsites; i++) {
 		struct usdtkit_site *s = &f->sites[i];
+		size_t len = strlen(s->args_text);
 
-		s->args = f->args + used;
-		usdtkit_args_parse(f->arch, s->args_text, strlen(s->args_text),
-				   s->args, (size_t)s->nargs);
-		used += (size_t)s->nargs;
+		n = usdtkit_args_parse(f->arch, s->args_text, len, args + used,
+				       cap - used);
+		if (n < 0)
+			return n;
+		if ((size_t)n > cap - used) {
+			size_t ncap = used + (size_t)n > 2 * cap ? used + (size_t)n : 2 * cap;
+
+			args = realloc(args, ncap * sizeof(*args));
+			if (!args)
+				return -ENOMEM;
+			f->args = args;
+			cap = ncap;
+			usdtkit_args_parse(f->arch, s->args_text, len, args + used,
+					   (size_t)n);
+		}
+		s->nargs = n;
+		used += (size_t)n;
+	}
+	for (i = 0, used = 0; i < f->nsites; i++) {
+		f->sites[i].args = args + used;
+		used += (size_t)f->sites[i].nargs;
 	}
 	return 0;
 }
@@ -191,26 +273,25 @@ static int build_sites(struct loader *ld)
 	char *str;
 	size_t i;
 
-	f->sites = calloc(ld->nraw ? ld->nraw : 1, sizeof(*f->sites));
+	if (!f->sites) {
+		f->sites = calloc(1, sizeof(*f->sites));
+		if (!f->sites)
+			return -ENOMEM;
+	}
 	f->strings = malloc(ld->str_bytes ? ld->str_bytes : 1);
-	if (!f->sites || !f->strings)
+	if (!f->strings)
 		return -ENOMEM;
 	str = f->strings;
-	for (i = 0; i < ld->nraw; i++) {
-		const struct usdtkit_raw_note *r = &ld->raw[i];
+	for (i = 0; i < f->nsites; i++) {
 		struct usdtkit_site *s = &f->sites[i];
 
+		/* from the image (unmapped when the open returns) to f->strings */
 		s->file = f;
-		s->note_index = r->index;
-		s->provider = copy_str(&str, r->provider, r->provider_len);
-		s->name = copy_str(&str, r->name, r->name_len);
-		s->args_text = copy_str(&str, r->args, r->args_len);
-		s->pc = r->pc;
-		s->base = r->base;
-		s->sema = r->sema;
+		s->provider = copy_str(&str, s->provider, strlen(s->provider));
+		s->name = copy_str(&str, s->name, strlen(s->name));
+		s->args_text = copy_str(&str, s->args_text, strlen(s->args_text));
 		usdtkit__site_place(f, s, ld->image, ld->image_size);
 	}
-	f->nsites = ld->nraw;
 	return parse_all(f);
 }
 
@@ -257,7 +338,6 @@ static int load(struct usdtkit_file *f, Elf *elf)
 		err = build_sites(&ld);
 	if (!err)
 		resolve_symbols(&ld);
-	free(ld.raw);
 	return err;
 }
 
@@ -345,7 +425,9 @@ struct usdtkit_file *usdtkit_file_open(const char *path,
 		o = *opts;
 	if (!o.name)
 		o.name = path;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO without a writer must be refused by check_fd(),
+	 * not waited on forever; it changes nothing for regular files */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		err = errno;
 		f = file_new(&o, path);

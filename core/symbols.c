@@ -80,30 +80,42 @@ static bool wanted(const GElf_Sym *sym)
 	       type != STT_FILE && sym->st_name != 0;
 }
 
+/*
+ * Symbols in @scn as libelf reads them. sh_size and sh_entsize are only
+ * what the file claims: a huge sh_size over a tiny sh_entsize would size
+ * the hash table (its doubling wrapped to 0 and never ended) and the loop
+ * below. The data libelf could read is bounded by the file, and
+ * gelf_getsym() steps by the ELF symbol size whatever sh_entsize says.
+ */
+static size_t sym_count(Elf *elf, Elf_Scn *scn, Elf_Data **data)
+{
+	size_t ent = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+
+	*data = elf_getdata(scn, NULL);
+	return *data && ent ? (*data)->d_size / ent : 0;
+}
+
 static size_t count_syms(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
+	Elf_Data *data;
 	GElf_Shdr sh;
 	size_t n = 0;
 
 	while ((scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, &sh) &&
-		    (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
-		    sh.sh_entsize)
-			n += sh.sh_size / sh.sh_entsize;
+		    (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
+			n += sym_count(elf, scn, &data);
 	return n;
 }
 
 static void load_table(struct usdtkit_symtab *t, Elf *elf, Elf_Scn *scn,
 		       const GElf_Shdr *sh, bool dyn)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t i, n;
+	Elf_Data *data;
+	size_t i, n = sym_count(elf, scn, &data);
 	GElf_Sym sym;
 
-	if (!data || !sh->sh_entsize)
-		return;
-	n = sh->sh_size / sh->sh_entsize;
 	for (i = 0; i < n && t->count < t->cap / 2; i++) {
 		const char *name;
 
