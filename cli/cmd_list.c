@@ -44,12 +44,20 @@ static void site_json(const struct list_opts *o, const struct usdtkit_file *f,
 	json_str(stdout, usdtkit_site_provider(s), strlen(usdtkit_site_provider(s)));
 	fputs(",\"name\":", stdout);
 	json_str(stdout, usdtkit_site_name(s), strlen(usdtkit_site_name(s)));
-	printf(",\"pc\":%" PRIu64 ",\"pc_offset\":%" PRIu64 ",\"base\":%" PRIu64
-	       ",\"semaphore\":%" PRIu64 ",\"semaphore_offset\":%" PRIu64,
-	       usdtkit_site_pc(s), usdtkit_site_pc_offset(s), usdtkit_site_base(s),
-	       usdtkit_site_semaphore(s), usdtkit_site_semaphore_offset(s));
-	if (usdtkit_site_nop5_offset(s))
-		printf(",\"nop5_offset\":%" PRIu64, usdtkit_site_nop5_offset(s));
+	json_raw(stdout, ",\"pc\":");
+	json_u64(stdout, usdtkit_site_pc(s));
+	json_raw(stdout, ",\"pc_offset\":");
+	json_u64(stdout, usdtkit_site_pc_offset(s));
+	json_raw(stdout, ",\"base\":");
+	json_u64(stdout, usdtkit_site_base(s));
+	json_raw(stdout, ",\"semaphore\":");
+	json_u64(stdout, usdtkit_site_semaphore(s));
+	json_raw(stdout, ",\"semaphore_offset\":");
+	json_u64(stdout, usdtkit_site_semaphore_offset(s));
+	if (usdtkit_site_nop5_offset(s)) {
+		json_raw(stdout, ",\"nop5_offset\":");
+		json_u64(stdout, usdtkit_site_nop5_offset(s));
+	}
 	/* a site of a process always names it; its address when it has one */
 	if (p)
 		printf(",\"pid\":%d", o->pid);
@@ -64,7 +72,7 @@ static void site_json(const struct list_opts *o, const struct usdtkit_file *f,
 	fputs(",\"args\":[", stdout);
 	for (i = 0; i < n; i++) {
 		if (i)
-			putchar(',');
+			putc_unlocked(',', stdout);
 		json_arg(stdout, usdtkit_file_arch(f), spec, usdtkit_site_arg(s, i), i);
 	}
 	fputs("]}\n", stdout);

@@ -4,26 +4,76 @@
 
 #include "json.h"
 
+/*
+ * The list of a big binary is megabytes of JSON: write through the
+ * unlocked stdio calls and format integers by hand, no printf per field.
+ */
+static const unsigned char needs_esc[256] = {
+	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x7f] = 1,
+};
+
+void json_raw(FILE *f, const char *s)
+{
+	fwrite_unlocked(s, 1, strlen(s), f);
+}
+
+void json_u64(FILE *f, uint64_t v)
+{
+	char b[24], *p = b + sizeof(b);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	fwrite_unlocked(p, 1, (size_t)(b + sizeof(b) - p), f);
+}
+
+void json_i64(FILE *f, int64_t v)
+{
+	if (v < 0) {
+		putc_unlocked('-', f);
+		json_u64(f, (uint64_t)0 - (uint64_t)v);
+	} else {
+		json_u64(f, (uint64_t)v);
+	}
+}
+
 void json_str(FILE *f, const char *s, size_t len)
 {
-	size_t i;
+	size_t i = 0, run;
 
-	fputc('"', f);
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+	putc_unlocked('"', f);
+	while (i < len) {
+		unsigned char c;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
+		/* copy runs that need no escaping in one call */
+		for (run = i; run < len && !needs_esc[(unsigned char)s[run]]; run++)
+			;
+		fwrite_unlocked(s + i, 1, run - i, f);
+		if (run == len)
+			break;
+		c = (unsigned char)s[run];
+		if (c == '"' || c == '\\') {
+			putc_unlocked('\\', f);
+			putc_unlocked(c, f);
+		} else if (c == '\n') {
+			json_raw(f, "\\n");
+		} else if (c == '\t') {
+			json_raw(f, "\\t");
+		} else {
 			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+		}
+		i = run + 1;
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
+}
+
+/* ,"key":N */
+static void json_key_i64(FILE *f, const char *key, int64_t v)
+{
+	putc_unlocked(',', f);
+	json_str(f, key, strlen(key));
+	putc_unlocked(':', f);
+	json_i64(f, v);
 }
 
 static void json_reg(FILE *f, const struct usdtkit_arch *arch,
@@ -37,10 +87,12 @@ static void json_reg(FILE *f, const struct usdtkit_arch *arch,
 		fputs("null", f);
 		return;
 	}
-	fputs("{\"name\":", f);
+	json_raw(f, "{\"name\":");
 	json_str(f, name, strlen(name));
-	fprintf(f, ",\"offset\":%d,\"shift\":%u,\"width\":%u}", r->offset,
-		r->shift, r->width);
+	json_key_i64(f, "offset", r->offset);
+	json_key_i64(f, "shift", r->shift);
+	json_key_i64(f, "width", r->width);
+	putc_unlocked('}', f);
 }
 
 static void json_addr(FILE *f, const struct usdtkit_arch *arch,
@@ -50,7 +102,7 @@ static void json_addr(FILE *f, const struct usdtkit_arch *arch,
 		json_reg(f, arch, "base", &a->base);
 	if (a->index.id >= 0) {
 		json_reg(f, arch, "index_reg", &a->index);
-		fprintf(f, ",\"scale\":%u", a->scale);
+		json_key_i64(f, "scale", a->scale);
 	}
 }
 
@@ -70,9 +122,9 @@ static void json_loc(FILE *f, const struct usdtkit_arch *arch,
 {
 	switch (a->kind) {
 	case USDTKIT_LOC_CONST:
-		fprintf(f, ",\"value\":%" PRId64, a->value);
+		json_key_i64(f, "value", a->value);
 		if (a->pc_rel)
-			fprintf(f, ",\"pc_rel\":%" PRId64, a->value);
+			json_key_i64(f, "pc_rel", a->value);
 		json_resolved_sym(f, spec, a);
 		break;
 	case USDTKIT_LOC_REG:
@@ -82,9 +134,9 @@ static void json_loc(FILE *f, const struct usdtkit_arch *arch,
 		break;
 	case USDTKIT_LOC_MEM:
 		json_addr(f, arch, a);
-		fprintf(f, ",\"disp\":%" PRId64, a->disp);
+		json_key_i64(f, "disp", a->disp);
 		if (a->pc_rel)
-			fprintf(f, ",\"pc_rel\":%" PRId64, a->disp);
+			json_key_i64(f, "pc_rel", a->disp);
 		json_resolved_sym(f, spec, a);
 		break;
 	case USDTKIT_LOC_SYMBOL:
@@ -108,19 +160,24 @@ static void json_loc(FILE *f, const struct usdtkit_arch *arch,
 void json_arg(FILE *f, const struct usdtkit_arch *arch, const char *spec,
 	      const struct usdtkit_arg *a, int index)
 {
-	fprintf(f, "{\"index\":%d,\"text\":", index);
+	json_raw(f, "{\"index\":");
+	json_i64(f, index);
+	json_raw(f, ",\"text\":");
 	json_str(f, spec + a->text_off, a->text_len);
-	fprintf(f, ",\"size\":%u,\"signed\":%s,\"float\":%s,\"kind\":\"%s\"",
-		a->size, a->is_signed ? "true" : "false",
-		a->is_float ? "true" : "false",
-		usdtkit_loc_kind_str(a->kind));
+	json_key_i64(f, "size", a->size);
+	json_raw(f, a->is_signed ? ",\"signed\":true" : ",\"signed\":false");
+	json_raw(f, a->is_float ? ",\"float\":true,\"kind\":\"" : ",\"float\":false,\"kind\":\"");
+	json_raw(f, usdtkit_loc_kind_str(a->kind));
+	putc_unlocked('"', f);
 	if (a->status != USDTKIT_ARG_INVALID)
 		json_loc(f, arch, spec, a);
-	fprintf(f, ",\"status\":\"%s\"", usdtkit_arg_status_str(a->status));
+	json_raw(f, ",\"status\":\"");
+	json_raw(f, usdtkit_arg_status_str(a->status));
+	putc_unlocked('"', f);
 	if (a->status != USDTKIT_ARG_OK) {
 		fputs(",\"error\":", f);
 		json_str(f, a->error ? a->error : "", a->error ? strlen(a->error) : 0);
-		fprintf(f, ",\"error_pos\":%u", a->error_pos);
+		json_key_i64(f, "error_pos", a->error_pos);
 	}
-	fputc('}', f);
+	putc_unlocked('}', f);
 }

@@ -10,6 +10,11 @@
 /* Write @len bytes of @s as a JSON string, escaping what JSON requires. */
 void json_str(FILE *f, const char *s, size_t len);
 
+/* Write @s as is, and integers in decimal. */
+void json_raw(FILE *f, const char *s);
+void json_u64(FILE *f, uint64_t v);
+void json_i64(FILE *f, int64_t v);
+
 /* Write one parsed argument as a JSON object. */
 void json_arg(FILE *f, const struct usdtkit_arch *arch, const char *spec,
 	      const struct usdtkit_arg *arg, int index);

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "arch.h"
 
@@ -14,6 +15,42 @@ struct out {
 	size_t size;
 	size_t len;
 };
+
+static inline void put_n(struct out *o, const char *s, size_t n)
+{
+	if (o->len < o->size) {
+		size_t room = o->size - o->len - 1;	/* keep the NUL */
+
+		memcpy(o->buf + o->len, s, n < room ? n : room);
+		o->buf[o->len + (n < room ? n : room)] = 0;
+	}
+	o->len += n;
+}
+
+static inline void put_s(struct out *o, const char *s)
+{
+	put_n(o, s, strlen(s));
+}
+
+static void put_u(struct out *o, uint64_t v)
+{
+	char b[24], *p = b + sizeof(b);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	put_n(o, p, (size_t)(b + sizeof(b) - p));
+}
+
+static void put_i(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		put_n(o, "-", 1);
+		put_u(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		put_u(o, (uint64_t)v);
+	}
+}
 
 __attribute__((format(printf, 2, 3)))
 static void put(struct out *o, const char *fmt, ...)
@@ -33,20 +70,23 @@ static void put_reg(struct out *o, const struct usdtkit_arch *arch,
 		    const struct usdtkit_reg *r)
 {
 	if (r->entry >= 0)
-		put(o, "%s", arch->regs[r->entry].name);
+		put_s(o, arch->regs[r->entry].name);
 	else
-		put(o, "%s", usdtkit_arch_reg_name(arch, r->id));
+		put_s(o, usdtkit_arch_reg_name(arch, r->id));
 }
 
 /* "+ 8", "- 1204"; nothing for 0 unless it stands alone */
 static void put_disp(struct out *o, int64_t d, bool alone)
 {
-	if (alone)
-		put(o, "%" PRId64, d);
-	else if (d < 0)
-		put(o, " - %" PRIu64, (uint64_t)0 - (uint64_t)d);
-	else if (d > 0)
-		put(o, " + %" PRId64, d);
+	if (alone) {
+		put_i(o, d);
+	} else if (d < 0) {
+		put_n(o, " - ", 3);
+		put_u(o, (uint64_t)0 - (uint64_t)d);
+	} else if (d > 0) {
+		put_n(o, " + ", 3);
+		put_i(o, d);
+	}
 }
 
 static void put_sym(struct out *o, const char *spec,
@@ -77,11 +117,12 @@ static void put_addr(struct out *o, const struct usdtkit_arch *arch,
 		put_sym(o, spec, a);
 		first = false;
 	} else if (a->pc_rel) {
-		put(o, "ip");
+		put_n(o, "ip", 2);
 		first = false;
 	}
 	if (a->base.id >= 0) {
-		put(o, first ? "" : " + ");
+		if (!first)
+			put_n(o, " + ", 3);
 		put_reg(o, arch, &a->base);
 		first = false;
 	}
@@ -98,13 +139,15 @@ static void put_addr(struct out *o, const struct usdtkit_arch *arch,
 static void put_loc(struct out *o, const struct usdtkit_arch *arch,
 		    const char *spec, const struct usdtkit_arg *a)
 {
-	put(o, " %s ", usdtkit_loc_kind_str(a->kind));
+	put_n(o, " ", 1);
+	put_s(o, usdtkit_loc_kind_str(a->kind));
+	put_n(o, " ", 1);
 	switch (a->kind) {
 	case USDTKIT_LOC_CONST:
 		if (a->pc_rel)
 			put(o, "ip%+" PRId64, a->value);
 		else
-			put(o, "%" PRId64, a->value);
+			put_i(o, a->value);
 		break;
 	case USDTKIT_LOC_REG:
 		if (a->reg_hi.id >= 0) {
@@ -120,9 +163,9 @@ static void put_loc(struct out *o, const struct usdtkit_arch *arch,
 		}
 		/* fallthrough */
 	case USDTKIT_LOC_MEM:
-		put(o, "[");
+		put_n(o, "[", 1);
 		put_addr(o, arch, spec, a);
-		put(o, "]");
+		put_n(o, "]", 1);
 		break;
 	case USDTKIT_LOC_UNREADABLE:
 		put(o, "%.*s", (int)a->sym_len, spec + a->sym_off);
@@ -142,8 +185,10 @@ int usdtkit_arg_snprintf(char *buf, size_t size, const struct usdtkit_arch *arch
 		buf[0] = 0;
 	if (!arch || !spec || !a)
 		return -1;
-	put(&o, "%c%u%s", a->is_signed ? 's' : 'u', a->size * 8u,
-	    a->is_float ? "f" : "");
+	put_n(&o, a->is_signed ? "s" : "u", 1);
+	put_u(&o, a->size * 8u);
+	if (a->is_float)
+		put_n(&o, "f", 1);
 	if (a->status != USDTKIT_ARG_INVALID)
 		put_loc(&o, arch, spec, a);
 	if (a->status != USDTKIT_ARG_OK)
