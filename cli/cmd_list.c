@@ -21,6 +21,7 @@ struct list_opts {
 	const char *provider;	/* glob or NULL */
 	const char *name;	/* glob or NULL */
 	char *filter;		/* owns provider/name */
+	struct jw *out;		/* JSON goes through this buffer */
 };
 
 static void print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
@@ -30,7 +31,8 @@ static void print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
 		fprintf(stderr, "usdtkit: %s\n", msg);
 }
 
-static void site_json(const struct list_opts *o, const struct usdtkit_file *f,
+static void site_json(struct jw *w, const struct list_opts *o,
+		      const struct usdtkit_file *f,
 		      const struct usdtkit_site *s, const struct usdtkit_proc *p,
 		      const uint64_t *abs_pc)
 {
@@ -38,44 +40,50 @@ static void site_json(const struct list_opts *o, const struct usdtkit_file *f,
 	const char *fname = usdtkit_file_name(f);
 	int i, n = usdtkit_site_arg_count(s);
 
-	fputs("{\"file\":", stdout);
-	json_str(stdout, fname, strlen(fname));
-	printf(",\"arch\":\"%s\",\"provider\":", usdtkit_arch_name(usdtkit_file_arch(f)));
-	json_str(stdout, usdtkit_site_provider(s), strlen(usdtkit_site_provider(s)));
-	fputs(",\"name\":", stdout);
-	json_str(stdout, usdtkit_site_name(s), strlen(usdtkit_site_name(s)));
-	json_raw(stdout, ",\"pc\":");
-	json_u64(stdout, usdtkit_site_pc(s));
-	json_raw(stdout, ",\"pc_offset\":");
-	json_u64(stdout, usdtkit_site_pc_offset(s));
-	json_raw(stdout, ",\"base\":");
-	json_u64(stdout, usdtkit_site_base(s));
-	json_raw(stdout, ",\"semaphore\":");
-	json_u64(stdout, usdtkit_site_semaphore(s));
-	json_raw(stdout, ",\"semaphore_offset\":");
-	json_u64(stdout, usdtkit_site_semaphore_offset(s));
+	json_raw(w, "{\"file\":");
+	json_str(w, fname, strlen(fname));
+	json_raw(w, ",\"arch\":\"");
+	json_raw(w, usdtkit_arch_name(usdtkit_file_arch(f)));
+	json_raw(w, "\",\"provider\":");
+	json_str(w, usdtkit_site_provider(s), strlen(usdtkit_site_provider(s)));
+	json_raw(w, ",\"name\":");
+	json_str(w, usdtkit_site_name(s), strlen(usdtkit_site_name(s)));
+	json_raw(w, ",\"pc\":");
+	json_u64(w, usdtkit_site_pc(s));
+	json_raw(w, ",\"pc_offset\":");
+	json_u64(w, usdtkit_site_pc_offset(s));
+	json_raw(w, ",\"base\":");
+	json_u64(w, usdtkit_site_base(s));
+	json_raw(w, ",\"semaphore\":");
+	json_u64(w, usdtkit_site_semaphore(s));
+	json_raw(w, ",\"semaphore_offset\":");
+	json_u64(w, usdtkit_site_semaphore_offset(s));
 	if (usdtkit_site_nop5_offset(s)) {
-		json_raw(stdout, ",\"nop5_offset\":");
-		json_u64(stdout, usdtkit_site_nop5_offset(s));
+		json_raw(w, ",\"nop5_offset\":");
+		json_u64(w, usdtkit_site_nop5_offset(s));
 	}
 	/* a site of a process always names it; its address when it has one */
-	if (p)
-		printf(",\"pid\":%d", o->pid);
-	if (abs_pc)
-		printf(",\"abs_pc\":%" PRIu64, *abs_pc);
-	if (usdtkit_site_status(s)) {
-		fputs(",\"error\":", stdout);
-		json_str(stdout, usdtkit_site_error(s), strlen(usdtkit_site_error(s)));
+	if (p) {
+		json_raw(w, ",\"pid\":");
+		json_i64(w, o->pid);
 	}
-	fputs(",\"args_text\":", stdout);
-	json_str(stdout, spec, strlen(spec));
-	fputs(",\"args\":[", stdout);
+	if (abs_pc) {
+		json_raw(w, ",\"abs_pc\":");
+		json_u64(w, *abs_pc);
+	}
+	if (usdtkit_site_status(s)) {
+		json_raw(w, ",\"error\":");
+		json_str(w, usdtkit_site_error(s), strlen(usdtkit_site_error(s)));
+	}
+	json_raw(w, ",\"args_text\":");
+	json_str(w, spec, strlen(spec));
+	json_raw(w, ",\"args\":[");
 	for (i = 0; i < n; i++) {
 		if (i)
-			putc_unlocked(',', stdout);
-		json_arg(stdout, usdtkit_file_arch(f), spec, usdtkit_site_arg(s, i), i);
+			jw_putc(w, ',');
+		json_arg(w, usdtkit_file_arch(f), spec, usdtkit_site_arg(s, i), i);
 	}
-	fputs("]}\n", stdout);
+	json_raw(w, "]}\n");
 }
 
 static void site_text(const struct list_opts *o, const struct usdtkit_file *f,
@@ -124,11 +132,13 @@ static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f
 		if (p && usdtkit_proc_site_addr(p, s, &abs) == 0)
 			absp = &abs;
 		if (o->json)
-			site_json(o, f, s, p, absp);
+			site_json(o->out, o, f, s, p, absp);
 		else
 			site_text(o, f, s, p, absp);
 		n++;
 	}
+	/* keep stdout in order with the notes that go to stderr */
+	jw_flush(o->out);
 	return n;
 }
 
@@ -246,6 +256,12 @@ int cmd_list(int argc, char **argv)
 	}
 	if (!nfiles && !o.pid)
 		goto usage;
+	o.out = malloc(sizeof(*o.out));
+	if (!o.out) {
+		free(o.filter);
+		return EXIT_BAD_INPUT;
+	}
+	jw_init(o.out, stdout);
 	if (o.pid && list_pid(&o))
 		rc = EXIT_BAD_INPUT;
 	for (i = 1; i < argc; i++) {
@@ -256,6 +272,7 @@ int cmd_list(int argc, char **argv)
 		if (argv[i][0] != '-' && is_file_arg(argv[i]) && list_path(&o, argv[i]))
 			rc = EXIT_BAD_INPUT;
 	}
+	free(o.out);
 	free(o.filter);
 	return rc;
 usage:

@@ -16,6 +16,7 @@ struct parse_opts {
 	const struct usdtkit_arch *arch;
 	bool json;
 	int invalid;	/* specs with an invalid argument */
+	struct jw *out;	/* JSON output buffer */
 };
 
 int parse_all_args(const struct usdtkit_arch *arch, const char *spec,
@@ -68,20 +69,25 @@ static void print_text(const struct parse_opts *o, const char *spec,
 static void print_json(const struct parse_opts *o, const char *spec,
 		       const struct usdtkit_arg *args, int n)
 {
+	struct jw *w = o->out;
 	int i;
 
-	printf("{\"arch\":\"%s\",\"spec\":", usdtkit_arch_name(o->arch));
-	json_str(stdout, spec, strlen(spec));
-	printf(",\"nargs\":%d", n);
+	json_raw(w, "{\"arch\":\"");
+	json_raw(w, usdtkit_arch_name(o->arch));
+	json_raw(w, "\",\"spec\":");
+	json_str(w, spec, strlen(spec));
+	json_raw(w, ",\"nargs\":");
+	json_i64(w, n);
 	if (n > USDTKIT_BPF_MAX_ARGS)
-		printf(",\"bpf_too_many_args\":true");
-	printf(",\"args\":[");
+		json_raw(w, ",\"bpf_too_many_args\":true");
+	json_raw(w, ",\"args\":[");
 	for (i = 0; i < n; i++) {
 		if (i)
-			putchar(',');
-		json_arg(stdout, o->arch, spec, &args[i], i);
+			jw_putc(w, ',');
+		json_arg(w, o->arch, spec, &args[i], i);
 	}
-	printf("]}\n");
+	json_raw(w, "]}\n");
+	jw_flush(w);
 }
 
 static int parse_one_spec(struct parse_opts *o, const char *spec)
@@ -191,9 +197,14 @@ int cmd_parse(int argc, char **argv)
 		print_known_arches();
 		return EXIT_USAGE;
 	}
+	o.out = malloc(sizeof(*o.out));
+	if (!o.out)
+		return EXIT_BAD_INPUT;
+	jw_init(o.out, stdout);
 	if (first_spec == argc)
 		parse_stdin(&o);
 	for (i = first_spec; i < argc; i++)
 		parse_one_spec(&o, argv[i]);
+	free(o.out);
 	return o.invalid ? EXIT_BAD_INPUT : EXIT_OK;
 }

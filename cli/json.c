@@ -8,83 +8,113 @@
  * The list of a big binary is megabytes of JSON: write through the
  * unlocked stdio calls and format integers by hand, no printf per field.
  */
+void jw_init(struct jw *w, FILE *f)
+{
+	w->f = f;
+	w->len = 0;
+}
+
+void jw_flush(struct jw *w)
+{
+	fwrite(w->buf, 1, w->len, w->f);
+	w->len = 0;
+}
+
+void jw_put(struct jw *w, const char *s, size_t n)
+{
+	if (w->len + n > sizeof(w->buf)) {
+		jw_flush(w);
+		if (n > sizeof(w->buf)) {
+			fwrite(s, 1, n, w->f);
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
 static const unsigned char needs_esc[256] = {
 	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x7f] = 1,
 };
 
-void json_raw(FILE *f, const char *s)
+void json_raw(struct jw *f, const char *s)
 {
-	fwrite_unlocked(s, 1, strlen(s), f);
+	jw_put(f, s, strlen(s));
 }
 
-void json_u64(FILE *f, uint64_t v)
+void json_u64(struct jw *f, uint64_t v)
 {
 	char b[24], *p = b + sizeof(b);
 
 	do
 		*--p = (char)('0' + v % 10);
 	while (v /= 10);
-	fwrite_unlocked(p, 1, (size_t)(b + sizeof(b) - p), f);
+	jw_put(f, p, (size_t)(b + sizeof(b) - p));
 }
 
-void json_i64(FILE *f, int64_t v)
+void json_i64(struct jw *f, int64_t v)
 {
 	if (v < 0) {
-		putc_unlocked('-', f);
+		jw_putc(f, '-');
 		json_u64(f, (uint64_t)0 - (uint64_t)v);
 	} else {
 		json_u64(f, (uint64_t)v);
 	}
 }
 
-void json_str(FILE *f, const char *s, size_t len)
+void json_str(struct jw *f, const char *s, size_t len)
 {
 	size_t i = 0, run;
 
-	putc_unlocked('"', f);
+	jw_putc(f, '"');
 	while (i < len) {
 		unsigned char c;
 
 		/* copy runs that need no escaping in one call */
 		for (run = i; run < len && !needs_esc[(unsigned char)s[run]]; run++)
 			;
-		fwrite_unlocked(s + i, 1, run - i, f);
+		jw_put(f, s + i, run - i);
 		if (run == len)
 			break;
 		c = (unsigned char)s[run];
 		if (c == '"' || c == '\\') {
-			putc_unlocked('\\', f);
-			putc_unlocked(c, f);
+			jw_putc(f, '\\');
+			jw_putc(f, c);
 		} else if (c == '\n') {
 			json_raw(f, "\\n");
 		} else if (c == '\t') {
 			json_raw(f, "\\t");
 		} else {
-			fprintf(f, "\\u%04x", c);
+			char u[8];
+
+			snprintf(u, sizeof(u), "\\u%04x", c);
+			json_raw(f, u);
 		}
 		i = run + 1;
 	}
-	putc_unlocked('"', f);
+	jw_putc(f, '"');
 }
 
 /* ,"key":N */
-static void json_key_i64(FILE *f, const char *key, int64_t v)
+static void json_key_i64(struct jw *f, const char *key, int64_t v)
 {
-	putc_unlocked(',', f);
+	jw_putc(f, ',');
 	json_str(f, key, strlen(key));
-	putc_unlocked(':', f);
+	jw_putc(f, ':');
 	json_i64(f, v);
 }
 
-static void json_reg(FILE *f, const struct usdtkit_arch *arch,
+static void json_reg(struct jw *f, const struct usdtkit_arch *arch,
 		     const char *key, const struct usdtkit_reg *r)
 {
 	const struct usdtkit_regdef *d = usdtkit_arch_reg_at(arch, r->entry);
 	const char *name = d ? d->name : usdtkit_arch_reg_name(arch, r->id);
 
-	fprintf(f, ",\"%s\":", key);
+	jw_putc(f, ',');
+	json_str(f, key, strlen(key));
+	jw_putc(f, ':');
 	if (r->id < 0) {
-		fputs("null", f);
+		json_raw(f, "null");
 		return;
 	}
 	json_raw(f, "{\"name\":");
@@ -92,10 +122,10 @@ static void json_reg(FILE *f, const struct usdtkit_arch *arch,
 	json_key_i64(f, "offset", r->offset);
 	json_key_i64(f, "shift", r->shift);
 	json_key_i64(f, "width", r->width);
-	putc_unlocked('}', f);
+	jw_putc(f, '}');
 }
 
-static void json_addr(FILE *f, const struct usdtkit_arch *arch,
+static void json_addr(struct jw *f, const struct usdtkit_arch *arch,
 		      const struct usdtkit_arg *a)
 {
 	if (a->base.id >= 0)
@@ -107,17 +137,19 @@ static void json_addr(FILE *f, const struct usdtkit_arch *arch,
 }
 
 /* a resolved symbol-relative arg still names its symbol */
-static void json_resolved_sym(FILE *f, const char *spec,
+static void json_resolved_sym(struct jw *f, const char *spec,
 			      const struct usdtkit_arg *a)
 {
 	if (!a->sym_len)
 		return;
-	fputs(",\"symbol\":", f);
+	json_raw(f, ",\"symbol\":");
 	json_str(f, spec + a->sym_off, a->sym_len);
-	fprintf(f, ",\"reloc\":\"%s\"", usdtkit_reloc_str(a->reloc));
+	json_raw(f, ",\"reloc\":\"");
+	json_raw(f, usdtkit_reloc_str(a->reloc));
+	jw_putc(f, '"');
 }
 
-static void json_loc(FILE *f, const struct usdtkit_arch *arch,
+static void json_loc(struct jw *f, const struct usdtkit_arch *arch,
 		     const char *spec, const struct usdtkit_arg *a)
 {
 	switch (a->kind) {
@@ -140,24 +172,25 @@ static void json_loc(FILE *f, const struct usdtkit_arch *arch,
 		json_resolved_sym(f, spec, a);
 		break;
 	case USDTKIT_LOC_SYMBOL:
-		fputs(",\"symbol\":", f);
+		json_raw(f, ",\"symbol\":");
 		json_str(f, spec + a->sym_off, a->sym_len);
-		fprintf(f, ",\"addend\":%" PRId64 ",\"reloc\":\"%s\",\"deref\":%s",
-			a->disp, usdtkit_reloc_str(a->reloc),
-			a->deref ? "true" : "false");
+		json_key_i64(f, "addend", a->disp);
+		json_raw(f, ",\"reloc\":\"");
+		json_raw(f, usdtkit_reloc_str(a->reloc));
+		json_raw(f, a->deref ? "\",\"deref\":true" : "\",\"deref\":false");
 		json_addr(f, arch, a);
 		break;
 	case USDTKIT_LOC_UNREADABLE:
-		fputs(",\"reg\":{\"name\":", f);
+		json_raw(f, ",\"reg\":{\"name\":");
 		json_str(f, spec + a->sym_off, a->sym_len);
-		fputs(",\"offset\":null,\"shift\":0}", f);
+		json_raw(f, ",\"offset\":null,\"shift\":0}");
 		break;
 	default:
 		break;
 	}
 }
 
-void json_arg(FILE *f, const struct usdtkit_arch *arch, const char *spec,
+void json_arg(struct jw *f, const struct usdtkit_arch *arch, const char *spec,
 	      const struct usdtkit_arg *a, int index)
 {
 	json_raw(f, "{\"index\":");
@@ -168,16 +201,16 @@ void json_arg(FILE *f, const struct usdtkit_arch *arch, const char *spec,
 	json_raw(f, a->is_signed ? ",\"signed\":true" : ",\"signed\":false");
 	json_raw(f, a->is_float ? ",\"float\":true,\"kind\":\"" : ",\"float\":false,\"kind\":\"");
 	json_raw(f, usdtkit_loc_kind_str(a->kind));
-	putc_unlocked('"', f);
+	jw_putc(f, '"');
 	if (a->status != USDTKIT_ARG_INVALID)
 		json_loc(f, arch, spec, a);
 	json_raw(f, ",\"status\":\"");
 	json_raw(f, usdtkit_arg_status_str(a->status));
-	putc_unlocked('"', f);
+	jw_putc(f, '"');
 	if (a->status != USDTKIT_ARG_OK) {
-		fputs(",\"error\":", f);
+		json_raw(f, ",\"error\":");
 		json_str(f, a->error ? a->error : "", a->error ? strlen(a->error) : 0);
 		json_key_i64(f, "error_pos", a->error_pos);
 	}
-	putc_unlocked('}', f);
+	jw_putc(f, '}');
 }

@@ -7,16 +7,38 @@
 
 #include <usdtkit/usdtkit.h>
 
+/*
+ * A buffered writer: a big list is megabytes of small pieces, and stdio
+ * costs more per call than the pieces themselves. Flush before anything
+ * else writes to the same FILE.
+ */
+struct jw {
+	FILE *f;
+	size_t len;
+	char buf[1 << 16];
+};
+
+void jw_init(struct jw *w, FILE *f);
+void jw_flush(struct jw *w);
+void jw_put(struct jw *w, const char *s, size_t n);
+
+static inline void jw_putc(struct jw *w, char c)
+{
+	if (w->len == sizeof(w->buf))
+		jw_flush(w);
+	w->buf[w->len++] = c;
+}
+
 /* Write @len bytes of @s as a JSON string, escaping what JSON requires. */
-void json_str(FILE *f, const char *s, size_t len);
+void json_str(struct jw *f, const char *s, size_t len);
 
 /* Write @s as is, and integers in decimal. */
-void json_raw(FILE *f, const char *s);
-void json_u64(FILE *f, uint64_t v);
-void json_i64(FILE *f, int64_t v);
+void json_raw(struct jw *f, const char *s);
+void json_u64(struct jw *f, uint64_t v);
+void json_i64(struct jw *f, int64_t v);
 
 /* Write one parsed argument as a JSON object. */
-void json_arg(FILE *f, const struct usdtkit_arch *arch, const char *spec,
+void json_arg(struct jw *f, const struct usdtkit_arch *arch, const char *spec,
 	      const struct usdtkit_arg *arg, int index);
 
 #endif
