@@ -23,7 +23,19 @@
 #define USDTKIT_ELFDATA2LSB	1
 #define USDTKIT_ELFDATA2MSB	2
 
-/* Parse one operand [lx->cur, lx->end) into @arg (location fields only). */
+/*
+ * Match a common operand at [op, end) whole, in one DFA pass, and fill the
+ * location fields of @arg; returns where the operand ends (at a blank or
+ * @end). NULL for any other shape and for anything invalid, with nothing
+ * written: parse_operand then decides. See "whole-operand fast paths" in
+ * lex.h.
+ */
+typedef const char *(*usdtkit_parse_fast_fn)(const struct usdtkit_arch *arch,
+					     const char *op, const char *end,
+					     struct usdtkit_arg *arg);
+
+/* Parse one operand [lx->cur, lx->end) into @arg (location fields only)
+ * with the token grammar. */
 typedef void (*usdtkit_parse_operand_fn)(const struct usdtkit_arch *arch,
 					 struct usdtkit_lexer *lx,
 					 struct usdtkit_arg *arg);
@@ -35,6 +47,7 @@ struct usdtkit_arch {
 	uint8_t elf_data;
 	uint8_t ptr_size;
 	uint8_t flags;			/* USDTKIT_ARCH_* */
+	usdtkit_parse_fast_fn parse_fast;
 	usdtkit_parse_operand_fn parse_operand;
 	const struct usdtkit_regdef *regs;
 	uint16_t nregs;
@@ -75,6 +88,17 @@ static inline void usdtkit__reg_set(const struct usdtkit_arch *arch,
 	r->offset = arch->native->offsets[d->id];
 	r->width = d->width;
 	r->shift = d->shift;
+}
+
+/* Fill @r from the entry a fast-path name lookup returned: false for -1
+ * (no such name) and for an entry @arch does not have (%rax on i386). */
+static inline bool usdtkit__reg_fill(const struct usdtkit_arch *arch,
+				     struct usdtkit_reg *r, int entry)
+{
+	if ((unsigned int)entry >= arch->nregs)
+		return false;
+	usdtkit__reg_set(arch, r, entry);
+	return true;
 }
 
 /* Mark a register reference as "none". */

@@ -14,19 +14,35 @@ extern const struct usdtkit_arch usdtkit__arch_riscv64;
 extern const struct usdtkit_arch usdtkit__arch_riscv32;
 extern const struct usdtkit_arch usdtkit__arch_s390x;
 
-/* Operand grammars, one per lexer (arch/<a>/<a>.re). */
+/* Operand grammars, one per lexer (arch/<a>/<a>.re): the one-pass fast
+ * path for common operands, then the token grammar. */
+const char *usdtkit__x86_parse_fast(const struct usdtkit_arch *arch,
+				    const char *op, const char *end,
+				    struct usdtkit_arg *arg);
 void usdtkit__x86_parse_operand(const struct usdtkit_arch *arch,
 				struct usdtkit_lexer *lx,
 				struct usdtkit_arg *arg);
+const char *usdtkit__arm64_parse_fast(const struct usdtkit_arch *arch,
+				      const char *op, const char *end,
+				      struct usdtkit_arg *arg);
 void usdtkit__arm64_parse_operand(const struct usdtkit_arch *arch,
 				  struct usdtkit_lexer *lx,
 				  struct usdtkit_arg *arg);
+const char *usdtkit__arm_parse_fast(const struct usdtkit_arch *arch,
+				    const char *op, const char *end,
+				    struct usdtkit_arg *arg);
 void usdtkit__arm_parse_operand(const struct usdtkit_arch *arch,
 				struct usdtkit_lexer *lx,
 				struct usdtkit_arg *arg);
+const char *usdtkit__riscv_parse_fast(const struct usdtkit_arch *arch,
+				      const char *op, const char *end,
+				      struct usdtkit_arg *arg);
 void usdtkit__riscv_parse_operand(const struct usdtkit_arch *arch,
 				  struct usdtkit_lexer *lx,
 				  struct usdtkit_arg *arg);
+const char *usdtkit__s390x_parse_fast(const struct usdtkit_arch *arch,
+				      const char *op, const char *end,
+				      struct usdtkit_arg *arg);
 void usdtkit__s390x_parse_operand(const struct usdtkit_arch *arch,
 				  struct usdtkit_lexer *lx,
 				  struct usdtkit_arg *arg);

@@ -10,6 +10,7 @@
 #ifndef USDTKIT_CORE_LEX_H
 #define USDTKIT_CORE_LEX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -86,6 +87,16 @@ struct usdtkit_lexer {
 static inline void usdtkit__advance(struct usdtkit_lexer *lx)
 {
 	lx->next(lx, &lx->tok);
+}
+
+/* Start the token scanner @next at lx->cur and read the first token (the
+ * spec engine sets spec, cur, end and arch). */
+static inline void usdtkit__lex_begin(struct usdtkit_lexer *lx,
+				      usdtkit_next_fn next)
+{
+	lx->next = next;
+	lx->depth = 0;
+	usdtkit__advance(lx);
 }
 
 /* Convert a numeric literal (GAS rules: 0x hex, 0b binary, leading-0
@@ -173,6 +184,57 @@ static inline bool usdtkit__blank_ends(struct usdtkit_lexer *lx,
 	lx->cur = lx->end = start;
 	usdtkit__tok(lx, t, TOK_END, start);
 	return true;
+}
+
+
+/*
+ * ---- whole-operand fast paths ----
+ *
+ * Each backend first matches its common operand shapes (%reg, disp(%base),
+ * [base, #N], ...) in one re2c pass with tags and fills the IR directly,
+ * without tokens (arch->parse_fast). For anything else, and for anything
+ * invalid, the fast path writes nothing and returns NULL: the token
+ * grammar then parses the operand from its start and reports errors
+ * exactly as it always has.
+ */
+
+/* The [-]decimal at [s, e) that a fast path matched: "0" or no leading 0
+ * (GAS reads 010 as octal, the token grammar handles that). Up to 19
+ * digits always fit 64 bits; longer ones are left to the token grammar,
+ * which reports an overflow. Negation wraps like the expression parser. */
+static inline bool usdtkit__fast_num(const char *s, const char *e,
+				     uint64_t *out)
+{
+	bool neg = *s == '-';
+	uint64_t v = 0;
+
+	s += neg;
+	if (e - s > 19)
+		return false;
+	for (; s < e; s++)
+		v = v * 10 + (uint64_t)(*s - '0');
+	*out = neg ? 0 - v : v;
+	return true;
+}
+
+/* A fast path ended its operand at @e on a blank or the virtual NUL of
+ * @end; a real NUL byte there is an error that the token grammar reports. */
+static inline bool usdtkit__fast_eop(const char *e, const char *end)
+{
+	return e == end || *e != '\0';
+}
+
+/* A register name that a fast path matched on its own ends at @p: it must
+ * end the operand there (at a blank or @end), else it is the start of a
+ * longer word ("%eaxx") that the token grammar reports. */
+static inline bool usdtkit__fast_reg_end(const char *p, const char *end)
+{
+	unsigned char c;
+
+	if (p == end)
+		return true;
+	c = (unsigned char)*p;
+	return c == ' ' || (unsigned char)(c - '\t') <= '\r' - '\t';
 }
 
 

@@ -70,6 +70,7 @@ const struct usdtkit_arch usdtkit__arch_arm = {
 	.elf_class = USDTKIT_ELFCLASS32,
 	.elf_data = USDTKIT_ELFDATA2LSB,
 	.ptr_size = 4,
+	.parse_fast = usdtkit__arm_parse_fast,
 	.parse_operand = usdtkit__arm_parse_operand,
 	.regs = arm_regs,
 	.nregs = ARME_NR,

@@ -83,10 +83,36 @@ static void op_tok(struct usdtkit_lexer *lx, struct usdtkit_token *t,
 	t->num = which;
 }
 
+/*
+ * Register names, shared by the token scanner and the fast path's lookup
+ * (arm64_reg_entry), so that tests/test_registry, which checks every table
+ * name, covers both. An action sets the entry of the name at
+ * [start, lx->cur) and jumps to "reg" in the function that uses the rules.
+ */
+/*!rules:re2c:arm64_regs
+	n0_30 = [0-9] | [12][0-9] | "30";
+
+	[xX] n0_30	{
+		entry = A64E_X0 + regnum(start + 1, lx->cur);
+		goto reg;
+	}
+	[wW] n0_30	{
+		entry = A64E_W0 + regnum(start + 1, lx->cur);
+		goto reg;
+	}
+	"sp" | "SP"	{ entry = A64E_SP; goto reg; }
+	"wsp" | "WSP"	{ entry = A64E_WSP; goto reg; }
+	"fp" | "FP"	{ entry = A64E_X0 + 29; goto reg; }
+	"lr" | "LR"	{ entry = A64E_X0 + 30; goto reg; }
+	"ip0" | "IP0"	{ entry = A64E_X0 + 16; goto reg; }
+	"ip1" | "IP1"	{ entry = A64E_X0 + 17; goto reg; }
+*/
+
 static void arm64_next(struct usdtkit_lexer *lx, struct usdtkit_token *t)
 {
 	const char *YYMARKER = NULL;
 	const char *start;
+	int entry;
 
 again:
 	start = lx->cur;
@@ -103,7 +129,6 @@ again:
 	ident = [A-Za-z_.][A-Za-z0-9_.$]*;
 	num = "0" [xX] [0-9a-fA-F]+ | "0" [bB] [01]+ | [0-9]+;
 	fnum = [0-9]+ "." [0-9]* ([eE] [+-]? [0-9]+)? | [0-9]+ [eE] [+-]? [0-9]+;
-	n0_30 = [0-9] | [12][0-9] | "30";
 	n0_31 = [0-9] | [12][0-9] | "3" [01];
 
 	[\x00]		{ usdtkit__tok_nul(lx, t, start); return; }
@@ -119,22 +144,7 @@ again:
 		return;
 	}
 
-	[xX] n0_30	{
-		usdtkit__tok_reg(lx, t, start,
-				 A64E_X0 + regnum(start + 1, lx->cur));
-		return;
-	}
-	[wW] n0_30	{
-		usdtkit__tok_reg(lx, t, start,
-				 A64E_W0 + regnum(start + 1, lx->cur));
-		return;
-	}
-	"sp" | "SP"	{ usdtkit__tok_reg(lx, t, start, A64E_SP); return; }
-	"wsp" | "WSP"	{ usdtkit__tok_reg(lx, t, start, A64E_WSP); return; }
-	"fp" | "FP"	{ usdtkit__tok_reg(lx, t, start, A64E_X0 + 29); return; }
-	"lr" | "LR"	{ usdtkit__tok_reg(lx, t, start, A64E_X0 + 30); return; }
-	"ip0" | "IP0"	{ usdtkit__tok_reg(lx, t, start, A64E_X0 + 16); return; }
-	"ip1" | "IP1"	{ usdtkit__tok_reg(lx, t, start, A64E_X0 + 17); return; }
+	!use:arm64_regs;
 	"xzr" | "XZR"	{ op_tok(lx, t, TOK_ZERO, start, 8); return; }
 	"wzr" | "WZR"	{ op_tok(lx, t, TOK_ZERO, start, 4); return; }
 	[bBhHsSdDqQvVzZ] n0_31 | [pP] ([0-9] | "1" [0-5])
@@ -171,6 +181,96 @@ again:
 	":"	{ usdtkit__tok(lx, t, TOK_COLON, start); return; }
 	*	{ usdtkit__tok_err(lx, t, start, "unexpected character"); return; }
 	*/
+reg:
+	usdtkit__tok_reg(lx, t, start, entry);
+}
+
+/* The register-table entry that [s, e) names ("x3", "sp"), or -1. */
+static int arm64_reg_entry(const char *s, const char *e)
+{
+	/* the rules' actions run on a lexer over just the name */
+	struct usdtkit_lexer name = { .cur = s, .end = e };
+	struct usdtkit_lexer *lx = &name;
+	const char *YYMARKER = NULL, *start = s;
+	int entry;
+
+	/*!local:re2c
+	!use:arm64_regs;
+	*	{ return -1; }
+	*/
+reg:
+	return lx->cur == e ? entry : -1;
+}
+
+/* [base] or [base, #disp] from the fast path's tags (n1 NULL: no disp) */
+static const char *arm64_fast_mem(const struct usdtkit_arch *arch,
+				  const char *end, struct usdtkit_arg *arg,
+				  const char *b1, const char *b2,
+				  const char *n1, const char *n2, const char *e)
+{
+	struct usdtkit_reg base;
+	uint64_t disp = 0;
+
+	/* the base is an x register or sp */
+	if (!usdtkit__fast_eop(e, end) ||
+	    (n1 && !usdtkit__fast_num(n1, n2, &disp)) ||
+	    !usdtkit__reg_fill(arch, &base, arm64_reg_entry(b1, b2)) ||
+	    base.width != 8)
+		return NULL;
+	arg->kind = USDTKIT_LOC_MEM;
+	arg->disp = (int64_t)disp;
+	arg->base = base;
+	return e;
+}
+
+/* xN, #imm, [base], [base, #disp] in one DFA pass */
+const char *usdtkit__arm64_parse_fast(const struct usdtkit_arch *arch,
+				      const char *op, const char *end,
+				      struct usdtkit_arg *arg)
+{
+	/* the register rules' actions read lx->cur: a local lexer, whose
+	 * cursor stays in a register */
+	struct usdtkit_lexer scan = { .cur = op, .end = end };
+	struct usdtkit_lexer *lx = &scan;
+	const char *YYMARKER = NULL, *start = op;
+	const char *n1, *n2, *r1, *r2, *e;
+	uint64_t v;
+	int entry;
+	/*!stags:re2c:arm64_fast format = "const char *@@;\n"; */
+
+	/*!local:re2c:arm64_fast
+	re2c:tags = 1;
+	re2c:define:YYSTAGP = "@@{tag} = lx->cur;";
+	re2c:define:YYSTAGN = "@@{tag} = NULL;";
+	re2c:define:YYSHIFTSTAG = "@@{tag} += @@{shift};";
+
+	fname = [A-Za-z] [A-Za-z0-9]*;
+	fdec = "-"? ("0" | [1-9] [0-9]*);
+	// the operand ends at a blank or at the (virtual) NUL
+	feop = [\x00 \t\n\r\v\f];
+
+	// a lone register: its rule jumps to "reg"
+	!use:arm64_regs;
+	"#"? @n1 fdec @n2 @e feop	{
+		if (!usdtkit__fast_eop(e, end) ||
+		    !usdtkit__fast_num(n1, n2, &v))
+			return NULL;
+		arg->kind = USDTKIT_LOC_CONST;
+		arg->value = (int64_t)v;
+		return e;
+	}
+	"[" @r1 fname @r2 ("," " "* "#"? @n1 fdec @n2)? "]" @e feop	{
+		return arm64_fast_mem(arch, end, arg, r1, r2, n1, n2, e);
+	}
+	*	{ return NULL; }
+	*/
+reg:
+	/* the name must end the operand ("x1y" is a symbol) */
+	if (!usdtkit__fast_reg_end(lx->cur, end) ||
+	    !usdtkit__reg_fill(arch, &arg->reg, entry))
+		return NULL;
+	arg->kind = USDTKIT_LOC_REG;
+	return lx->cur;
 }
 
 /*
@@ -330,8 +430,7 @@ void usdtkit__arm64_parse_operand(const struct usdtkit_arch *arch,
 				  struct usdtkit_arg *arg)
 {
 	(void)arch;
-	lx->next = arm64_next;
-	usdtkit__advance(lx);
+	usdtkit__lex_begin(lx, arm64_next);
 	switch (lx->tok.type) {
 	case TOK_REG:
 		arg->kind = USDTKIT_LOC_REG;

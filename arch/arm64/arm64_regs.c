@@ -53,6 +53,7 @@ const struct usdtkit_arch usdtkit__arch_aarch64 = {
 	.elf_class = USDTKIT_ELFCLASS64,
 	.elf_data = USDTKIT_ELFDATA2LSB,
 	.ptr_size = 8,
+	.parse_fast = usdtkit__arm64_parse_fast,
 	.parse_operand = usdtkit__arm64_parse_operand,
 	.regs = arm64_regs,
 	.nregs = A64E_NR,

@@ -38,23 +38,63 @@ static int riscv_reloc_kind(const char *s, const char *e)
 	return TREL_OTHER;
 }
 
-/* A register token for the name at [start, lx->cur): a one-letter group
- * prefix and a decimal number; number @first is table entry @entry. */
-static void riscv_tok_reg(struct usdtkit_lexer *lx, struct usdtkit_token *t,
-			  const char *start, int entry, int first)
+/* The entry of the name at [start, cur): a one-letter group prefix and a
+ * decimal number; number @first of the group is table entry @entry. */
+static int riscv_group(const char *start, const char *cur, int entry,
+		       int first)
 {
 	const char *p;
 	int n = 0;
 
-	for (p = start + 1; p < lx->cur; p++)
+	for (p = start + 1; p < cur; p++)
 		n = n * 10 + (*p - '0');
-	usdtkit__tok_reg(lx, t, start, entry + n - first);
+	return entry + n - first;
 }
+
+/*
+ * Register names, shared by the token scanner and the fast path's lookup
+ * (riscv_reg_entry), so that tests/test_registry, which checks every table
+ * name, covers both. An action sets the entry of the name at
+ * [start, lx->cur) and jumps to "reg" in the function that uses the rules.
+ * zero and x0 are not here: they read as the constant 0.
+ */
+/*!rules:re2c:riscv_regs
+	"ra"	{ entry = RVE_RA; goto reg; }
+	"sp"	{ entry = RVE_SP; goto reg; }
+	"gp"	{ entry = RVE_GP; goto reg; }
+	"tp"	{ entry = RVE_TP; goto reg; }
+	"fp"	{ entry = RVE_FP; goto reg; }
+	"t" [0-2]	{
+		entry = riscv_group(start, lx->cur, RVE_T0, 0);
+		goto reg;
+	}
+	"t" [3-6]	{
+		entry = riscv_group(start, lx->cur, RVE_T3, 3);
+		goto reg;
+	}
+	"s" [01]	{
+		entry = riscv_group(start, lx->cur, RVE_S0, 0);
+		goto reg;
+	}
+	"s" ([2-9] | "1" [01])	{
+		entry = riscv_group(start, lx->cur, RVE_S2, 2);
+		goto reg;
+	}
+	"a" [0-7]	{
+		entry = riscv_group(start, lx->cur, RVE_A0, 0);
+		goto reg;
+	}
+	"x" ([1-9] | [12][0-9] | "3" [01])	{
+		entry = riscv_group(start, lx->cur, RVE_X1, 1);
+		goto reg;
+	}
+*/
 
 static void riscv_next(struct usdtkit_lexer *lx, struct usdtkit_token *t)
 {
 	const char *YYMARKER = NULL;
 	const char *start;
+	int entry;
 
 again:
 	start = lx->cur;
@@ -83,18 +123,7 @@ again:
 
 	// register names win over identifiers of the same length
 	"zero" | "x0"	{ usdtkit__tok(lx, t, TOK_ZERO, start); return; }
-	"ra"	{ usdtkit__tok_reg(lx, t, start, RVE_RA); return; }
-	"sp"	{ usdtkit__tok_reg(lx, t, start, RVE_SP); return; }
-	"gp"	{ usdtkit__tok_reg(lx, t, start, RVE_GP); return; }
-	"tp"	{ usdtkit__tok_reg(lx, t, start, RVE_TP); return; }
-	"fp"	{ usdtkit__tok_reg(lx, t, start, RVE_FP); return; }
-	"t" [0-2]	{ riscv_tok_reg(lx, t, start, RVE_T0, 0); return; }
-	"t" [3-6]	{ riscv_tok_reg(lx, t, start, RVE_T3, 3); return; }
-	"s" [01]	{ riscv_tok_reg(lx, t, start, RVE_S0, 0); return; }
-	"s" ([2-9] | "1" [01])	{ riscv_tok_reg(lx, t, start, RVE_S2, 2); return; }
-	"a" [0-7]	{ riscv_tok_reg(lx, t, start, RVE_A0, 0); return; }
-	"x" ([1-9] | [12][0-9] | "3" [01])
-			{ riscv_tok_reg(lx, t, start, RVE_X1, 1); return; }
+	!use:riscv_regs;
 	"f" n32 | "ft" n12 | "fs" n12 | "fa" [0-7]
 			{ usdtkit__tok(lx, t, TOK_FPREG, start); return; }
 
@@ -114,6 +143,84 @@ again:
 	"-"	{ usdtkit__tok(lx, t, TOK_MINUS, start); return; }
 	*	{ usdtkit__tok_err(lx, t, start, "unexpected character"); return; }
 	*/
+reg:
+	usdtkit__tok_reg(lx, t, start, entry);
+}
+
+/* The register-table entry that [s, e) names ("a0", "s11"), or -1. */
+static int riscv_reg_entry(const char *s, const char *e)
+{
+	/* the rules' actions run on a lexer over just the name */
+	struct usdtkit_lexer name = { .cur = s, .end = e };
+	struct usdtkit_lexer *lx = &name;
+	const char *start = s;
+	int entry;
+
+	/*!local:re2c
+	!use:riscv_regs;
+	*	{ return -1; }
+	*/
+reg:
+	return lx->cur == e ? entry : -1;
+}
+
+/* a0, 42, disp(base) in one DFA pass */
+const char *usdtkit__riscv_parse_fast(const struct usdtkit_arch *arch,
+				      const char *op, const char *end,
+				      struct usdtkit_arg *arg)
+{
+	/* the register rules' actions read lx->cur: a local lexer, whose
+	 * cursor stays in a register */
+	struct usdtkit_lexer scan = { .cur = op, .end = end };
+	struct usdtkit_lexer *lx = &scan;
+	const char *YYMARKER = NULL, *start = op;
+	const char *n1, *n2, *r1, *r2, *e;
+	struct usdtkit_reg base;
+	uint64_t v = 0;
+	int entry;
+	/*!stags:re2c:riscv_fast format = "const char *@@;\n"; */
+
+	/*!local:re2c:riscv_fast
+	re2c:tags = 1;
+	re2c:define:YYSTAGP = "@@{tag} = lx->cur;";
+	re2c:define:YYSTAGN = "@@{tag} = NULL;";
+	re2c:define:YYSHIFTSTAG = "@@{tag} += @@{shift};";
+
+	fname = [a-z] [a-z0-9]*;
+	fdec = "-"? ("0" | [1-9] [0-9]*);
+	// the operand ends at a blank or at the (virtual) NUL
+	feop = [\x00 \t\n\r\v\f];
+
+	// a lone register: its rule jumps to "reg"; zero and x0 are not
+	// among them (they read as 0), the token grammar handles those
+	!use:riscv_regs;
+	@n1 fdec @n2 @e feop	{
+		if (!usdtkit__fast_eop(e, end) ||
+		    !usdtkit__fast_num(n1, n2, &v))
+			return NULL;
+		arg->kind = USDTKIT_LOC_CONST;
+		arg->value = (int64_t)v;
+		return e;
+	}
+	(@n1 fdec @n2)? "(" @r1 fname @r2 ")" @e feop	{
+		if (!usdtkit__fast_eop(e, end) ||
+		    (n1 && !usdtkit__fast_num(n1, n2, &v)) ||
+		    !usdtkit__reg_fill(arch, &base, riscv_reg_entry(r1, r2)))
+			return NULL;
+		arg->kind = USDTKIT_LOC_MEM;
+		arg->disp = (int64_t)v;
+		arg->base = base;
+		return e;
+	}
+	*	{ return NULL; }
+	*/
+reg:
+	/* the name must end the operand ("a0b" is not a0) */
+	if (!usdtkit__fast_reg_end(lx->cur, end) ||
+	    !usdtkit__reg_fill(arch, &arg->reg, entry))
+		return NULL;
+	arg->kind = USDTKIT_LOC_REG;
+	return lx->cur;
 }
 
 /* (base): a register, or zero for an absolute address */
@@ -200,8 +307,7 @@ void usdtkit__riscv_parse_operand(const struct usdtkit_arch *arch,
 				  struct usdtkit_arg *arg)
 {
 	(void)arch;
-	lx->next = riscv_next;
-	usdtkit__advance(lx);
+	usdtkit__lex_begin(lx, riscv_next);
 	switch (lx->tok.type) {
 	case TOK_REG:
 		arg->kind = USDTKIT_LOC_REG;

@@ -58,22 +58,32 @@ static int s390x_reloc_kind(const char *s, const char *e)
 	return TREL_OTHER;
 }
 
-/* %rN: entry N */
-static void s390x_tok_gpr(struct usdtkit_lexer *lx, struct usdtkit_token *t,
-			  const char *start)
+/* decimal register number of a name that re2c already checked */
+static int regnum(const char *s, const char *e)
 {
-	const char *p;
 	int n = 0;
 
-	for (p = start + 2; p < lx->cur; p++)
-		n = n * 10 + (*p - '0');
-	usdtkit__tok_reg(lx, t, start, S390XE_R0 + n);
+	for (; s < e; s++)
+		n = n * 10 + (*s - '0');
+	return n;
 }
+
+/*
+ * Register names, shared by the token scanner and the fast path's lookup
+ * (s390x_reg_entry), so that tests/test_registry, which checks every table
+ * name, covers both. An action sets the entry of the name at
+ * [start, lx->cur) and jumps to "reg" in the function that uses the rules.
+ */
+/*!rules:re2c:s390x_regs
+	"%r" ([0-9] | "1" [0-5])
+		{ entry = S390XE_R0 + regnum(start + 2, lx->cur); goto reg; }
+*/
 
 static void s390x_next(struct usdtkit_lexer *lx, struct usdtkit_token *t)
 {
 	const char *YYMARKER = NULL;
 	const char *start;
+	int entry;
 
 again:
 	start = lx->cur;
@@ -106,7 +116,7 @@ again:
 		return;
 	}
 
-	"%r" n16	{ s390x_tok_gpr(lx, t, start); return; }
+	!use:s390x_regs;
 	// access registers are told apart by their "%a" in the grammar
 	"%f" n16 | "%v" n32 | "%a" n16
 			{ usdtkit__tok(lx, t, TOK_FPREG, start); return; }
@@ -121,6 +131,113 @@ again:
 	"-"	{ usdtkit__tok(lx, t, TOK_MINUS, start); return; }
 	*	{ usdtkit__tok_err(lx, t, start, "unexpected character"); return; }
 	*/
+reg:
+	usdtkit__tok_reg(lx, t, start, entry);
+}
+
+/* The register-table entry that [s, e) names ("%r15"), or -1. */
+static int s390x_reg_entry(const char *s, const char *e)
+{
+	/* the rules' actions run on a lexer over just the name */
+	struct usdtkit_lexer name = { .cur = s, .end = e };
+	struct usdtkit_lexer *lx = &name;
+	const char *YYMARKER = NULL, *start = s;
+	int entry;
+
+	/*!local:re2c
+	!use:s390x_regs;
+	*	{ return -1; }
+	*/
+reg:
+	return lx->cur == e ? entry : -1;
+}
+
+/* a base or index register; %r0 there means "none", which the token
+ * grammar handles */
+static bool s390x_fast_xb(const struct usdtkit_arch *arch,
+			  struct usdtkit_reg *r, const char *s, const char *e)
+{
+	return usdtkit__reg_fill(arch, r, s390x_reg_entry(s, e)) && r->id != 0;
+}
+
+/* D(B) or D(X,B) from the fast path's tags (NULL: absent) */
+static const char *s390x_fast_mem(const struct usdtkit_arch *arch,
+				  const char *end, struct usdtkit_arg *arg,
+				  const char *n1, const char *n2,
+				  const char *r1, const char *r2,
+				  const char *b1, const char *b2, const char *e)
+{
+	struct usdtkit_reg first, base;
+	uint64_t disp = 0;
+
+	if (!usdtkit__fast_eop(e, end) ||
+	    (n1 && !usdtkit__fast_num(n1, n2, &disp)) ||
+	    !s390x_fast_xb(arch, &first, r1, r2) ||
+	    (b1 && !s390x_fast_xb(arch, &base, b1, b2)))
+		return NULL;
+	arg->kind = USDTKIT_LOC_MEM;
+	arg->disp = (int64_t)disp;
+	if (b1) {
+		/* D(X,B): the first register is the index */
+		arg->base = base;
+		arg->index = first;
+		arg->scale = 1;
+	} else {
+		arg->base = first;
+	}
+	return e;
+}
+
+/* %r2, 42, D(%rB), D(%rX,%rB) in one DFA pass */
+const char *usdtkit__s390x_parse_fast(const struct usdtkit_arch *arch,
+				      const char *op, const char *end,
+				      struct usdtkit_arg *arg)
+{
+	/* the register rules' actions read lx->cur: a local lexer, whose
+	 * cursor stays in a register */
+	struct usdtkit_lexer scan = { .cur = op, .end = end };
+	struct usdtkit_lexer *lx = &scan;
+	const char *YYMARKER = NULL, *start = op;
+	const char *n1, *n2, *r1, *r2, *b1, *b2, *e;
+	uint64_t v;
+	int entry;
+	/*!stags:re2c:s390x_fast format = "const char *@@;\n"; */
+
+	/*!local:re2c:s390x_fast
+	re2c:tags = 1;
+	re2c:define:YYSTAGP = "@@{tag} = lx->cur;";
+	re2c:define:YYSTAGN = "@@{tag} = NULL;";
+	re2c:define:YYSHIFTSTAG = "@@{tag} += @@{shift};";
+
+	fname = "%" [a-z0-9]+;
+	fdec = "-"? ("0" | [1-9] [0-9]*);
+	// the operand ends at a blank or at the (virtual) NUL
+	feop = [\x00 \t\n\r\v\f];
+
+	// a lone register: its rule jumps to "reg"
+	!use:s390x_regs;
+	@n1 fdec @n2 @e feop	{
+		if (!usdtkit__fast_eop(e, end) ||
+		    !usdtkit__fast_num(n1, n2, &v))
+			return NULL;
+		arg->kind = USDTKIT_LOC_CONST;
+		arg->value = (int64_t)v;
+		return e;
+	}
+	(@n1 fdec @n2)? "(" @r1 fname @r2 ("," @b1 fname @b2)? ")"
+	@e feop	{
+		return s390x_fast_mem(arch, end, arg, n1, n2, r1, r2, b1, b2,
+				      e);
+	}
+	*	{ return NULL; }
+	*/
+reg:
+	/* the name must end the operand ("%r1x" is not %r1) */
+	if (!usdtkit__fast_reg_end(lx->cur, end) ||
+	    !usdtkit__reg_fill(arch, &arg->reg, entry))
+		return NULL;
+	arg->kind = USDTKIT_LOC_REG;
+	return lx->cur;
 }
 
 /* (B), (X,B), (,B). In the base and index fields, register 0 stands for
@@ -181,8 +298,7 @@ void usdtkit__s390x_parse_operand(const struct usdtkit_arch *arch,
 	const char *at;
 
 	(void)arch;
-	lx->next = s390x_next;
-	usdtkit__advance(lx);
+	usdtkit__lex_begin(lx, s390x_next);
 	switch (lx->tok.type) {
 	case TOK_REG:
 		arg->kind = USDTKIT_LOC_REG;

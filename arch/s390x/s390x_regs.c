@@ -42,6 +42,7 @@ const struct usdtkit_arch usdtkit__arch_s390x = {
 	.elf_class = USDTKIT_ELFCLASS64,
 	.elf_data = USDTKIT_ELFDATA2MSB,
 	.ptr_size = 8,
+	.parse_fast = usdtkit__s390x_parse_fast,
 	.parse_operand = usdtkit__s390x_parse_operand,
 	.regs = s390x_regs,
 	.nregs = S390XE_NR,
