@@ -34,6 +34,17 @@ static inline int check_done(void)
 	return check_failed || !check_passed ? 1 : 0;
 }
 
+/* The status message of a symbol-relative argument before resolution. */
+#define UNRES "symbol-relative: needs the ELF symbol table"
+
+/* Parse the single-argument @spec for @arch_name into @arg. */
+static inline int parse_arg(const char *arch_name, const char *spec,
+			    struct usdtkit_arg *arg)
+{
+	return usdtkit_args_parse(usdtkit_arch_by_name(arch_name), spec,
+				  strlen(spec), arg, 1);
+}
+
 /* Parse @spec for @arch and render every argument with
  * usdtkit_arg_snprintf(), joined by " | ". Returns the argument count. */
 static inline int render_spec(const char *arch_name, const char *spec,

@@ -2,15 +2,6 @@
 /* arm (32-bit) operand grammar: every form, every error path. */
 #include "check.h"
 
-#define UNRES "symbol-relative: needs the ELF symbol table"
-
-static int parse1(const char *spec, struct usdtkit_arg *arg)
-{
-	const struct usdtkit_arch *a = usdtkit_arch_by_name("arm");
-
-	return usdtkit_args_parse(a, spec, strlen(spec), arg, 1);
-}
-
 static void test_registers(void)
 {
 	EXPECT_SPEC("arm", "4@r0 -4@r7 4@r12 -4@r15 1@r3 -2@r4",
@@ -28,15 +19,15 @@ static void test_register_details(void)
 	const struct usdtkit_arch *a = usdtkit_arch_by_name("arm");
 	struct usdtkit_arg arg;
 
-	CHECK(parse1("4@r0", &arg) == 1 && arg.reg.offset == 0 &&
+	CHECK(parse_arg("arm", "4@r0", &arg) == 1 && arg.reg.offset == 0 &&
 		      arg.reg.width == 4, "r0 at 0");
-	CHECK(parse1("4@fp", &arg) == 1 && arg.reg.offset == 44 &&
+	CHECK(parse_arg("arm", "4@fp", &arg) == 1 && arg.reg.offset == 44 &&
 		      arg.reg.id == 11, "fp at 44");
-	CHECK(parse1("4@r11", &arg) == 1 && arg.reg.offset == 44, "r11 at 44");
-	CHECK(parse1("4@sp", &arg) == 1 && arg.reg.offset == 52, "sp at 52");
-	CHECK(parse1("4@pc", &arg) == 1 && arg.reg.offset == 60 &&
+	CHECK(parse_arg("arm", "4@r11", &arg) == 1 && arg.reg.offset == 44, "r11 at 44");
+	CHECK(parse_arg("arm", "4@sp", &arg) == 1 && arg.reg.offset == 52, "sp at 52");
+	CHECK(parse_arg("arm", "4@pc", &arg) == 1 && arg.reg.offset == 60 &&
 		      arg.status == USDTKIT_ARG_OK, "pc at 60");
-	CHECK(parse1("4@ip", &arg) == 1 && arg.reg.offset == 48, "ip at 48");
+	CHECK(parse_arg("arm", "4@ip", &arg) == 1 && arg.reg.offset == 48, "ip at 48");
 	CHECK(!strcmp(usdtkit_arch_reg_name(a, 11), "r11"), "canonical r11");
 }
 
@@ -74,10 +65,10 @@ static void test_compat64_eval(void)
 	o.regs = regs;
 	o.regs_size = sizeof(regs);
 	o.layout = USDTKIT_LAYOUT_COMPAT64;
-	CHECK(parse1("-8@r2", &arg) == 1 && usdtkit_arg_eval(a, &arg, &o, &v) == 0 &&
+	CHECK(parse_arg("arm", "-8@r2", &arg) == 1 && usdtkit_arg_eval(a, &arg, &o, &v) == 0 &&
 		      v == (uint64_t)-2, "pair on compat64: 0x%llx",
 	      (unsigned long long)v);
-	CHECK(parse1("-4@r2", &arg) == 1 && usdtkit_arg_eval(a, &arg, &o, &v) == 0 &&
+	CHECK(parse_arg("arm", "-4@r2", &arg) == 1 && usdtkit_arg_eval(a, &arg, &o, &v) == 0 &&
 		      v == (uint64_t)-2, "r2 on compat64");
 }
 
@@ -87,7 +78,7 @@ static void test_pairs(void)
 
 	EXPECT_SPEC("arm", "-8@r0 8@r2 -8@r4 8f@r0 -8@r11",
 		    "s64 reg r1:r0 | u64 reg r3:r2 | s64 reg r5:r4 | u64f reg r1:r0 | s64 reg r12:r11");
-	CHECK(parse1("-8@r0", &arg) == 1 && arg.reg.id == 0 &&
+	CHECK(parse_arg("arm", "-8@r0", &arg) == 1 && arg.reg.id == 0 &&
 		      arg.reg_hi.id == 1 && arg.reg_hi.offset == 4 &&
 		      arg.reg_hi.width == 4, "r1:r0 details");
 	/* sp is never allocated: no pair reaches it */
@@ -129,11 +120,11 @@ static void test_memory_details(void)
 {
 	struct usdtkit_arg arg;
 
-	CHECK(parse1("4@[r0, r3, lsl #2]", &arg) == 1 &&
+	CHECK(parse_arg("arm", "4@[r0, r3, lsl #2]", &arg) == 1 &&
 		      arg.kind == USDTKIT_LOC_MEM && arg.base.id == 0 &&
 		      arg.index.id == 3 && arg.index.offset == 12 &&
 		      arg.scale == 4 && arg.disp == 0, "scaled index IR");
-	CHECK(parse1("4@[fp, #-8]", &arg) == 1 && arg.base.offset == 44 &&
+	CHECK(parse_arg("arm", "4@[fp, #-8]", &arg) == 1 && arg.base.offset == 44 &&
 		      arg.index.id < 0 && arg.disp == -8, "[fp, #-8]");
 }
 
@@ -175,7 +166,7 @@ static void test_symbol_details(void)
 	const char *s = "4@#.LANCHOR0+8";
 	struct usdtkit_arg arg;
 
-	CHECK(parse1(s, &arg) == 1 && arg.kind == USDTKIT_LOC_SYMBOL &&
+	CHECK(parse_arg("arm", s, &arg) == 1 && arg.kind == USDTKIT_LOC_SYMBOL &&
 		      !arg.deref && arg.reloc == USDTKIT_RELOC_NONE &&
 		      arg.disp == 8 && arg.base.id < 0 && arg.sym_len == 9 &&
 		      !strncmp(s + arg.sym_off, ".LANCHOR0", 9), "#sym IR");
@@ -183,7 +174,7 @@ static void test_symbol_details(void)
 	CHECK(usdtkit_arg_resolve(a, &arg, 0x1000, 0x2000, 0) == 0 &&
 		      arg.kind == USDTKIT_LOC_CONST && arg.pc_rel &&
 		      arg.value == 0x1008, "#sym resolves to ip + 0x1008");
-	CHECK(parse1("4@.L4", &arg) == 1 && arg.deref, "bare label reads memory");
+	CHECK(parse_arg("arm", "4@.L4", &arg) == 1 && arg.deref, "bare label reads memory");
 }
 
 static void test_unreadable(void)

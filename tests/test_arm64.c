@@ -4,15 +4,6 @@
 
 #include "check.h"
 
-#define UNRES "symbol-relative: needs the ELF symbol table"
-
-static int parse1(const char *spec, struct usdtkit_arg *arg)
-{
-	const struct usdtkit_arch *a = usdtkit_arch_by_name("aarch64");
-
-	return usdtkit_args_parse(a, spec, strlen(spec), arg, 1);
-}
-
 static void test_registers(void)
 {
 	EXPECT_SPEC("aarch64", "8@x0 -8@x30 -4@w3 4@w30 8@sp 4@wsp",
@@ -31,17 +22,17 @@ static void test_register_details(void)
 {
 	struct usdtkit_arg arg;
 
-	CHECK(parse1("8@x0", &arg) == 1 && arg.reg.offset == 0 &&
+	CHECK(parse_arg("aarch64", "8@x0", &arg) == 1 && arg.reg.offset == 0 &&
 		      arg.reg.width == 8 && arg.reg.id == 0, "x0 at 0");
-	CHECK(parse1("8@x30", &arg) == 1 && arg.reg.offset == 240 &&
+	CHECK(parse_arg("aarch64", "8@x30", &arg) == 1 && arg.reg.offset == 240 &&
 		      arg.reg.id == 30, "x30 at 240: %d", arg.reg.offset);
-	CHECK(parse1("8@sp", &arg) == 1 && arg.reg.offset == 248, "sp at 248");
-	CHECK(parse1("4@w5", &arg) == 1 && arg.reg.offset == 40 &&
+	CHECK(parse_arg("aarch64", "8@sp", &arg) == 1 && arg.reg.offset == 248, "sp at 248");
+	CHECK(parse_arg("aarch64", "4@w5", &arg) == 1 && arg.reg.offset == 40 &&
 		      arg.reg.width == 4 && arg.reg.shift == 0 && arg.reg.id == 5,
 	      "w5 is the low half of x5");
-	CHECK(parse1("4@wsp", &arg) == 1 && arg.reg.offset == 248 &&
+	CHECK(parse_arg("aarch64", "4@wsp", &arg) == 1 && arg.reg.offset == 248 &&
 		      arg.reg.width == 4, "wsp");
-	CHECK(parse1("8@fp", &arg) == 1 && arg.reg.offset == 232, "fp is x29");
+	CHECK(parse_arg("aarch64", "8@fp", &arg) == 1 && arg.reg.offset == 232, "fp is x29");
 	CHECK(!strcmp(usdtkit_arch_reg_name(usdtkit_arch_by_name("aarch64"), 7),
 		      "x7"), "canonical name of id 7");
 }
@@ -98,14 +89,14 @@ static void test_memory_details(void)
 {
 	struct usdtkit_arg arg;
 
-	CHECK(parse1("4@[x0, w2, uxtw #2]", &arg) == 1 &&
+	CHECK(parse_arg("aarch64", "4@[x0, w2, uxtw #2]", &arg) == 1 &&
 		      arg.kind == USDTKIT_LOC_MEM && arg.base.offset == 0 &&
 		      arg.index.id == 2 && arg.index.width == 4 &&
 		      arg.index.offset == 16 && arg.scale == 4 && arg.disp == 0,
 	      "uxtw: the index is the 32-bit w register");
-	CHECK(parse1("8@[sp, -24]", &arg) == 1 && arg.base.offset == 248 &&
+	CHECK(parse_arg("aarch64", "8@[sp, -24]", &arg) == 1 && arg.base.offset == 248 &&
 		      arg.index.id < 0 && arg.disp == -24, "[sp, -24]");
-	CHECK(parse1("8@[x0, xzr]", &arg) == 1 && arg.index.id < 0 &&
+	CHECK(parse_arg("aarch64", "8@[x0, xzr]", &arg) == 1 && arg.index.id < 0 &&
 		      arg.status == USDTKIT_ARG_OK, "xzr index dropped");
 }
 
@@ -121,7 +112,7 @@ static void test_sxtw(void)
 	EXPECT_SPEC("aarch64", "4@[x0, w2, sxtw #2] 1@[x0, w2, sxtw]",
 		    "u32 mem [x0 + w2*4] (unsupported at 11: sxtw index: sign-extended, but an index register is read unsigned) | "
 		    "u8 mem [x0 + w2*1] (unsupported at 31: sxtw index: sign-extended, but an index register is read unsigned)");
-	CHECK(parse1("4@[x0, w2, sxtw #2]", &arg) == 1 &&
+	CHECK(parse_arg("aarch64", "4@[x0, w2, sxtw #2]", &arg) == 1 &&
 		      arg.status == USDTKIT_ARG_UNSUPPORTED, "sxtw status");
 	o.regs = regs;
 	o.regs_size = sizeof(regs);
@@ -158,7 +149,7 @@ static void test_symbol_details(void)
 	const char *s = "-4@[x2, #:lo12:.LANCHOR0+8]";
 	struct usdtkit_arg arg;
 
-	CHECK(parse1(s, &arg) == 1 && arg.kind == USDTKIT_LOC_SYMBOL &&
+	CHECK(parse_arg("aarch64", s, &arg) == 1 && arg.kind == USDTKIT_LOC_SYMBOL &&
 		      arg.reloc == USDTKIT_RELOC_LO12 && arg.deref &&
 		      arg.base.id == 2 && arg.disp == 8 &&
 		      arg.sym_len == 9 && !strncmp(s + arg.sym_off, ".LANCHOR0", 9),
@@ -169,13 +160,13 @@ static void test_symbol_details(void)
 		      arg.base.id == 2 && !arg.pc_rel &&
 		      arg.status == USDTKIT_ARG_OK, "lo12 resolves: disp %lld",
 	      (long long)arg.disp);
-	CHECK(parse1("8@#:lo12:sym", &arg) == 1 && !arg.deref &&
+	CHECK(parse_arg("aarch64", "8@#:lo12:sym", &arg) == 1 && !arg.deref &&
 		      arg.reloc == USDTKIT_RELOC_LO12 && arg.base.id < 0,
 	      "lo12 immediate");
 	CHECK(usdtkit_arg_resolve(a, &arg, 0x400, 0x12345, 0) == 0 &&
 		      arg.kind == USDTKIT_LOC_CONST && arg.value == 0x345,
 	      "lo12 immediate resolves");
-	CHECK(parse1("8@.LC0", &arg) == 1 && arg.deref &&
+	CHECK(parse_arg("aarch64", "8@.LC0", &arg) == 1 && arg.deref &&
 		      arg.reloc == USDTKIT_RELOC_NONE, "bare symbol reads memory");
 }
 

@@ -4,7 +4,6 @@
 
 #include "check.h"
 
-#define UNRES "symbol-relative: needs the ELF symbol table"
 #define TLS "thread-local symbol: the thread pointer is not in pt_regs"
 #define NOTDATA "relocation operator does not name a data address"
 #define FPMSG "FP/vector register: not in pt_regs, BPF cannot read it"

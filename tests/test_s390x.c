@@ -5,7 +5,6 @@
 
 #include "check.h"
 
-#define UNRES "symbol-relative: needs the ELF symbol table"
 #define FPMSG "FP/vector register: not in pt_regs, BPF cannot read it"
 
 static void test_identity(void)
