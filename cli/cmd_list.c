@@ -21,7 +21,7 @@ struct list_opts {
 	const char *provider;	/* glob or NULL */
 	const char *name;	/* glob or NULL */
 	char *filter;		/* owns provider/name */
-	struct jw *out;		/* JSON goes through this buffer */
+	struct jw *out;		/* all of stdout goes through this buffer */
 };
 
 static void print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
@@ -40,82 +40,115 @@ static void site_json(struct jw *w, const struct list_opts *o,
 	const char *fname = usdtkit_file_name(f);
 	int i, n = usdtkit_site_arg_count(s);
 
-	json_raw(w, "{\"file\":");
+	JW_LIT(w, "{\"file\":");
 	json_str(w, fname, strlen(fname));
-	json_raw(w, ",\"arch\":\"");
+	JW_LIT(w, ",\"arch\":\"");
 	json_raw(w, usdtkit_arch_name(usdtkit_file_arch(f)));
-	json_raw(w, "\",\"provider\":");
+	JW_LIT(w, "\",\"provider\":");
 	json_str(w, usdtkit_site_provider(s), strlen(usdtkit_site_provider(s)));
-	json_raw(w, ",\"name\":");
+	JW_LIT(w, ",\"name\":");
 	json_str(w, usdtkit_site_name(s), strlen(usdtkit_site_name(s)));
-	json_raw(w, ",\"pc\":");
+	JW_LIT(w, ",\"pc\":");
 	json_u64(w, usdtkit_site_pc(s));
-	json_raw(w, ",\"pc_offset\":");
+	JW_LIT(w, ",\"pc_offset\":");
 	json_u64(w, usdtkit_site_pc_offset(s));
-	json_raw(w, ",\"base\":");
+	JW_LIT(w, ",\"base\":");
 	json_u64(w, usdtkit_site_base(s));
-	json_raw(w, ",\"semaphore\":");
+	JW_LIT(w, ",\"semaphore\":");
 	json_u64(w, usdtkit_site_semaphore(s));
-	json_raw(w, ",\"semaphore_offset\":");
+	JW_LIT(w, ",\"semaphore_offset\":");
 	json_u64(w, usdtkit_site_semaphore_offset(s));
 	if (usdtkit_site_nop5_offset(s)) {
-		json_raw(w, ",\"nop5_offset\":");
+		JW_LIT(w, ",\"nop5_offset\":");
 		json_u64(w, usdtkit_site_nop5_offset(s));
 	}
 	/* a site of a process always names it; its address when it has one */
 	if (p) {
-		json_raw(w, ",\"pid\":");
+		JW_LIT(w, ",\"pid\":");
 		json_i64(w, o->pid);
 	}
 	if (abs_pc) {
-		json_raw(w, ",\"abs_pc\":");
+		JW_LIT(w, ",\"abs_pc\":");
 		json_u64(w, *abs_pc);
 	}
 	if (usdtkit_site_status(s)) {
-		json_raw(w, ",\"error\":");
+		JW_LIT(w, ",\"error\":");
 		json_str(w, usdtkit_site_error(s), strlen(usdtkit_site_error(s)));
 	}
-	json_raw(w, ",\"args_text\":");
+	JW_LIT(w, ",\"args_text\":");
 	json_str(w, spec, strlen(spec));
-	json_raw(w, ",\"args\":[");
+	JW_LIT(w, ",\"args\":[");
 	for (i = 0; i < n; i++) {
 		if (i)
 			jw_putc(w, ',');
 		json_arg(w, usdtkit_file_arch(f), spec, usdtkit_site_arg(s, i), i);
 	}
-	json_raw(w, "]}\n");
+	JW_LIT(w, "]}\n");
 }
 
-static void site_text(const struct list_opts *o, const struct usdtkit_file *f,
-		      const struct usdtkit_site *s, const struct usdtkit_proc *p,
-		      const uint64_t *abs_pc)
+static void jw_str(struct jw *w, const char *s)
+{
+	jw_put(w, s, strlen(s));
+}
+
+/* "0x..." and a label before it */
+static void jw_hex_field(struct jw *w, const char *label, uint64_t v)
+{
+	jw_str(w, label);
+	jw_hex(w, v);
+}
+
+/* The text table goes through the same buffer as JSON: printf per field
+ * is most of the time of a big list. */
+static void site_text(struct jw *w, const struct list_opts *o,
+		      const struct usdtkit_file *f, const struct usdtkit_site *s,
+		      const struct usdtkit_proc *p, const uint64_t *abs_pc)
 {
 	const char *spec = usdtkit_site_args_text(s);
 	int i, n = usdtkit_site_arg_count(s);
 	char buf[512];
 
-	(void)o;
-	printf("%s:%s  %s  pc 0x%" PRIx64 " (file offset 0x%" PRIx64 ")",
-	       usdtkit_site_provider(s), usdtkit_site_name(s), usdtkit_file_name(f),
-	       usdtkit_site_pc(s), usdtkit_site_pc_offset(s));
+	jw_str(w, usdtkit_site_provider(s));
+	jw_putc(w, ':');
+	jw_str(w, usdtkit_site_name(s));
+	JW_LIT(w, "  ");
+	jw_str(w, usdtkit_file_name(f));
+	jw_hex_field(w, "  pc ", usdtkit_site_pc(s));
+	jw_hex_field(w, " (file offset ", usdtkit_site_pc_offset(s));
+	jw_putc(w, ')');
+	if (abs_pc || p) {
+		JW_LIT(w, "  pid ");
+		json_i64(w, o->pid);
+	}
 	if (abs_pc)
-		printf("  pid %d at 0x%" PRIx64, o->pid, *abs_pc);
-	else if (p)
-		printf("  pid %d", o->pid);
-	if (usdtkit_site_semaphore(s))
-		printf("  semaphore 0x%" PRIx64 " (file offset 0x%" PRIx64 ")",
-		       usdtkit_site_semaphore(s), usdtkit_site_semaphore_offset(s));
+		jw_hex_field(w, " at ", *abs_pc);
+	if (usdtkit_site_semaphore(s)) {
+		jw_hex_field(w, "  semaphore ", usdtkit_site_semaphore(s));
+		jw_hex_field(w, " (file offset ", usdtkit_site_semaphore_offset(s));
+		jw_putc(w, ')');
+	}
 	if (usdtkit_site_nop5_offset(s))
-		printf("  nop5 at file offset 0x%" PRIx64, usdtkit_site_nop5_offset(s));
-	if (usdtkit_site_status(s))
-		printf("  [cannot attach: %s]", usdtkit_site_error(s));
-	putchar('\n');
+		jw_hex_field(w, "  nop5 at file offset ", usdtkit_site_nop5_offset(s));
+	if (usdtkit_site_status(s)) {
+		JW_LIT(w, "  [cannot attach: ");
+		jw_str(w, usdtkit_site_error(s));
+		jw_putc(w, ']');
+	}
+	jw_putc(w, '\n');
 	for (i = 0; i < n; i++) {
-		usdtkit_arg_snprintf(buf, sizeof(buf), usdtkit_file_arch(f), spec,
-				     usdtkit_site_arg(s, i));
-		printf("    [%d] %-24.*s %s\n", i,
-		       (int)usdtkit_site_arg(s, i)->text_len,
-		       spec + usdtkit_site_arg(s, i)->text_off, buf);
+		const struct usdtkit_arg *a = usdtkit_site_arg(s, i);
+
+		usdtkit_arg_snprintf(buf, sizeof(buf), usdtkit_file_arch(f), spec, a);
+		JW_LIT(w, "    [");
+		json_i64(w, i);
+		JW_LIT(w, "] ");
+		jw_put(w, spec + a->text_off, a->text_len);
+		/* pad the operand text to 24 columns */
+		for (size_t k = a->text_len; k < 24; k++)
+			jw_putc(w, ' ');
+		jw_putc(w, ' ');
+		jw_str(w, buf);
+		jw_putc(w, '\n');
 	}
 }
 
@@ -134,7 +167,7 @@ static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f
 		if (o->json)
 			site_json(o->out, o, f, s, p, absp);
 		else
-			site_text(o, f, s, p, absp);
+			site_text(o->out, o, f, s, p, absp);
 		n++;
 	}
 	/* keep stdout in order with the notes that go to stderr */

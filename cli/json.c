@@ -20,17 +20,15 @@ void jw_flush(struct jw *w)
 	w->len = 0;
 }
 
-void jw_put(struct jw *w, const char *s, size_t n)
+void jw_put_slow(struct jw *w, const char *s, size_t n)
 {
-	if (w->len + n > sizeof(w->buf)) {
-		jw_flush(w);
-		if (n > sizeof(w->buf)) {
-			fwrite(s, 1, n, w->f);
-			return;
-		}
+	jw_flush(w);
+	if (n > sizeof(w->buf)) {
+		fwrite(s, 1, n, w->f);
+		return;
 	}
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
+	memcpy(w->buf, s, n);
+	w->len = n;
 }
 
 static const unsigned char needs_esc[256] = {
@@ -49,6 +47,18 @@ void json_u64(struct jw *f, uint64_t v)
 	do
 		*--p = (char)('0' + v % 10);
 	while (v /= 10);
+	jw_put(f, p, (size_t)(b + sizeof(b) - p));
+}
+
+void jw_hex(struct jw *f, uint64_t v)
+{
+	char b[24], *p = b + sizeof(b);
+
+	do
+		*--p = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	*--p = 'x';
+	*--p = '0';
 	jw_put(f, p, (size_t)(b + sizeof(b) - p));
 }
 
@@ -81,9 +91,9 @@ void json_str(struct jw *f, const char *s, size_t len)
 			jw_putc(f, '\\');
 			jw_putc(f, c);
 		} else if (c == '\n') {
-			json_raw(f, "\\n");
+			JW_LIT(f, "\\n");
 		} else if (c == '\t') {
-			json_raw(f, "\\t");
+			JW_LIT(f, "\\t");
 		} else {
 			char u[8];
 
@@ -95,29 +105,31 @@ void json_str(struct jw *f, const char *s, size_t len)
 	jw_putc(f, '"');
 }
 
-/* ,"key":N */
-static void json_key_i64(struct jw *f, const char *key, int64_t v)
-{
-	jw_putc(f, ',');
-	json_str(f, key, strlen(key));
-	jw_putc(f, ':');
-	json_i64(f, v);
-}
+/* ,"key":N with a key that needs no escaping */
+#define json_key_i64(f, key, v)				\
+	do {						\
+		JW_LIT(f, ",\"" key "\":");		\
+		json_i64(f, v);				\
+	} while (0)
 
-static void json_reg(struct jw *f, const struct usdtkit_arch *arch,
-		     const char *key, const struct usdtkit_reg *r)
+/* ,"key":{reg} with a literal key */
+#define json_reg(f, arch, key, r)			\
+	do {						\
+		JW_LIT(f, ",\"" key "\":");		\
+		json_reg_obj(f, arch, r);		\
+	} while (0)
+
+static void json_reg_obj(struct jw *f, const struct usdtkit_arch *arch,
+			 const struct usdtkit_reg *r)
 {
 	const struct usdtkit_regdef *d = usdtkit_arch_reg_at(arch, r->entry);
 	const char *name = d ? d->name : usdtkit_arch_reg_name(arch, r->id);
 
-	jw_putc(f, ',');
-	json_str(f, key, strlen(key));
-	jw_putc(f, ':');
 	if (r->id < 0) {
-		json_raw(f, "null");
+		JW_LIT(f, "null");
 		return;
 	}
-	json_raw(f, "{\"name\":");
+	JW_LIT(f, "{\"name\":");
 	json_str(f, name, strlen(name));
 	json_key_i64(f, "offset", r->offset);
 	json_key_i64(f, "shift", r->shift);
@@ -142,9 +154,9 @@ static void json_resolved_sym(struct jw *f, const char *spec,
 {
 	if (!a->sym_len)
 		return;
-	json_raw(f, ",\"symbol\":");
+	JW_LIT(f, ",\"symbol\":");
 	json_str(f, spec + a->sym_off, a->sym_len);
-	json_raw(f, ",\"reloc\":\"");
+	JW_LIT(f, ",\"reloc\":\"");
 	json_raw(f, usdtkit_reloc_str(a->reloc));
 	jw_putc(f, '"');
 }
@@ -172,18 +184,21 @@ static void json_loc(struct jw *f, const struct usdtkit_arch *arch,
 		json_resolved_sym(f, spec, a);
 		break;
 	case USDTKIT_LOC_SYMBOL:
-		json_raw(f, ",\"symbol\":");
+		JW_LIT(f, ",\"symbol\":");
 		json_str(f, spec + a->sym_off, a->sym_len);
 		json_key_i64(f, "addend", a->disp);
-		json_raw(f, ",\"reloc\":\"");
+		JW_LIT(f, ",\"reloc\":\"");
 		json_raw(f, usdtkit_reloc_str(a->reloc));
-		json_raw(f, a->deref ? "\",\"deref\":true" : "\",\"deref\":false");
+		if (a->deref)
+			JW_LIT(f, "\",\"deref\":true");
+		else
+			JW_LIT(f, "\",\"deref\":false");
 		json_addr(f, arch, a);
 		break;
 	case USDTKIT_LOC_UNREADABLE:
-		json_raw(f, ",\"reg\":{\"name\":");
+		JW_LIT(f, ",\"reg\":{\"name\":");
 		json_str(f, spec + a->sym_off, a->sym_len);
-		json_raw(f, ",\"offset\":null,\"shift\":0}");
+		JW_LIT(f, ",\"offset\":null,\"shift\":0}");
 		break;
 	default:
 		break;
@@ -193,22 +208,28 @@ static void json_loc(struct jw *f, const struct usdtkit_arch *arch,
 void json_arg(struct jw *f, const struct usdtkit_arch *arch, const char *spec,
 	      const struct usdtkit_arg *a, int index)
 {
-	json_raw(f, "{\"index\":");
+	JW_LIT(f, "{\"index\":");
 	json_i64(f, index);
-	json_raw(f, ",\"text\":");
+	JW_LIT(f, ",\"text\":");
 	json_str(f, spec + a->text_off, a->text_len);
 	json_key_i64(f, "size", a->size);
-	json_raw(f, a->is_signed ? ",\"signed\":true" : ",\"signed\":false");
-	json_raw(f, a->is_float ? ",\"float\":true,\"kind\":\"" : ",\"float\":false,\"kind\":\"");
+	if (a->is_signed)
+		JW_LIT(f, ",\"signed\":true");
+	else
+		JW_LIT(f, ",\"signed\":false");
+	if (a->is_float)
+		JW_LIT(f, ",\"float\":true,\"kind\":\"");
+	else
+		JW_LIT(f, ",\"float\":false,\"kind\":\"");
 	json_raw(f, usdtkit_loc_kind_str(a->kind));
 	jw_putc(f, '"');
 	if (a->status != USDTKIT_ARG_INVALID)
 		json_loc(f, arch, spec, a);
-	json_raw(f, ",\"status\":\"");
+	JW_LIT(f, ",\"status\":\"");
 	json_raw(f, usdtkit_arg_status_str(a->status));
 	jw_putc(f, '"');
 	if (a->status != USDTKIT_ARG_OK) {
-		json_raw(f, ",\"error\":");
+		JW_LIT(f, ",\"error\":");
 		json_str(f, a->error ? a->error : "", a->error ? strlen(a->error) : 0);
 		json_key_i64(f, "error_pos", a->error_pos);
 	}

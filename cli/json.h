@@ -4,6 +4,7 @@
 #define USDTKIT_CLI_JSON_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include <usdtkit/usdtkit.h>
 
@@ -20,7 +21,21 @@ struct jw {
 
 void jw_init(struct jw *w, FILE *f);
 void jw_flush(struct jw *w);
-void jw_put(struct jw *w, const char *s, size_t n);
+void jw_put_slow(struct jw *w, const char *s, size_t n);
+
+/* Most pieces are a few bytes: inline the common case, a copy that fits. */
+static inline void jw_put(struct jw *w, const char *s, size_t n)
+{
+	if (w->len + n > sizeof(w->buf)) {
+		jw_put_slow(w, s, n);
+		return;
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+/* A string literal, its length known at compile time. */
+#define JW_LIT(w, lit) jw_put((w), "" lit, sizeof(lit) - 1)
 
 static inline void jw_putc(struct jw *w, char c)
 {
@@ -36,6 +51,7 @@ void json_str(struct jw *f, const char *s, size_t len);
 void json_raw(struct jw *f, const char *s);
 void json_u64(struct jw *f, uint64_t v);
 void json_i64(struct jw *f, int64_t v);
+void jw_hex(struct jw *f, uint64_t v);	/* 0x... */
 
 /* Write one parsed argument as a JSON object. */
 void json_arg(struct jw *f, const struct usdtkit_arch *arch, const char *spec,

@@ -10,6 +10,7 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -223,39 +224,81 @@ static char *copy_str(char **dst, const char *s, size_t len)
 }
 
 /*
- * Parse the args of every site into one array owned by the file, in one
- * pass over the specs. The array starts at an estimate and doubles when a
- * site does not fit; that site alone is parsed again into the bigger
- * array. The sites get their pointers at the end, when the array no
- * longer moves.
+ * Arguments are separated by blanks and an operand has at least one
+ * non-blank byte, so the words of an args string bound its arg count.
+ */
+static size_t count_words(const char *s)
+{
+	size_t n = 0;
+	bool in = false;
+
+	for (; *s; s++) {
+		/* the spec splitter's blanks */
+		bool blank = *s == ' ' || (*s >= '\t' && *s <= '\r');
+
+		n += !blank && !in;
+		in = !blank;
+	}
+	return n;
+}
+
+/*
+ * A big args array (a 10,000-site file has 5.8 MB of arguments) is
+ * aligned for transparent huge pages and asks for them: page by page,
+ * first-touch faults cost more than the parsing that fills the pages.
+ * MADV_HUGEPAGE is only a hint; without THP the array works the same.
+ */
+#define HUGE_SZ (2u << 20)
+
+static struct usdtkit_arg *args_alloc(size_t n)
+{
+	size_t bytes = (n ? n : 1) * sizeof(struct usdtkit_arg);
+	void *p;
+
+	if (bytes < HUGE_SZ)
+		return malloc(bytes);
+	bytes = (bytes + HUGE_SZ - 1) & ~(size_t)(HUGE_SZ - 1);
+	p = aligned_alloc(HUGE_SZ, bytes);
+	if (p)
+		madvise(p, bytes, MADV_HUGEPAGE);
+	return p;
+}
+
+/*
+ * Parse the args of every site into one array owned by the file. The
+ * array is sized from a word count, an upper bound, so it does not move:
+ * no realloc copying megabytes on big files, and the bytes past the end
+ * of what is used are never touched, so they cost no page faults. Should
+ * the bound ever be short, the array grows; sites get their pointers at
+ * the end, when it no longer moves.
  */
 static int parse_all(struct usdtkit_file *f)
 {
-	size_t i, used = 0, cap = f->nsites * 4 + 16;
-	struct usdtkit_arg *args = calloc(cap, sizeof(*args));
+	size_t i, used = 0, cap = 0;
+	struct usdtkit_arg *args;
 	int n;
 
+	for (i = 0; i < f->nsites; i++)
+		cap += count_words(f->sites[i].args_text);
+	args = args_alloc(cap);
 	if (!args)
 		return -ENOMEM;
 	f->args = args;
 	for (i = 0; i < f->nsites; i++) {
 		struct usdtkit_site *s = &f->sites[i];
-		size_t len = strlen(s->args_text);
 
-		n = usdtkit_args_parse(f->arch, s->args_text, len, args + used,
-				       cap - used);
+		n = usdtkit_args_parse(f->arch, s->args_text, strlen(s->args_text),
+				       args + used, cap - used);
 		if (n < 0)
 			return n;
 		if ((size_t)n > cap - used) {
-			size_t ncap = used + (size_t)n > 2 * cap ? used + (size_t)n : 2 * cap;
-
-			args = realloc(args, ncap * sizeof(*args));
+			cap = used + (size_t)n;
+			args = realloc(args, cap * sizeof(*args));
 			if (!args)
 				return -ENOMEM;
 			f->args = args;
-			cap = ncap;
-			usdtkit_args_parse(f->arch, s->args_text, len, args + used,
-					   (size_t)n);
+			usdtkit_args_parse(f->arch, s->args_text, strlen(s->args_text),
+					   args + used, (size_t)n);
 		}
 		s->nargs = n;
 		used += (size_t)n;
