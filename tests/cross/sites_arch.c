@@ -281,7 +281,9 @@ void sites_arch_resume(ucontext_t *uc, uintptr_t pc)
 
 size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
 {
-	user_pt_regs r = { { 0 } };
+	user_pt_regs r;
+
+	memset(&r, 0, sizeof(r));
 
 	r.psw.mask = uc->uc_mcontext.psw.mask;
 	r.psw.addr = uc->uc_mcontext.psw.addr;

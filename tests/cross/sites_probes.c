@@ -13,7 +13,8 @@
 
 #include "sites.h"
 
-/* sdt.h's rules: signed iff (T)-1 < (T)1, size = sizeof; floats as bits */
+/* sdt.h's rules: signed iff (T)-1 < (T)1, size = sizeof (a pointer's for
+ * arrays); floats as raw bits */
 static inline uint64_t exp_s(long long v) { return (uint64_t)v; }
 static inline uint64_t exp_u(unsigned long long v) { return v; }
 static inline uint64_t exp_p(const volatile void *p) { return (uintptr_t)p; }
@@ -47,7 +48,8 @@ static inline uint64_t exp_d(double d)
 		 unsigned long long: exp_u, float: exp_f, double: exp_d,     \
 		 default: exp_p)(x)
 #define EXP(i, x)                                                            \
-	(sites_expect.value[i] = EXPV(x), sites_expect.size[i] = sizeof(x),  \
+	(sites_expect.value[i] = EXPV(x), sites_expect.size[i] =                    \
+		 _SDT_ARGARRAY(x) ? sizeof(void *) : sizeof(x),               \
 	 sites_expect.is_float[i] = _Generic((x), float: 1, double: 1,       \
 					     default: 0))
 /* The stores above must land before the probe's asm, which has no
