@@ -20,3 +20,15 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+
+# ---- cross-architecture proof (issue 5, scripts/cross.sh) ----
+# qemu-user runs the cross-built tests. Each target's libelf is fetched
+# by scripts/cross.sh with a private apt state: no foreign architecture
+# is added to this machine's dpkg.
+if ! dpkg-query -W -f='${Status}' qemu-user 2>/dev/null | grep -q "ok installed"; then
+	echo "setup: installing qemu-user"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends qemu-user >/dev/null
+fi
+# ---- end cross ----

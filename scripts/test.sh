@@ -15,3 +15,8 @@ run() {	# run BUILD_DIR [cmake args...]
 
 run build
 run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
+
+# ---- cross-architecture proof (issue 5): five cross builds, their
+# unit tests and probe-site checks under qemu-user ----
+sh scripts/cross.sh
+# ---- end cross ----

@@ -12,6 +12,9 @@ set(CMAKE_C_COMPILER ${USDTKIT_TRIPLET}-gcc)
 # packages unpacked with dpkg -x (scripts/cross.sh), for machines whose
 # apt cannot co-install them.
 set(CMAKE_FIND_ROOT_PATH /usr/${USDTKIT_TRIPLET} ${USDTKIT_CROSS_SYSROOT})
+# try_compile re-reads this file in the same process: without the
+# sysroot it would reset the environment below.
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES USDTKIT_CROSS_SYSROOT)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
@@ -26,9 +29,20 @@ endif()
 set(ENV{PKG_CONFIG_LIBDIR} "${_pc}")
 set(ENV{PKG_CONFIG_PATH} "")
 
+set(_libs ${USDTKIT_CROSS_SYSROOT}/usr/lib/${USDTKIT_MULTIARCH}:${USDTKIT_CROSS_SYSROOT}/lib/${USDTKIT_MULTIARCH})
+
 # ctest runs target programs through qemu-user with the cross sysroot as
-# the dynamic loader's root.
+# the dynamic loader's root (and the unpacked libelf on its path).
 find_program(USDTKIT_QEMU_BIN ${USDTKIT_QEMU})
 if(USDTKIT_QEMU_BIN)
   set(CMAKE_CROSSCOMPILING_EMULATOR ${USDTKIT_QEMU_BIN} -L /usr/${USDTKIT_TRIPLET})
+  if(USDTKIT_CROSS_SYSROOT)
+    list(APPEND CMAKE_CROSSCOMPILING_EMULATOR -E LD_LIBRARY_PATH=${_libs})
+  endif()
+endif()
+if(USDTKIT_CROSS_SYSROOT)
+  # libelf.so.1 needs libz and libzstd (in /lib/<multiarch>) to link
+  string(REPLACE ":" ",-rpath-link," _rpath "${_libs}")
+  set(CMAKE_EXE_LINKER_FLAGS_INIT "-Wl,-rpath-link,${_rpath}")
+  set(CMAKE_SHARED_LINKER_FLAGS_INIT ${CMAKE_EXE_LINKER_FLAGS_INIT})
 endif()

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Cross-architecture proof (issue 5, docs/ARCHES.md): cross-build usdtkit
+# for each Debian cross target (cmake/toolchains/) and run its "cross"
+# tests under qemu-user: the unit tests and the probe-site check.
+#
+# The ELF core needs the target's libelf. Debian 12 has it for arm64,
+# armhf, s390x and i386, but `apt-get install libelf-dev:ARCH` needs
+# `dpkg --add-architecture` (after which every `apt-get update` of this
+# machine also fetches, and may fail on, four foreign indices) and pulls
+# libc6-dev:ARCH, which apt refuses whenever the host's packages are newer
+# (security updates) than the foreign ones. So the target's libelf, zlib
+# and zstd are fetched with a private apt state (build-cross/apt: lists of
+# those four architectures, the machine's own sources) and unpacked with
+# dpkg -x into build-cross/sysroot-ARCH, which the toolchain file hands
+# to pkg-config, the linker and qemu. The attach layer will add
+# libbpf1/libbpf-dev to that list. riscv64 is no Debian 12 architecture:
+# it builds the parse layer only (no dependency), all its tests need.
+#
+# usage: scripts/cross.sh [TARGET...]   (default: all five)
+set -eu
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+targets=${*:-"aarch64 armhf riscv64 s390x i686"}
+
+debarch() {	# toolchain name -> Debian architecture ("" if none)
+	case $1 in
+	aarch64) echo arm64 ;;
+	armhf) echo armhf ;;
+	s390x) echo s390x ;;
+	i686) echo i386 ;;
+	*) echo "" ;;
+	esac
+}
+
+aptdir=$PWD/build-cross/apt
+apt_cross() {	# apt-get with the private state
+	apt-get -qq -o Dir::State::Lists="$aptdir/lists" \
+		-o Dir::Cache="$aptdir/cache" \
+		-o APT::Architectures::=arm64 -o APT::Architectures::=armhf \
+		-o APT::Architectures::=s390x -o APT::Architectures::=i386 "$@"
+}
+
+# sysroot DEBARCH: unpack the target's libelf (+ the libraries it needs
+# to link) once; prints the sysroot's path.
+sysroot() {
+	root=$PWD/build-cross/sysroot-$1
+	if [ ! -f "$root/.done" ]; then
+		if [ ! -d "$aptdir/lists" ]; then
+			mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial"
+			# a foreign index missing on the mirror is no error here:
+			# the download below fails if it needed it
+			apt_cross update >&2 || echo "cross: apt update reported errors" >&2
+		fi
+		rm -rf "$root" "$root.debs"
+		mkdir -p "$root.debs"
+		(cd "$root.debs" && apt_cross download "libelf1:$1" \
+			"libelf-dev:$1" "zlib1g:$1" "zlib1g-dev:$1" \
+			"libzstd1:$1" 2>&1 | grep -v unsandboxed >&2) || true
+		for p in libelf1 libelf-dev zlib1g zlib1g-dev libzstd1; do
+			ls "$root.debs/${p}_"*.deb >/dev/null 2>&1 || {
+				echo "cross: cannot download $p:$1" >&2
+				return 1
+			}
+		done
+		for d in "$root.debs"/*.deb; do
+			dpkg -x "$d" "$root"
+		done
+		rm -rf "$root.debs"
+		touch "$root/.done"
+	fi
+	echo "$root"
+}
+
+for t in $targets; do
+	dir=build-cross/$t
+	set -- -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/$t.cmake \
+		-DUSDTKIT_BUILD_BENCH=OFF
+	a=$(debarch "$t")
+	if [ -n "$a" ]; then
+		root=$(sysroot "$a")
+		set -- "$@" -DUSDTKIT_CROSS_SYSROOT="$root"
+	else
+		echo "cross: $t: parse layer only (no Debian 12 libelf for $t)"
+		set -- "$@" -DUSDTKIT_WITH_ELF=OFF -DUSDTKIT_BUILD_CLI=OFF
+	fi
+	echo "cross: $t"
+	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+	cmake --build "$dir" -j "$jobs" >/dev/null
+	ctest --test-dir "$dir" -L cross --output-on-failure -j "$jobs"
+done
