@@ -55,4 +55,11 @@ void sites_arch_resume(ucontext_t *uc, uintptr_t pc);
  */
 size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size);
 
+/*
+ * Same in the COMPAT64 layout: what a 64-bit kernel of the same family
+ * hands BPF for this 32-bit task (i386 on x86-64, arm on arm64). Returns
+ * 0 on targets without one.
+ */
+size_t sites_arch_regs_compat(const ucontext_t *uc, void *buf, size_t size);
+
 #endif /* USDTKIT_TESTS_SITES_H */

@@ -45,6 +45,16 @@ static inline void put32(uint8_t *p, uint32_t v)
 #define SITES_OUT(r)                                                         \
 	(sizeof(r) > size ? 0 : (memcpy(buf, &(r), sizeof(r)), sizeof(r)))
 
+#if !defined(__i386__) && !defined(__arm__)
+size_t sites_arch_regs_compat(const ucontext_t *uc, void *buf, size_t size)
+{
+	(void)uc;
+	(void)buf;
+	(void)size;
+	return 0;	/* a 64-bit task: no compat layout */
+}
+#endif
+
 #if defined(__x86_64__)
 
 const char sites_arch_name[] = "x86_64";
@@ -116,6 +126,30 @@ size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
 		.esi = g[REG_ESI], .edi = g[REG_EDI], .ebp = g[REG_EBP],
 		.eax = g[REG_EAX], .eip = g[REG_EIP] - 1,
 		.eflags = g[REG_EFL], .esp = g[REG_UESP],
+	};
+
+	return SITES_OUT(r);
+}
+
+/* x86-64's struct pt_regs (arch/x86/include/uapi/asm/ptrace.h), which an
+ * x86-64 kernel gives BPF for an i386 task, registers zero-extended. The
+ * i386 headers lack it; tests/layouts proves usdtkit's offsets against
+ * the real header, this copy is written from it field by field. */
+struct x86_64_pt_regs {
+	uint64_t r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8;
+	uint64_t rax, rcx, rdx, rsi, rdi, orig_rax, rip, cs, eflags, rsp, ss;
+};
+_Static_assert(sizeof(struct x86_64_pt_regs) == 168, "x86-64 pt_regs");
+
+size_t sites_arch_regs_compat(const ucontext_t *uc, void *buf, size_t size)
+{
+	const greg_t *g = uc->uc_mcontext.gregs;
+	struct x86_64_pt_regs r = {
+		.rbx = (uint32_t)g[REG_EBX], .rcx = (uint32_t)g[REG_ECX],
+		.rdx = (uint32_t)g[REG_EDX], .rsi = (uint32_t)g[REG_ESI],
+		.rdi = (uint32_t)g[REG_EDI], .rbp = (uint32_t)g[REG_EBP],
+		.rax = (uint32_t)g[REG_EAX], .rip = (uint32_t)g[REG_EIP] - 1,
+		.eflags = (uint32_t)g[REG_EFL], .rsp = (uint32_t)g[REG_UESP],
 	};
 
 	return SITES_OUT(r);
@@ -205,6 +239,31 @@ size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
 	r.ARM_r9 = m->arm_r9;	r.ARM_r10 = m->arm_r10;	r.ARM_fp = m->arm_fp;
 	r.ARM_ip = m->arm_ip;	r.ARM_sp = m->arm_sp;	r.ARM_lr = m->arm_lr;
 	r.ARM_pc = m->arm_pc;	r.ARM_cpsr = m->arm_cpsr;
+	return SITES_OUT(r);
+}
+
+/* arm64's struct user_pt_regs (arch/arm64/include/uapi/asm/ptrace.h) as
+ * an arm64 kernel fills it for an AArch32 task: r0..r14 in regs[0..14],
+ * the pc in pc, cpsr in pstate. Written from the header; tests/layouts
+ * proves usdtkit's offsets against the real one. */
+struct arm64_user_pt_regs {
+	uint64_t regs[31];
+	uint64_t sp, pc, pstate;
+};
+_Static_assert(sizeof(struct arm64_user_pt_regs) == 272, "user_pt_regs");
+
+size_t sites_arch_regs_compat(const ucontext_t *uc, void *buf, size_t size)
+{
+	const mcontext_t *m = &uc->uc_mcontext;
+	struct arm64_user_pt_regs r = {
+		.regs = { m->arm_r0, m->arm_r1, m->arm_r2, m->arm_r3,
+			  m->arm_r4, m->arm_r5, m->arm_r6, m->arm_r7,
+			  m->arm_r8, m->arm_r9, m->arm_r10, m->arm_fp,
+			  m->arm_ip, m->arm_sp, m->arm_lr },
+		.pc = m->arm_pc,
+		.pstate = m->arm_cpsr,
+	};
+
 	return SITES_OUT(r);
 }
 

@@ -39,6 +39,8 @@ struct site {
 	int nop_len;
 	unsigned int hits;
 	struct usdtkit_arg arg[SITES_MAX_ARGS];
+	/* the same arguments as the ELF core resolved them, if built */
+	const struct usdtkit_arg *elf_arg[SITES_MAX_ARGS];
 };
 
 struct elfimg {
@@ -56,7 +58,9 @@ static const struct usdtkit_arch *arch;
 static bool verbose;
 static int mem_pipe[2];
 
-static unsigned long checked, mismatches, skipped[USDTKIT_ARG_AMBIGUOUS + 1];
+static unsigned long mismatches, skipped[USDTKIT_ARG_AMBIGUOUS + 1];
+/* evaluations: NATIVE layout, COMPAT64 layout, ELF core's arguments */
+static unsigned long checked, checked_compat, checked_elf;
 
 static int load_file(const char *path, struct elfimg *img)
 {
@@ -230,19 +234,17 @@ static int read_mem(void *cookie, uint64_t addr, void *buf, size_t size)
 	return read(mem_pipe[0], buf, size) == (ssize_t)size ? 0 : -EIO;
 }
 
-static void report(const struct site *s, int i, const char *what,
-		   uint64_t got, int err)
+static void report(const struct site *s, const struct usdtkit_arg *a, int i,
+		   const char *path, const char *what, uint64_t got, int err)
 {
 	char desc[160];
 
-	usdtkit_arg_snprintf(desc, sizeof(desc), arch, s->args, &s->arg[i]);
-	fprintf(stderr, "%s %s:%s arg %d [%.*s] %s: got 0x%llx (err %d) want 0x%llx size %u\n",
-		sites_arch_name, "usdtkit_cross", s->name, i,
-		(int)s->arg[i].text_len, s->args + s->arg[i].text_off, desc,
-		(unsigned long long)got, err,
-		(unsigned long long)sites_expect.value[i], sites_expect.size[i]);
-	if (what)
-		fprintf(stderr, "  -> %s\n", what);
+	usdtkit_arg_snprintf(desc, sizeof(desc), arch, s->args, a);
+	fprintf(stderr, "%s %s arg %d [%.*s] %s (%s): got 0x%llx (err %d) want 0x%llx size %u: %s\n",
+		sites_arch_name, s->name, i, (int)a->text_len,
+		s->args + a->text_off, desc, path, (unsigned long long)got,
+		err, (unsigned long long)sites_expect.value[i],
+		sites_expect.size[i], what);
 }
 
 static bool same_value(const struct usdtkit_arg *a, int i, uint64_t got)
@@ -256,43 +258,66 @@ static bool same_value(const struct usdtkit_arg *a, int i, uint64_t got)
 	return got == sites_expect.value[i];
 }
 
-static void check_arg(const struct site *s, int i,
-		      const struct usdtkit_eval_opts *opts)
+static void eval_one(const struct site *s, const struct usdtkit_arg *a, int i,
+		     const struct usdtkit_eval_opts *opts, const char *path,
+		     unsigned long *count)
 {
-	const struct usdtkit_arg *a = &s->arg[i];
 	uint64_t got = 0;
 	int err;
+
+	(*count)++;
+	err = usdtkit_arg_eval(arch, a, opts, &got);
+	if (err || a->size != sites_expect.size[i] || !same_value(a, i, got)) {
+		mismatches++;
+		report(s, a, i, path, "MISMATCH", got, err);
+	} else if (verbose) {
+		report(s, a, i, path, "ok", got, 0);
+	}
+}
+
+static void check_arg(const struct site *s, int i,
+		      const struct usdtkit_eval_opts *native,
+		      const struct usdtkit_eval_opts *compat)
+{
+	const struct usdtkit_arg *a = &s->arg[i], *e = s->elf_arg[i];
 
 	if (a->status != USDTKIT_ARG_OK) {
 		skipped[a->status]++;
 		if (verbose || s->hits == 1)
-			report(s, i, usdtkit_arg_status_str(a->status), 0, 0);
+			report(s, a, i, "native", usdtkit_arg_status_str(a->status), 0, 0);
 		return;
 	}
-	checked++;
-	err = usdtkit_arg_eval(arch, a, opts, &got);
-	if (err || a->size != sites_expect.size[i] || !same_value(a, i, got)) {
+	eval_one(s, a, i, native, "native", &checked);
+	if (compat->regs_size)
+		eval_one(s, a, i, compat, "compat64", &checked_compat);
+	if (!e)
+		return;
+	if (e->status != USDTKIT_ARG_OK) {
 		mismatches++;
-		report(s, i, "MISMATCH", got, err);
-	} else if (verbose) {
-		report(s, i, "ok", got, 0);
+		report(s, e, i, "elf core", "MISMATCH: left unusable", 0, 0);
+		return;
 	}
+	eval_one(s, e, i, native, "elf core", &checked_elf);
 }
 
 static void check_site(struct site *s, const ucontext_t *uc)
 {
-	uint8_t regs[512];
-	struct usdtkit_eval_opts opts = {
-		.sz = sizeof(opts),
+	uint8_t regs[512], cregs[512];
+	struct usdtkit_eval_opts native = {
+		.sz = sizeof(native),
 		.regs = regs,
 		.layout = USDTKIT_LAYOUT_NATIVE,
 		.ip = s->pc,
 		.read_mem = read_mem,
 	};
+	struct usdtkit_eval_opts compat = native;
 	int i;
 
 	s->hits++;
-	opts.regs_size = sites_arch_regs(uc, regs, sizeof(regs));
+	native.regs_size = sites_arch_regs(uc, regs, sizeof(regs));
+	compat.regs = cregs;
+	compat.layout = USDTKIT_LAYOUT_COMPAT64;
+	compat.regs_size = sites_arch_regs_compat(uc, cregs, sizeof(cregs));
 	if (s->nargs != sites_expect.nargs) {
 		mismatches++;
 		fprintf(stderr, "%s %s: %d args in [%s], %d passed\n",
@@ -301,7 +326,7 @@ static void check_site(struct site *s, const ucontext_t *uc)
 		return;
 	}
 	for (i = 0; i < s->nargs; i++)
-		check_arg(s, i, &opts);
+		check_arg(s, i, &native, &compat);
 }
 
 /*
@@ -325,6 +350,50 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 		(unsigned long)pc);
 	signal(sig, SIG_DFL);	/* return and die at the faulting insn */
 }
+
+#ifdef SITES_WITH_ELF
+/*
+ * The library's own path, where the ELF core is built: open our file,
+ * match its sites to ours by link-time pc and keep its (parsed and
+ * resolved) arguments, so each is evaluated too. The file stays open.
+ */
+static int attach_elf_core(void)
+{
+	struct usdtkit_file *f = usdtkit_file_open("/proc/self/exe", NULL);
+	size_t k;
+	int i, j;
+
+	if (!f)
+		return -errno;
+	if (usdtkit_file_site_count(f) != (size_t)nsites) {
+		fprintf(stderr, "FAIL: ELF core has %zu sites, notes %d\n",
+			usdtkit_file_site_count(f), nsites);
+		return -EPROTO;
+	}
+	for (k = 0; k < usdtkit_file_site_count(f); k++) {
+		const struct usdtkit_site *es = usdtkit_file_site(f, k);
+
+		for (i = 0; i < nsites; i++)
+			if (sites[i].link_pc == usdtkit_site_pc(es))
+				break;
+		if (i == nsites || strcmp(sites[i].args, usdtkit_site_args_text(es)) ||
+		    usdtkit_site_arg_count(es) != sites[i].nargs) {
+			fprintf(stderr, "FAIL: ELF core site %s at %#llx differs\n",
+				usdtkit_site_name(es),
+				(unsigned long long)usdtkit_site_pc(es));
+			return -EPROTO;
+		}
+		for (j = 0; j < sites[i].nargs; j++)
+			sites[i].elf_arg[j] = usdtkit_site_arg(es, j);
+	}
+	return 0;
+}
+#else
+static int attach_elf_core(void)
+{
+	return 0;	/* parse layer only (riscv64): our own reader alone */
+}
+#endif
 
 static int patch_sites(void)
 {
@@ -353,11 +422,12 @@ static int patch_sites(void)
 
 static int print_summary(const char *label)
 {
-	unsigned long unreached = 0, nskipped = 0, hits = 0;
+	unsigned long unreached = 0, nskipped = 0, hits = 0, nargs = 0;
 	int i;
 
 	for (i = 0; i < nsites; i++) {
 		hits += sites[i].hits;
+		nargs += sites[i].nargs;
 		if (!sites[i].hits) {
 			unreached++;
 			fprintf(stderr, "FAIL: site %s [%s] never reached\n",
@@ -366,12 +436,14 @@ static int print_summary(const char *label)
 	}
 	for (i = 0; i <= USDTKIT_ARG_AMBIGUOUS; i++)
 		nskipped += skipped[i];
-	printf("%s %s: %d sites (%lu hits), %lu args checked, %lu mismatches, %lu skipped",
-	       sites_arch_name, label, nsites, hits, checked, mismatches, nskipped);
+	printf("%s %s: %d sites, %lu args (%lu hits: %lu args checked, +%lu compat64, +%lu elf core), %lu mismatches, %lu skipped",
+	       sites_arch_name, label, nsites, nargs, hits, checked,
+	       checked_compat, checked_elf, mismatches, nskipped);
 	for (i = 0; i <= USDTKIT_ARG_AMBIGUOUS; i++)
 		if (skipped[i])
 			printf(" [%s %lu]", usdtkit_arg_status_str(i), skipped[i]);
-	printf("\n%lu passed, %lu failed\n", checked - mismatches,
+	printf("\n%lu passed, %lu failed\n",
+	       checked + checked_compat + checked_elf - mismatches,
 	       mismatches + unreached);
 	return mismatches || unreached || !checked ? 1 : 0;
 }
@@ -393,6 +465,8 @@ int main(int argc, char **argv)
 	err = load_file("/proc/self/exe", &img);
 	if (!err)
 		err = read_sites(&img);
+	if (!err)
+		err = attach_elf_core();
 	if (!err && pipe(mem_pipe))
 		err = -errno;
 	if (!err)
