@@ -55,28 +55,38 @@ size_t sites_arch_regs_compat(const ucontext_t *uc, void *buf, size_t size)
 }
 #endif
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 
+#ifdef __x86_64__
+#define X86_REG_IP REG_RIP
 const char sites_arch_name[] = "x86_64";
+#else
+#define X86_REG_IP REG_EIP
+const char sites_arch_name[] = "i386";
+#endif
 
 int sites_arch_patch(uint8_t *site)
 {
 	if (site[0] != 0x90)	/* nop */
 		return -ENOEXEC;
-	site[0] = 0xcc;		/* int3: SIGTRAP, rip after it */
+	site[0] = 0xcc;		/* int3: SIGTRAP, ip after it */
 	return 1;
 }
 
 uintptr_t sites_arch_trap_pc(const siginfo_t *si, const ucontext_t *uc)
 {
 	(void)si;	/* int3 reports si_addr 0 */
-	return uc->uc_mcontext.gregs[REG_RIP] - 1;
+	return uc->uc_mcontext.gregs[X86_REG_IP] - 1;
 }
 
 void sites_arch_resume(ucontext_t *uc, uintptr_t pc)
 {
-	uc->uc_mcontext.gregs[REG_RIP] = pc;
+	uc->uc_mcontext.gregs[X86_REG_IP] = pc;
 }
+
+#endif
+
+#if defined(__x86_64__)
 
 size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
 {
@@ -95,27 +105,6 @@ size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
 }
 
 #elif defined(__i386__)
-
-const char sites_arch_name[] = "i386";
-
-int sites_arch_patch(uint8_t *site)
-{
-	if (site[0] != 0x90)
-		return -ENOEXEC;
-	site[0] = 0xcc;
-	return 1;
-}
-
-uintptr_t sites_arch_trap_pc(const siginfo_t *si, const ucontext_t *uc)
-{
-	(void)si;
-	return uc->uc_mcontext.gregs[REG_EIP] - 1;
-}
-
-void sites_arch_resume(ucontext_t *uc, uintptr_t pc)
-{
-	uc->uc_mcontext.gregs[REG_EIP] = pc;
-}
 
 size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
 {
