@@ -2,6 +2,7 @@
 # sysroot /usr/aarch64-linux-gnu,
 # tests under qemu-aarch64 (apt: qemu-user). See docs/ARCHES.md.
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
+set(USDTKIT_CROSS_NAME aarch64)
 set(USDTKIT_TRIPLET aarch64-linux-gnu)
 set(USDTKIT_MULTIARCH aarch64-linux-gnu)
 set(USDTKIT_QEMU qemu-aarch64)

@@ -2,6 +2,7 @@
 # sysroot /usr/riscv64-linux-gnu,
 # tests under qemu-riscv64 (apt: qemu-user). See docs/ARCHES.md.
 set(CMAKE_SYSTEM_PROCESSOR riscv64)
+set(USDTKIT_CROSS_NAME riscv64)
 set(USDTKIT_TRIPLET riscv64-linux-gnu)
 set(USDTKIT_MULTIARCH riscv64-linux-gnu)
 set(USDTKIT_QEMU qemu-riscv64)
