@@ -352,10 +352,13 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 }
 
 #ifdef SITES_WITH_ELF
+static struct usdtkit_file *elf_file;
+
 /*
  * The library's own path, where the ELF core is built: open our file,
  * match its sites to ours by link-time pc and keep its (parsed and
- * resolved) arguments, so each is evaluated too. The file stays open.
+ * resolved) arguments, so each is evaluated too. The file stays open
+ * until the end (elf_file).
  */
 static int attach_elf_core(void)
 {
@@ -365,6 +368,7 @@ static int attach_elf_core(void)
 
 	if (!f)
 		return -errno;
+	elf_file = f;
 	if (usdtkit_file_site_count(f) != (size_t)nsites) {
 		fprintf(stderr, "FAIL: ELF core has %zu sites, notes %d\n",
 			usdtkit_file_site_count(f), nsites);
@@ -388,10 +392,19 @@ static int attach_elf_core(void)
 	}
 	return 0;
 }
+
+static void close_elf_core(void)
+{
+	usdtkit_file_close(elf_file);
+}
 #else
 static int attach_elf_core(void)
 {
 	return 0;	/* parse layer only (riscv64): our own reader alone */
+}
+
+static void close_elf_core(void)
+{
 }
 #endif
 
@@ -474,10 +487,15 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "FAIL: setup: %s\n", strerror(-err));
 		printf("0 passed, 1 failed\n");
+		close_elf_core();
+		free((void *)img.data);
 		return 1;
 	}
 	sigaction(SIGTRAP, &sa, NULL);
 	sigaction(SIGILL, &sa, NULL);
 	sites_run_probes();
-	return print_summary(label);
+	err = print_summary(label);
+	close_elf_core();
+	free((void *)img.data);
+	return err;
 }

@@ -197,7 +197,7 @@ NOINLINE static void stack(int i)
 	for (k = 0; k < 8; k++)
 		loc[k] = (k & 1 ? 1 : -1) * (k + 1) * 1000;
 	for (k = 0; k < 4; k++) {
-		loc64[k] = -(int64_t)(k + 1) << 40;
+		loc64[k] = -((int64_t)(k + 1) << 40);
 		loc16[k] = (int16_t)(-k - 20);
 	}
 	escape(loc);
