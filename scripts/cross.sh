@@ -83,6 +83,11 @@ for t in $targets; do
 		echo "cross: $t: parse layer only (no Debian 12 libelf for $t)"
 		set -- "$@" -DUSDTKIT_WITH_ELF=OFF -DUSDTKIT_BUILD_CLI=OFF
 	fi
+	if [ -n "$a" ] && [ -x build/cli/usdtkit ] && [ -d build/tests/elf ]; then
+		# compare `usdtkit list` with the native build's (scripts/test.sh)
+		set -- "$@" -DUSDTKIT_HOST_CLI="$PWD/build/cli/usdtkit" \
+			-DUSDTKIT_HOST_ELF_DIR="$PWD/build/tests/elf"
+	fi
 	echo "cross: $t"
 	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 	cmake --build "$dir" -j "$jobs" >/dev/null
