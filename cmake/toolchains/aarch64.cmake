@@ -1,9 +1,3 @@
-# Debian 12 cross build for aarch64: aarch64-linux-gnu-gcc (apt: gcc-aarch64-linux-gnu),
-# sysroot /usr/aarch64-linux-gnu,
-# tests under qemu-aarch64 (apt: qemu-user). See docs/ARCHES.md.
-set(CMAKE_SYSTEM_PROCESSOR aarch64)
-set(USDTKIT_CROSS_NAME aarch64)
-set(USDTKIT_TRIPLET aarch64-linux-gnu)
-set(USDTKIT_MULTIARCH aarch64-linux-gnu)
-set(USDTKIT_QEMU qemu-aarch64)
+# Debian 12 cross build for aarch64 (arm64); the settings are the "aarch64" row of
+# debian-cross.cmake. Use: cmake -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/debian-cross.cmake)

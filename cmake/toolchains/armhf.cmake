@@ -1,9 +1,3 @@
-# Debian 12 cross build for armhf: arm-linux-gnueabihf-gcc (apt: gcc-arm-linux-gnueabihf),
-# sysroot /usr/arm-linux-gnueabihf,
-# tests under qemu-arm (apt: qemu-user). See docs/ARCHES.md.
-set(CMAKE_SYSTEM_PROCESSOR armv7l)
-set(USDTKIT_CROSS_NAME armhf)
-set(USDTKIT_TRIPLET arm-linux-gnueabihf)
-set(USDTKIT_MULTIARCH arm-linux-gnueabihf)
-set(USDTKIT_QEMU qemu-arm)
+# Debian 12 cross build for armhf (ARMv7 hard-float, Thumb-2); the settings are the "armhf" row of
+# debian-cross.cmake. Use: cmake -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/armhf.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/debian-cross.cmake)

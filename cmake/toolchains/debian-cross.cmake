@@ -1,8 +1,23 @@
-# Shared part of the Debian 12 cross toolchain files: the including file
-# sets CMAKE_SYSTEM_PROCESSOR, USDTKIT_TRIPLET (the compiler prefix and
-# /usr/<triplet> sysroot), USDTKIT_MULTIARCH (/usr/lib/<multiarch>, where
-# `apt-get install libelf-dev:ARCH` puts the target's libelf) and
-# USDTKIT_QEMU (the qemu-user binary that runs the target's tests).
+# The Debian 12 cross toolchains: cmake/toolchains/<name>.cmake includes
+# this file, and <name> picks a row below: CMAKE_SYSTEM_PROCESSOR, the
+# triplet (compiler prefix and /usr/<triplet> sysroot, apt: gcc-<triplet>),
+# the multiarch directory (/usr/lib/<multiarch>) and the qemu-user binary
+# that runs the target's tests (apt: qemu-user). See docs/ARCHES.md.
+set(_row_aarch64 aarch64 aarch64-linux-gnu aarch64-linux-gnu qemu-aarch64)
+set(_row_armhf armv7l arm-linux-gnueabihf arm-linux-gnueabihf qemu-arm)
+set(_row_riscv64 riscv64 riscv64-linux-gnu riscv64-linux-gnu qemu-riscv64)
+set(_row_s390x s390x s390x-linux-gnu s390x-linux-gnu qemu-s390x)
+set(_row_i686 i686 i686-linux-gnu i386-linux-gnu qemu-i386)
+
+get_filename_component(USDTKIT_CROSS_NAME ${CMAKE_PARENT_LIST_FILE} NAME_WE)
+if(NOT DEFINED _row_${USDTKIT_CROSS_NAME})
+  message(FATAL_ERROR "no Debian cross toolchain named ${USDTKIT_CROSS_NAME}")
+endif()
+list(GET _row_${USDTKIT_CROSS_NAME} 0 CMAKE_SYSTEM_PROCESSOR)
+list(GET _row_${USDTKIT_CROSS_NAME} 1 USDTKIT_TRIPLET)
+list(GET _row_${USDTKIT_CROSS_NAME} 2 USDTKIT_MULTIARCH)
+list(GET _row_${USDTKIT_CROSS_NAME} 3 USDTKIT_QEMU)
+
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_C_COMPILER ${USDTKIT_TRIPLET}-gcc)
 

@@ -1,9 +1,3 @@
-# Debian 12 cross build for s390x: s390x-linux-gnu-gcc (apt: gcc-s390x-linux-gnu),
-# sysroot /usr/s390x-linux-gnu,
-# tests under qemu-s390x (apt: qemu-user). See docs/ARCHES.md.
-set(CMAKE_SYSTEM_PROCESSOR s390x)
-set(USDTKIT_CROSS_NAME s390x)
-set(USDTKIT_TRIPLET s390x-linux-gnu)
-set(USDTKIT_MULTIARCH s390x-linux-gnu)
-set(USDTKIT_QEMU qemu-s390x)
+# Debian 12 cross build for s390x (big-endian); the settings are the "s390x" row of
+# debian-cross.cmake. Use: cmake -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/s390x.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/debian-cross.cmake)
