@@ -11,7 +11,9 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "parse", cmd_parse, "parse USDT argument specs for an architecture" },
+#ifdef USDTKIT_CLI_WITH_ELF
 	{ "list", cmd_list, "list the USDT probes of ELF files or a process" },
+#endif
 };
 
 static void usage(FILE *f)
