@@ -81,7 +81,7 @@ for t in $targets; do
 		set -- "$@" -DUSDTKIT_CROSS_SYSROOT="$root"
 	else
 		echo "cross: $t: parse layer only (no Debian 12 libelf for $t)"
-		set -- "$@" -DUSDTKIT_WITH_ELF=OFF -DUSDTKIT_BUILD_CLI=OFF
+		set -- "$@" -DUSDTKIT_WITH_ELF=OFF
 	fi
 	if [ -n "$a" ] && [ -x build/cli/usdtkit ] && [ -d build/tests/elf ]; then
 		# compare `usdtkit list` with the native build's (scripts/test.sh)
