@@ -16,7 +16,6 @@
  * unreached site or nothing checked. -v prints every argument.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,16 +157,15 @@ static int add_site(const struct elfimg *img, const uint8_t *desc,
 {
 	const size_t asz = sizeof(ElfW(Addr));
 	const char *prov = (const char *)desc + 3 * asz, *end;
+	ElfW(Addr) pc;
 	struct site *s;
-	int err;
 
 	if (descsz < 3 * asz + 3 || nsites == MAX_SITES)
 		return -E2BIG;
 	end = (const char *)desc + descsz;
 	s = &sites[nsites++];
-	memcpy(&s->link_pc, desc, asz > 4 ? 8 : 4);
-	if (asz == 4)
-		s->link_pc = *(const uint32_t *)desc;
+	memcpy(&pc, desc, sizeof(pc));	/* notes are in our own byte order */
+	s->link_pc = pc;
 	s->pc = (uintptr_t)s->link_pc + bias;
 	s->name = prov + strnlen(prov, end - prov) + 1;
 	s->args = s->name + strnlen(s->name, end - s->name) + 1;
@@ -175,8 +173,7 @@ static int add_site(const struct elfimg *img, const uint8_t *desc,
 				      SITES_MAX_ARGS);
 	if (s->nargs < 0 || s->nargs > SITES_MAX_ARGS)
 		return -EINVAL;
-	err = resolve_args(img, s);
-	return err;
+	return resolve_args(img, s);
 }
 
 static int read_sites(struct elfimg *img)
