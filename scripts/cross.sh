@@ -36,6 +36,8 @@ aptdir=$PWD/build-cross/apt
 apt_cross() {	# apt-get with the private state
 	apt-get -qq -o Dir::State::Lists="$aptdir/lists" \
 		-o Dir::Cache="$aptdir/cache" \
+		-o Dir::Etc::SourceList="$aptdir/sources.list" \
+		-o Dir::Etc::SourceParts="$aptdir/sources.list.d" \
 		-o APT::Architectures::=arm64 -o APT::Architectures::=armhf \
 		-o APT::Architectures::=s390x -o APT::Architectures::=i386 "$@"
 }
@@ -46,7 +48,21 @@ sysroot() {
 	root=$PWD/build-cross/sysroot-$1
 	if [ ! -f "$root/.done" ]; then
 		if [ ! -d "$aptdir/lists" ]; then
-			mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial"
+			mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" \
+				"$aptdir/sources.list.d"
+			# the machine's sources less the security suite: it holds
+			# none of these packages, and its foreign indices are the
+			# ones a mirror mid-sync fails on
+			grep -sv security /etc/apt/sources.list > "$aptdir/sources.list" || true
+			for f in /etc/apt/sources.list.d/*.sources; do
+				[ -f "$f" ] || continue
+				awk 'BEGIN { RS = ""; ORS = "\n\n" } !/security/' "$f" \
+					> "$aptdir/sources.list.d/${f##*/}"
+			done
+			for f in /etc/apt/sources.list.d/*.list; do
+				[ -f "$f" ] || continue
+				grep -v security "$f" > "$aptdir/sources.list.d/${f##*/}" || true
+			done
 			# a foreign index missing on the mirror is no error here:
 			# the download below fails if it needed it
 			apt_cross update >&2 || echo "cross: apt update reported errors" >&2
