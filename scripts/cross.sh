@@ -10,7 +10,7 @@
 # libc6-dev:ARCH, which apt refuses whenever the host's packages are newer
 # (security updates) than the foreign ones. So the target's libelf, zlib
 # and zstd are fetched with a private apt state (build-cross/apt: lists of
-# those four architectures, the machine's own sources) and unpacked with
+# those four architectures, the machine's sources less security) and unpacked with
 # dpkg -x into build-cross/sysroot-ARCH, which the toolchain file hands
 # to pkg-config, the linker and qemu. The attach layer will add
 # libbpf1/libbpf-dev to that list. riscv64 is no Debian 12 architecture:
