@@ -32,6 +32,9 @@ extern struct sites_expect sites_expect;
 /* Fire every probe of sites_probes.c at least once. */
 void sites_run_probes(void);
 
+/* The probe with floats in FP registers (sites_fp.c). */
+void sites_fp_probes(float f, double d);
+
 /* Name of the target as usdtkit spells it ("aarch64", "arm", ...). */
 extern const char sites_arch_name[];
 

@@ -281,7 +281,15 @@ static void check_arg(const struct site *s, int i,
 	if (a->status != USDTKIT_ARG_OK) {
 		skipped[a->status]++;
 		if (verbose || s->hits == 1)
-			report(s, a, i, "native", usdtkit_arg_status_str(a->status), 0, 0);
+			fprintf(stderr, "%s %s arg %d [%.*s]: skipped, %s: %s\n",
+				sites_arch_name, s->name, i, (int)a->text_len,
+				s->args + a->text_off,
+				usdtkit_arg_status_str(a->status), a->error);
+		/* the ELF core must see the same */
+		if (e && e->status != a->status) {
+			mismatches++;
+			report(s, e, i, "elf core", "MISMATCH: other status", 0, 0);
+		}
 		return;
 	}
 	eval_one(s, a, i, native, "native", &checked);
