@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Real attachments, one backend per run:
+ *
+ *   test_attach multi|perf|ipmap BUILD_DIR
+ *   test_attach rollback BUILD_DIR
+ *
+ * Every probe of the fixtures (0, 3 and 12 arguments of every width and
+ * sign, registers, stack, a global through %rip, an array element through
+ * SIB, a constant, a semaphore) in a non-PIE executable, a PIE and a
+ * shared library, PID-filtered (a second process fires too, and must not
+ * be seen) and for any process; every value the BPF side reads must equal
+ * the value the fixture passed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <usdtkit/attach.h>
+
+#include "check.h"
+#include "fx_run.h"
+#include "fx_values.h"
+#include "small.skel.h"
+#include "trace.skel.h"
+#include "trace_event.h"
+
+#define ROUNDS 3
+
+static const char *dir;
+static char last_msg[1024];
+
+static void print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
+{
+	(void)ctx;
+	if (level == USDTKIT_LOG_WARN)
+		snprintf(last_msg, sizeof(last_msg), "%s", msg);
+}
+
+static const char *path_of(const char *name)
+{
+	static char buf[4][4096];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", dir, name);
+	return buf[k];
+}
+
+/* ---- what came back ---- */
+
+/* probe ids = cookies */
+enum { P_ZERO = 1, P_THREE, P_TWELVE, P_SEMA, NPROBES };
+static const char *const probe_names[NPROBES] = {
+	[P_ZERO] = "zero", [P_THREE] = "three", [P_TWELVE] = "twelve", [P_SEMA] = "sema",
+};
+
+struct seen {
+	int hits[NPROBES];
+	int bad;	/* events whose values were wrong */
+	int foreign;	/* events from a pid that must not be seen */
+	pid_t want_pid;	/* 0: any */
+};
+
+static int expect_args(const struct usdtkit_trace_event *e, int64_t *want, int n)
+{
+	int i;
+
+	if (e->nargs != n || e->err) {
+		fprintf(stderr, "  %s: nargs %d (want %d), err %d mask %#x\n",
+			probe_names[e->cookie], e->nargs, n, e->err, e->err_mask);
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		if (e->args[i] != want[i]) {
+			fprintf(stderr, "  %s: arg %d = %lld, want %lld\n",
+				probe_names[e->cookie], i, e->args[i], (long long)want[i]);
+			return 1;
+		}
+	return 0;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	const struct usdtkit_trace_event *e = data;
+	struct seen *s = ctx;
+	int64_t want[12];
+	int r = (int)e->args[0];
+
+	if (size < sizeof(*e) || e->cookie <= 0 || e->cookie >= NPROBES) {
+		s->bad++;
+		return 0;
+	}
+	if (s->want_pid && (pid_t)e->pid != s->want_pid) {
+		s->foreign++;
+		return 0;
+	}
+	s->hits[e->cookie]++;
+	switch (e->cookie) {
+	case P_ZERO:
+		s->bad += e->nargs != 0 || e->err;
+		break;
+	case P_THREE:
+		fx_three(r, want);
+		s->bad += expect_args(e, want, 3);
+		break;
+	case P_TWELVE:
+		fx_twelve(r, want);
+		s->bad += expect_args(e, want, 12);
+		break;
+	case P_SEMA:
+		want[0] = r;
+		want[1] = fx_s32(r);
+		s->bad += expect_args(e, want, 2);
+		break;
+	}
+	return 0;
+}
+
+/* ---- one scenario ---- */
+
+struct scenario {
+	const char *label;
+	const char *exe;	/* fixture to run */
+	const char *target;	/* file to attach to */
+	const char *provider;
+	bool lib;		/* fixture runs with its library */
+	bool any_pid;		/* attach for any process */
+	bool by_pid;		/* usdtkit_attach_pid() */
+	bool sema;		/* has fx:sema */
+};
+
+static int attach_all(struct trace *skel, const struct scenario *sc,
+		      enum usdtkit_mode mode, pid_t pid, struct usdtkit_link **links)
+{
+	int p, n = 0;
+
+	for (p = P_ZERO; p < NPROBES; p++) {
+		LIBBPF_OPTS(usdtkit_attach_opts, o, .cookie = (uint64_t)p, .mode = mode,
+			    .print = print_msg);
+
+		if (p == P_SEMA && !sc->sema)
+			continue;
+		if (sc->by_pid)
+			links[p] = usdtkit_attach_pid(skel->progs.usdtkit_trace, pid,
+						      sc->provider, probe_names[p], &o);
+		else
+			links[p] = usdtkit_attach(skel->progs.usdtkit_trace,
+						  sc->any_pid ? -1 : pid, sc->target,
+						  sc->provider, probe_names[p], &o);
+		if (!links[p])
+			return -errno;
+		n++;
+	}
+	return n;
+}
+
+static void run_scenario(enum usdtkit_mode mode, const struct scenario *sc)
+{
+	struct usdtkit_link *links[NPROBES] = { 0 };
+	struct fx_proc a, b;
+	struct seen s = { 0 };
+	struct ring_buffer *rb = NULL;
+	struct trace *skel;
+	int p, err, nprobes;
+
+	printf("  %s / %s\n", usdtkit_mode_str(mode), sc->label);
+	skel = trace__open();
+	CHECK(skel, "%s: open", sc->label);
+	if (!skel)
+		return;
+	CHECK(!usdtkit_prog_prepare(skel->progs.usdtkit_trace, mode), "prepare");
+	err = trace__load(skel);
+	CHECK(!err, "%s: load: %d", sc->label, err);
+	err = fx_start(&a, sc->exe, sc->lib);
+	CHECK(!err, "start %s", sc->exe);
+	err = err ? err : fx_start(&b, sc->exe, sc->lib);
+	CHECK(!err, "start second %s", sc->exe);
+	if (err)
+		goto out;
+	nprobes = attach_all(skel, sc, mode, a.pid, links);
+	/* IP-map mode cannot know a PIE's or library's address in processes
+	 * that do not exist yet: a clear refusal is the right answer */
+	if (mode == USDTKIT_MODE_IPMAP && sc->any_pid && strcmp(sc->exe, sc->target) == 0 &&
+	    strstr(sc->label, "nopie") == NULL) {
+		CHECK(nprobes == -EINVAL && strstr(last_msg, "needs a PID"),
+		      "%s: ipmap any-pid on PIE: %d '%s'", sc->label, nprobes, last_msg);
+		goto stop;
+	}
+	if (mode == USDTKIT_MODE_IPMAP && sc->any_pid && sc->lib && !sc->by_pid) {
+		CHECK(nprobes == -EINVAL && strstr(last_msg, "needs a PID"),
+		      "%s: ipmap any-pid on a library: %d '%s'", sc->label, nprobes, last_msg);
+		goto stop;
+	}
+	CHECK(nprobes > 0, "%s: attach: %d (%s)", sc->label, nprobes, last_msg);
+	if (nprobes <= 0)
+		goto stop;
+	for (p = P_ZERO; p < NPROBES; p++)
+		if (links[p])
+			CHECK(usdtkit_link_mode(links[p]) == mode, "mode of link");
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, &s, NULL);
+	CHECK(rb, "ring buffer");
+	s.want_pid = sc->any_pid ? 0 : a.pid;
+	CHECK(!fx_fire(&a, ROUNDS) && !fx_fire(&b, ROUNDS), "fire");
+	if (rb)
+		ring_buffer__consume(rb);
+	for (p = P_ZERO; p < NPROBES; p++) {
+		int want = (p == P_SEMA && !sc->sema) ? 0 :
+			   sc->any_pid ? 2 * ROUNDS : ROUNDS;
+
+		CHECK(s.hits[p] == want, "%s: %s hits %d, want %d", sc->label,
+		      probe_names[p], s.hits[p], want);
+	}
+	CHECK(!s.bad, "%s: %d events with wrong values", sc->label, s.bad);
+	CHECK(!s.foreign, "%s: %d events from the filtered-out process",
+	      sc->label, s.foreign);
+stop:
+	fx_stop(&a);
+	fx_stop(&b);
+out:
+	for (p = P_ZERO; p < NPROBES; p++)
+		usdtkit_link_destroy(links[p]);
+	ring_buffer__free(rb);
+	trace__destroy(skel);
+}
+
+static void run_mode(enum usdtkit_mode mode)
+{
+	const char *pie = path_of("fx_pie"), *nopie = path_of("fx_nopie");
+	const char *lib = path_of("libfxlib.so");
+	const struct scenario sc[] = {
+		{ "nopie pid", nopie, nopie, "fx", false, false, false, true },
+		{ "nopie any", nopie, nopie, "fx", false, true, false, true },
+		{ "pie pid", pie, pie, "fx", true, false, false, true },
+		{ "pie any", pie, pie, "fx", true, true, false, true },
+		{ "lib pid", pie, lib, "fxlib", true, false, false, false },
+		{ "lib any", pie, lib, "fxlib", true, true, false, false },
+		{ "lib by pid alone", pie, NULL, "fxlib", true, false, true, false },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(sc) / sizeof(sc[0]); i++)
+		run_scenario(mode, &sc[i]);
+}
+
+/* ---- rollback ---- */
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int count_links(void)
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (!bpf_link_get_next_id(id, &id))
+		n++;
+	return n;
+}
+
+/*
+ * The kernel frees a closed perf link after an RCU grace period, so its
+ * id stays listed for a moment after close(): wait (up to 5 s) until the
+ * list reaches @want, or for @want < 0 until it stops changing.
+ */
+static int settled_links(int want)
+{
+	int i, n = count_links(), prev = -1;
+
+	for (i = 0; i < 100 && (want >= 0 ? n != want : n != prev); i++) {
+		usleep(50 * 1000);
+		prev = n;
+		n = count_links();
+	}
+	return n;
+}
+
+static unsigned long long hits(struct small *skel)
+{
+	int ncpu = libbpf_num_possible_cpus(), key = 0, i;
+	unsigned long long v[512], sum = 0;
+
+	if (ncpu <= 0 || ncpu > 512 ||
+	    bpf_map_lookup_elem(bpf_map__fd(skel->maps.counters), &key, v))
+		return ~0ull;
+	for (i = 0; i < ncpu; i++)
+		sum += v[i];
+	return sum;
+}
+
+static void rollback_mode(enum usdtkit_mode mode)
+{
+	const char *nopie = path_of("fx_nopie");
+	struct usdtkit_link *l, *first, *again;
+	struct fx_proc a;
+	struct small *skel = small__open();
+	int fds, links;
+
+	printf("  rollback / %s\n", usdtkit_mode_str(mode));
+	CHECK(skel && !usdtkit_prog_prepare(skel->progs.usdtkit_trace, mode) &&
+	      !small__load(skel), "load small");
+	if (!skel)
+		return;
+	CHECK(!fx_start(&a, nopie, 0), "start");
+	fds = count_fds();
+	links = settled_links(-1);
+	{
+		LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+
+		/* 4 probes, 4 distinct specs, room for 2: nothing may stay */
+		l = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "*", &o);
+		CHECK(!l && errno == E2BIG, "E2BIG expected, got %p errno %d", (void *)l, errno);
+		CHECK(strstr(last_msg, "no free spec id"), "message: %s", last_msg);
+		CHECK(count_fds() == fds, "fds %d, baseline %d", count_fds(), fds);
+		CHECK(count_links() == links, "links %d, baseline %d", count_links(), links);
+		CHECK(!fx_fire(&a, ROUNDS), "fire");
+		CHECK(hits(skel) == 0, "hits after a failed attach: %llu", hits(skel));
+
+		/* ids went back: two probes fit again, a third does not */
+		first = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "zero", &o);
+		again = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "three", &o);
+		CHECK(first && again, "two specs fit: %s", last_msg);
+		l = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "twelve", &o);
+		CHECK(!l && errno == E2BIG, "third spec: E2BIG");
+		CHECK(!fx_fire(&a, ROUNDS), "fire");
+		CHECK(hits(skel) == 2 * ROUNDS, "hits %llu, want %d", hits(skel), 2 * ROUNDS);
+		usdtkit_link_destroy(first);
+		usdtkit_link_destroy(again);
+		CHECK(count_fds() == fds, "fds after detach %d, baseline %d", count_fds(), fds);
+		CHECK(settled_links(links) == links, "links after detach %d", count_links());
+	}
+	if (mode == USDTKIT_MODE_IPMAP) {
+		LIBBPF_OPTS(usdtkit_attach_opts, o1, .mode = mode, .cookie = 1, .print = print_msg);
+		LIBBPF_OPTS(usdtkit_attach_opts, o2, .mode = mode, .cookie = 2, .print = print_msg);
+
+		/* same IP, different specs, no cookies: refused */
+		first = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "three", &o1);
+		l = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "three", &o2);
+		CHECK(first && !l && errno == EEXIST, "collision: %p errno %d", (void *)l, errno);
+		CHECK(strstr(last_msg, "already maps"), "collision message: %s", last_msg);
+		usdtkit_link_destroy(first);
+		CHECK(settled_links(links) == links, "links after collision %d", count_links());
+	}
+	fx_stop(&a);
+	small__destroy(skel);
+}
+
+int main(int argc, char **argv)
+{
+	int mode;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: test_attach multi|perf|ipmap|rollback BUILD_DIR\n");
+		return 2;
+	}
+	dir = argv[2];
+	signal(SIGPIPE, SIG_IGN);
+	if (geteuid() != 0) {
+		printf("SKIP: needs root for BPF\n");
+		return 77;
+	}
+	if (!strcmp(argv[1], "rollback")) {
+		rollback_mode(USDTKIT_MODE_MULTI);
+		rollback_mode(USDTKIT_MODE_PERF);
+		rollback_mode(USDTKIT_MODE_IPMAP);
+		return check_done();
+	}
+	mode = usdtkit_mode_parse(argv[1]);
+	if (mode <= 0) {
+		fprintf(stderr, "bad mode %s\n", argv[1]);
+		return 2;
+	}
+	if (usdtkit_mode_resolve(mode) == USDTKIT_MODE_MULTI && !usdtkit_features()->uprobe_multi) {
+		printf("SKIP: this kernel has no uprobe_multi with the PID filter fix\n");
+		return 77;
+	}
+	run_mode((enum usdtkit_mode)mode);
+	return check_done();
+}
