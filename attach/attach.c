@@ -61,7 +61,8 @@ void usdtkit_link_destroy(struct usdtkit_link *l)
 
 /* ---- mode ---- */
 
-static int pick_mode(const struct attach_req *r, const struct usdtkit_log *lg)
+static int pick_mode(const struct attach_req *r, enum usdtkit_spec_abi abi,
+		     const struct usdtkit_log *lg)
 {
 	bool prepared = bpf_program__expected_attach_type(r->prog) ==
 			(enum bpf_attach_type)USDTKIT_TRACE_UPROBE_MULTI;
@@ -82,6 +83,14 @@ static int pick_mode(const struct attach_req *r, const struct usdtkit_log *lg)
 		return -EOPNOTSUPP;
 	if (m == USDTKIT_MODE_PERF && !usdtkit_features()->bpf_cookie)
 		return -EOPNOTSUPP;
+	/* libbpf's usdt.bpf.h looks at the IP map only on kernels without
+	 * cookies; on others a cookie-less link would read spec 0 */
+	if (m == USDTKIT_MODE_IPMAP && abi != USDTKIT_ABI_OWN &&
+	    usdtkit_features()->bpf_cookie) {
+		usdtkit__warn(lg, "programs built with libbpf's usdt.bpf.h use BPF "
+			      "cookies on this kernel: IP-map mode would misread them");
+		return -EOPNOTSUPP;
+	}
 	if ((unsigned int)m > USDTKIT_MODE_IPMAP)
 		return -EINVAL;
 	return (int)m;
@@ -107,25 +116,20 @@ static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
 		     int64_t ip_delta, int *idp)
 {
 	struct usdtkit_manager *m = l->man;
-	struct usdtkit_bpf_spec spec;
+	unsigned char spec[USDTKIT_SPEC_MAX_BYTES];
 	const struct usdtkit_arg *args = usdtkit_site_arg(s, 0);
-	int i, id, err, n = usdtkit_site_arg_count(s);
+	int id, err, n = usdtkit_site_arg_count(s);
 	char where[512];
 
 	snprintf(where, sizeof(where), "%s: %s:%s", usdtkit_file_name(f),
 		 usdtkit_site_provider(s), usdtkit_site_name(s));
 	err = usdtkit__spec_encode(&l->log, where, usdtkit_file_arch(f),
 				   usdtkit_site_args_text(s), args, n, r->o.cookie,
-				   m->abi, &spec, sizeof(spec));
+				   ip_delta, m->abi, spec, sizeof(spec));
 	if (err)
 		return err;
-	/* pc-relative values are relative to the probe pc; the program
-	 * sees the IP it was attached at */
-	for (i = 0; i < n; i++)
-		if (spec.args[i].flags & USDTKIT_BPF_F_PC_REL)
-			spec.args[i].disp -= ip_delta;
 	pthread_mutex_lock(&m->lock);
-	id = usdtkit__spec_table_get_raw(m->specs, &spec, sizeof(spec));
+	id = usdtkit__spec_table_get_raw(m->specs, spec, m->spec_value_size);
 	if (id >= 0) {
 		err = record((void **)&l->ids, &l->nids, sizeof(int), &id);
 		if (err)
@@ -140,7 +144,7 @@ static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
 	}
 	if (err)
 		return err;
-	if (bpf_map_update_elem(m->spec_fd, &id, &spec, BPF_ANY)) {
+	if (bpf_map_update_elem(m->spec_fd, &id, spec, BPF_ANY)) {
 		err = -errno;
 		usdtkit__warn(&l->log, "%s: writing spec %d: %s", where, id,
 			      strerror(-err));
@@ -273,11 +277,11 @@ static struct usdtkit_link *link_new(struct attach_req *r,
 	l->multi_fd = -1;
 	l->log.print = r->o.print;
 	l->log.ctx = r->o.print_ctx;
-	*err = pick_mode(r, &l->log);
+	l->man = usdtkit__manager_get(r->prog, &l->log);
+	*err = l->man ? pick_mode(r, l->man->abi, &l->log) : -errno;
 	if (*err >= 0) {
 		l->mode = (enum usdtkit_mode)*err;
-		l->man = usdtkit__manager_get(r->prog, &l->log);
-		*err = l->man ? 0 : -errno;
+		*err = 0;
 	}
 	if (*err) {
 		usdtkit_link_destroy(l);

@@ -36,7 +36,7 @@ int usdtkit__attach_multi(struct usdtkit_link *l, const struct bpf_program *prog
 		offs[i] = t[i].offset;
 		refs[i] = t[i].ref_ctr;
 		any_ref |= t[i].ref_ctr != 0;
-		cookies[i] = USDTKIT_BPF_COOKIE(t[i].spec_id);
+		cookies[i] = usdtkit__cookie(l->man, t[i].spec_id);
 	}
 	/* the kernel's pid 0 means any process */
 	fd = usdtkit__sys_uprobe_multi(bpf_program__fd(prog), t[0].path, offs,
@@ -70,7 +70,7 @@ int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
 	for (i = 0; i < n; i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o,
 			    .ref_ctr_offset = (size_t)t[i].ref_ctr,
-			    .bpf_cookie = cookies ? USDTKIT_BPF_COOKIE(t[i].spec_id) : 0);
+			    .bpf_cookie = cookies ? usdtkit__cookie(l->man, t[i].spec_id) : 0);
 		struct bpf_link *bl;
 		int err;
 

@@ -78,11 +78,15 @@ int usdtkit__sys_uprobe_multi(int prog_fd, const char *path,
 int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,
 			 const struct usdtkit_arch *arch, const char *spec_text,
 			 const struct usdtkit_arg *args, int nargs,
-			 uint64_t cookie, enum usdtkit_spec_abi abi,
-			 void *out, size_t out_size);
+			 uint64_t cookie, int64_t ip_delta,
+			 enum usdtkit_spec_abi abi, void *out, size_t out_size);
 enum usdtkit_layout_kind usdtkit__kernel_layout(const struct usdtkit_arch *arch);
 
+/* Largest spec of any layout (own and libbpf v2: 304 bytes). */
+#define USDTKIT_SPEC_MAX_BYTES 304
+
 /* manager.c */
+uint64_t usdtkit__cookie(const struct usdtkit_manager *m, int spec_id);
 struct usdtkit_manager *usdtkit__manager_get(const struct bpf_program *prog,
 					     const struct usdtkit_log *lg);
 void usdtkit__manager_put(struct usdtkit_manager *m);

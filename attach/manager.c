@@ -70,6 +70,25 @@ static int prog_map_ids(int prog_fd, uint32_t *ids, uint32_t *n)
 	return 0;
 }
 
+static size_t want_value_size(enum usdtkit_spec_abi abi)
+{
+	switch (abi) {
+	case USDTKIT_ABI_LIBBPF_V1:
+		return 208;
+	case USDTKIT_ABI_LIBBPF_V2:
+		return 304;
+	default:
+		return sizeof(struct usdtkit_bpf_spec);
+	}
+}
+
+/* usdtkit programs take cookie 0 as "no cookie"; libbpf's take the id. */
+uint64_t usdtkit__cookie(const struct usdtkit_manager *m, int spec_id)
+{
+	return m->abi == USDTKIT_ABI_OWN ? USDTKIT_BPF_COOKIE(spec_id)
+					 : (uint64_t)spec_id;
+}
+
 static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 		     const struct usdtkit_log *lg)
 {
@@ -84,7 +103,16 @@ static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 	err = prog_map_ids(fd, ids, &n);
 	if (err)
 		return err;
-	if (map_by_name(ids, n, "usdtkit_specs", &spec)) {
+	if (!map_by_name(ids, n, "usdtkit_specs", &spec)) {
+		map_by_name(ids, n, "usdtkit_ip_map", &ip);
+		m->abi = USDTKIT_ABI_OWN;
+	} else if (!map_by_name(ids, n, "__bpf_usdt_spec", &spec)) {
+		/* libbpf's <bpf/usdt.bpf.h>; the kernel keeps 15 bytes of
+		 * "__bpf_usdt_specs" and "__bpf_usdt_ip_to_spec_id" */
+		map_by_name(ids, n, "__bpf_usdt_ip_t", &ip);
+		m->abi = spec.value_size == 304 ? USDTKIT_ABI_LIBBPF_V2 :
+			 USDTKIT_ABI_LIBBPF_V1;
+	} else {
 		usdtkit__warn(lg, "program '%s' uses no usdtkit_specs map: include "
 			      "<usdtkit/usdtkit.bpf.h> and read an argument",
 			      bpf_program__name(prog));
@@ -92,17 +120,15 @@ static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 	}
 	m->spec_fd = spec.fd;
 	m->spec_map_id = spec.id;
-	map_by_name(ids, n, "usdtkit_ip_map", &ip);
 	m->ip_fd = ip.fd;
 	m->spec_value_size = spec.value_size;
-	if (spec.value_size != sizeof(struct usdtkit_bpf_spec)) {
-		usdtkit__warn(lg, "usdtkit_specs values are %u bytes, this usdtkit writes %zu "
-			      "(spec layout v%d): rebuild the program with this usdtkit",
-			      spec.value_size, sizeof(struct usdtkit_bpf_spec),
-			      USDTKIT_BPF_SPEC_VERSION);
+	if (spec.value_size != want_value_size(m->abi)) {
+		usdtkit__warn(lg, "spec map values are %u bytes, not the %zu of a known "
+			      "layout (usdtkit v%d: %zu, libbpf: 208 or 304): rebuild "
+			      "the program", spec.value_size, want_value_size(m->abi),
+			      USDTKIT_BPF_SPEC_VERSION, sizeof(struct usdtkit_bpf_spec));
 		return -EPROTO;
 	}
-	m->abi = USDTKIT_ABI_OWN;
 	m->specs = usdtkit_spec_table_new(spec.max_entries);
 	m->ip_cap = 64;
 	m->ips = calloc(m->ip_cap, sizeof(*m->ips));

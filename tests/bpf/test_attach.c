@@ -26,6 +26,7 @@
 #include "check.h"
 #include "fx_run.h"
 #include "fx_values.h"
+#include "compat.skel.h"
 #include "small.skel.h"
 #include "trace.skel.h"
 #include "trace_event.h"
@@ -122,6 +123,57 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* ---- the program under test: usdtkit's trace program or libbpf's ---- */
+
+struct progset {
+	struct bpf_program *prog;
+	int events_fd;
+	void *skel;
+	void (*destroy)(void *skel);
+};
+
+static void trace_destroy(void *s) { trace__destroy(s); }
+static void compat_destroy(void *s) { compat__destroy(s); }
+
+/* Open, prepare for @mode and load; 0 or a negative errno. */
+static int progset_load(struct progset *ps, bool libbpf, enum usdtkit_mode mode)
+{
+	int err;
+
+	memset(ps, 0, sizeof(*ps));
+	if (libbpf) {
+		struct compat *c = compat__open();
+
+		if (!c)
+			return -errno;
+		ps->skel = c;
+		ps->destroy = compat_destroy;
+		ps->prog = c->progs.compat_trace;
+		err = usdtkit_prog_prepare(ps->prog, mode);
+		err = err ? err : compat__load(c);
+		ps->events_fd = bpf_map__fd(c->maps.events);
+	} else {
+		struct trace *t = trace__open();
+
+		if (!t)
+			return -errno;
+		ps->skel = t;
+		ps->destroy = trace_destroy;
+		ps->prog = t->progs.usdtkit_trace;
+		err = usdtkit_prog_prepare(ps->prog, mode);
+		err = err ? err : trace__load(t);
+		ps->events_fd = bpf_map__fd(t->maps.events);
+	}
+	return err;
+}
+
+static void progset_destroy(struct progset *ps)
+{
+	if (ps->skel)
+		ps->destroy(ps->skel);
+	memset(ps, 0, sizeof(*ps));
+}
+
 /* ---- one scenario ---- */
 
 struct scenario {
@@ -135,7 +187,7 @@ struct scenario {
 	bool sema;		/* has fx:sema */
 };
 
-static int attach_all(struct trace *skel, const struct scenario *sc,
+static int attach_all(const struct progset *ps, const struct scenario *sc,
 		      enum usdtkit_mode mode, pid_t pid, struct usdtkit_link **links)
 {
 	int p, n = 0;
@@ -147,11 +199,10 @@ static int attach_all(struct trace *skel, const struct scenario *sc,
 		if (p == P_SEMA && !sc->sema)
 			continue;
 		if (sc->by_pid)
-			links[p] = usdtkit_attach_pid(skel->progs.usdtkit_trace, pid,
+			links[p] = usdtkit_attach_pid(ps->prog, pid,
 						      sc->provider, probe_names[p], &o);
 		else
-			links[p] = usdtkit_attach(skel->progs.usdtkit_trace,
-						  sc->any_pid ? -1 : pid, sc->target,
+			links[p] = usdtkit_attach(ps->prog, sc->any_pid ? -1 : pid, sc->target,
 						  sc->provider, probe_names[p], &o);
 		if (!links[p])
 			return -errno;
@@ -160,30 +211,31 @@ static int attach_all(struct trace *skel, const struct scenario *sc,
 	return n;
 }
 
-static void run_scenario(enum usdtkit_mode mode, const struct scenario *sc)
+static void run_scenario(enum usdtkit_mode mode, const struct scenario *sc,
+			 bool libbpf)
 {
 	struct usdtkit_link *links[NPROBES] = { 0 };
 	struct fx_proc a, b;
 	struct seen s = { 0 };
 	struct ring_buffer *rb = NULL;
-	struct trace *skel;
+	struct progset ps;
 	int p, err, nprobes;
 
-	printf("  %s / %s\n", usdtkit_mode_str(mode), sc->label);
-	skel = trace__open();
-	CHECK(skel, "%s: open", sc->label);
-	if (!skel)
-		return;
-	CHECK(!usdtkit_prog_prepare(skel->progs.usdtkit_trace, mode), "prepare");
-	err = trace__load(skel);
+	printf("  %s%s / %s\n", libbpf ? "libbpf usdt.bpf.h / " : "",
+	       usdtkit_mode_str(mode), sc->label);
+	err = progset_load(&ps, libbpf, mode);
 	CHECK(!err, "%s: load: %d", sc->label, err);
+	if (err) {
+		progset_destroy(&ps);
+		return;
+	}
 	err = fx_start(&a, sc->exe, sc->lib);
 	CHECK(!err, "start %s", sc->exe);
 	err = err ? err : fx_start(&b, sc->exe, sc->lib);
 	CHECK(!err, "start second %s", sc->exe);
 	if (err)
 		goto out;
-	nprobes = attach_all(skel, sc, mode, a.pid, links);
+	nprobes = attach_all(&ps, sc, mode, a.pid, links);
 	/* IP-map mode cannot know a PIE's or library's address in processes
 	 * that do not exist yet: a clear refusal is the right answer */
 	if (mode == USDTKIT_MODE_IPMAP && sc->any_pid && strcmp(sc->exe, sc->target) == 0 &&
@@ -203,7 +255,7 @@ static void run_scenario(enum usdtkit_mode mode, const struct scenario *sc)
 	for (p = P_ZERO; p < NPROBES; p++)
 		if (links[p])
 			CHECK(usdtkit_link_mode(links[p]) == mode, "mode of link");
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, &s, NULL);
+	rb = ring_buffer__new(ps.events_fd, on_event, &s, NULL);
 	CHECK(rb, "ring buffer");
 	s.want_pid = sc->any_pid ? 0 : a.pid;
 	CHECK(!fx_fire(&a, ROUNDS) && !fx_fire(&b, ROUNDS), "fire");
@@ -226,7 +278,7 @@ out:
 	for (p = P_ZERO; p < NPROBES; p++)
 		usdtkit_link_destroy(links[p]);
 	ring_buffer__free(rb);
-	trace__destroy(skel);
+	progset_destroy(&ps);
 }
 
 static void run_mode(enum usdtkit_mode mode)
@@ -245,7 +297,36 @@ static void run_mode(enum usdtkit_mode mode)
 	size_t i;
 
 	for (i = 0; i < sizeof(sc) / sizeof(sc[0]); i++)
-		run_scenario(mode, &sc[i]);
+		run_scenario(mode, &sc[i], false);
+}
+
+/*
+ * libbpf's usdt.bpf.h (1.1 here: 208-byte specs, no index register): the
+ * -O0 non-PIE fixture has only forms it can express and must read right;
+ * the -O2 PIE passes an array element through SIB, which must be refused
+ * naming the argument.
+ */
+static void run_compat(enum usdtkit_mode mode)
+{
+	const char *pie = path_of("fx_pie"), *nopie = path_of("fx_nopie");
+	const struct scenario ok = { "nopie any", nopie, nopie, "fx", false, true, false, true };
+	struct usdtkit_link *l;
+	struct progset ps;
+	int err;
+
+	run_scenario(mode, &ok, true);
+	err = progset_load(&ps, true, mode);
+	CHECK(!err, "load compat: %d", err);
+	if (!err) {
+		LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+
+		l = usdtkit_attach(ps.prog, -1, pie, "fx", "twelve", &o);
+		CHECK(!l && errno == EOPNOTSUPP, "SIB refused: %p errno %d", (void *)l, errno);
+		CHECK(strstr(last_msg, "argument 10 '-4@0(%r13,%rdi,4)'") &&
+		      strstr(last_msg, "SIB"), "message names the argument: %s", last_msg);
+		usdtkit_link_destroy(l);
+	}
+	progset_destroy(&ps);
 }
 
 /* ---- rollback ---- */
@@ -372,6 +453,11 @@ int main(int argc, char **argv)
 	if (geteuid() != 0) {
 		printf("SKIP: needs root for BPF\n");
 		return 77;
+	}
+	if (!strcmp(argv[1], "compat")) {
+		run_compat(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
+		run_compat(USDTKIT_MODE_PERF);
+		return check_done();
 	}
 	if (!strcmp(argv[1], "rollback")) {
 		rollback_mode(USDTKIT_MODE_MULTI);
