@@ -12,6 +12,9 @@ static const struct {
 } commands[] = {
 	{ "parse", cmd_parse, "parse USDT argument specs for an architecture" },
 	{ "list", cmd_list, "list the USDT probes of ELF files or a process" },
+#ifdef USDTKIT_CLI_TRACE
+	{ "trace", cmd_trace, "print USDT probe hits with their arguments (BPF)" },
+#endif
 };
 
 static void usage(FILE *f)
