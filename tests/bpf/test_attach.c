@@ -281,6 +281,33 @@ out:
 	progset_destroy(&ps);
 }
 
+/*
+ * An i386 process on this x86-64 kernel: its specs name 32-bit registers
+ * (%ecx, -120(%ebp), GOTOFF(%ebx)) that BPF reads from the 64-bit
+ * pt_regs. Without IA32 emulation in the kernel the fixture cannot run.
+ */
+static void run_i386(enum usdtkit_mode mode)
+{
+	const char *exe = path_of("fx_i386");
+	const struct scenario sc[] = {
+		{ "i386 nopie pid", exe, exe, "fx", false, false, false, true },
+		{ "i386 nopie any", exe, exe, "fx", false, true, false, true },
+	};
+	struct fx_proc p;
+
+	if (access(exe, X_OK)) {
+		CHECK(0, "%s was not built (i686-linux-gnu-gcc is in scripts/setup.sh)", exe);
+		return;
+	}
+	if (fx_start(&p, exe, 0)) {
+		printf("  SKIP i386: this kernel cannot run i386 programs\n");
+		return;
+	}
+	fx_stop(&p);
+	run_scenario(mode, &sc[0], false);
+	run_scenario(mode, &sc[1], false);
+}
+
 static void run_mode(enum usdtkit_mode mode)
 {
 	const char *pie = path_of("fx_pie"), *nopie = path_of("fx_nopie");
@@ -298,6 +325,7 @@ static void run_mode(enum usdtkit_mode mode)
 
 	for (i = 0; i < sizeof(sc) / sizeof(sc[0]); i++)
 		run_scenario(mode, &sc[i], false);
+	run_i386(mode);
 }
 
 /*
