@@ -58,6 +58,64 @@ struct {
 	__type(value, int);
 } usdtkit_ip_map SEC(".maps") __weak;
 
+#if defined(__TARGET_ARCH_x86) && !defined(USDTKIT_NO_DIRECT_CTX)
+/*
+ * x86-64: read pt_regs slots straight from the context instead of through
+ * bpf_probe_read_kernel(), a helper call per register. The verifier takes
+ * context loads only at constant offsets, so every slot is its own case,
+ * and each load is written in asm so that clang cannot fold the cases
+ * back into one load at a computed offset (which the verifier refuses).
+ */
+#define USDTKIT__CTX_LD(o)						\
+	case o:								\
+		asm volatile("%0 = *(u64 *)(%1 + " #o ")"		\
+			     : "=r"(*v) : "r"(ctx));			\
+		return 0;
+
+static __always_inline int usdtkit__slot(struct pt_regs *ctx, int slot_size,
+					 short off, unsigned long long *v)
+{
+	(void)slot_size;
+	switch (off) {
+	USDTKIT__CTX_LD(0) USDTKIT__CTX_LD(8) USDTKIT__CTX_LD(16)
+	USDTKIT__CTX_LD(24) USDTKIT__CTX_LD(32) USDTKIT__CTX_LD(40)
+	USDTKIT__CTX_LD(48) USDTKIT__CTX_LD(56) USDTKIT__CTX_LD(64)
+	USDTKIT__CTX_LD(72) USDTKIT__CTX_LD(80) USDTKIT__CTX_LD(88)
+	USDTKIT__CTX_LD(96) USDTKIT__CTX_LD(104) USDTKIT__CTX_LD(112)
+	USDTKIT__CTX_LD(120) USDTKIT__CTX_LD(128) USDTKIT__CTX_LD(136)
+	USDTKIT__CTX_LD(144) USDTKIT__CTX_LD(152) USDTKIT__CTX_LD(160)
+	}
+	*v = 0;
+	return -USDTKIT__EINVAL;
+}
+
+/* rip is slot 16 of x86-64 pt_regs */
+static __always_inline unsigned long usdtkit__ip(struct pt_regs *ctx)
+{
+	unsigned long long ip;
+
+	usdtkit__slot(ctx, 8, 128, &ip);
+	return ip;
+}
+#else
+/* One pt_regs slot. Typed reads keep the value right on both byte orders. */
+static __always_inline int usdtkit__slot(struct pt_regs *ctx, int slot_size,
+					 short off, unsigned long long *v)
+{
+	int err;
+
+	if (off < 0)
+		return -USDTKIT__EINVAL;
+	if (slot_size == 4) {
+		unsigned int x = 0;
+
+		err = bpf_probe_read_kernel(&x, sizeof(x), (void *)ctx + off);
+		*v = x;
+		return err;
+	}
+	return bpf_probe_read_kernel(v, sizeof(*v), (void *)ctx + off);
+}
+
 /*
  * The probe's IP, through a helper: clang likes to compute &ctx->ip early
  * and load through it later, which the verifier refuses ("modified ctx").
@@ -69,6 +127,7 @@ static __always_inline unsigned long usdtkit__ip(struct pt_regs *ctx)
 	bpf_probe_read_kernel(&ip, sizeof(ip), &PT_REGS_IP(ctx));
 	return ip;
 }
+#endif
 
 /*
  * Kernels without BPF cookies reject a program that calls
@@ -93,24 +152,6 @@ usdtkit_spec(struct pt_regs *ctx)
 		return 0;
 	id = *idp;
 	return bpf_map_lookup_elem(&usdtkit_specs, &id);
-}
-
-/* One pt_regs slot. Typed reads keep the value right on both byte orders. */
-static __always_inline int usdtkit__slot(struct pt_regs *ctx, int slot_size,
-					 short off, unsigned long long *v)
-{
-	int err;
-
-	if (off < 0)
-		return -USDTKIT__EINVAL;
-	if (slot_size == 4) {
-		unsigned int x = 0;
-
-		err = bpf_probe_read_kernel(&x, sizeof(x), (void *)ctx + off);
-		*v = x;
-		return err;
-	}
-	return bpf_probe_read_kernel(v, sizeof(*v), (void *)ctx + off);
 }
 
 static __always_inline unsigned long long usdtkit__low(unsigned long long v,
