@@ -123,8 +123,9 @@ static int prog_attach(const struct bpf_program *prog, long cookie,
 }
 
 static int handler_id = -1;
+static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
 
-__attribute__((constructor)) static void register_handler(void)
+static void register_once(void)
 {
 	LIBBPF_OPTS(libbpf_prog_handler_opts, o,
 		    .prog_setup_fn = prog_setup,
@@ -134,7 +135,21 @@ __attribute__((constructor)) static void register_handler(void)
 						  0, &o);
 }
 
-__attribute__((destructor)) static void unregister_handler(void)
+int usdtkit_register_libbpf_handler(void)
+{
+	pthread_once(&handler_once, register_once);
+	return handler_id > 0 ? 0 : handler_id;
+}
+
+/* The shared library registers when it is loaded; a static link keeps
+ * this file (and so this constructor) once anything calls the function
+ * above. */
+__attribute__((constructor)) static void register_at_load(void)
+{
+	usdtkit_register_libbpf_handler();
+}
+
+__attribute__((destructor)) static void unregister_at_unload(void)
 {
 	if (handler_id > 0)
 		libbpf_unregister_prog_handler(handler_id);

@@ -21,7 +21,8 @@ execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
   ERROR_QUIET)
 
 # usdtkit_bpf_skeleton(NAME SOURCE [DEPENDS ...]): NAME.bpf.o and
-# NAME.skel.h in the current binary dir; adds target NAME_skel.
+# NAME.skel.h in the current binary dir; adds target NAME_skel. Extra
+# compiler flags come from the variable USDTKIT_BPF_FLAGS_<NAME>.
 function(usdtkit_bpf_skeleton name src)
   set(obj ${CMAKE_CURRENT_BINARY_DIR}/${name}.bpf.o)
   set(skel ${CMAKE_CURRENT_BINARY_DIR}/${name}.skel.h)
@@ -30,6 +31,7 @@ function(usdtkit_bpf_skeleton name src)
             -D__TARGET_ARCH_${USDTKIT_BPF_ARCH}
             -I${PROJECT_SOURCE_DIR}/include -I${CMAKE_CURRENT_SOURCE_DIR}
             -I/usr/include/${USDTKIT_MULTIARCH}
+            ${USDTKIT_BPF_FLAGS_${name}}
             -c ${src} -o ${obj}
     DEPENDS ${src} ${PROJECT_SOURCE_DIR}/include/usdtkit/usdtkit.bpf.h
             ${PROJECT_SOURCE_DIR}/include/usdtkit/bpf_spec.h ${ARGN}

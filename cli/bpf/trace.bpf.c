@@ -33,8 +33,9 @@ static __always_inline void count(int which)
 		(*c)++;
 }
 
-SEC("usdtkit")
-int usdtkit_trace(struct pt_regs *ctx)
+/* one hit -> one event; also the body of test programs that include
+ * this file (tests/bpf/) */
+static __always_inline int trace_hit(struct pt_regs *ctx)
 {
 	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
 	struct usdtkit_trace_event *e;
@@ -73,4 +74,10 @@ int usdtkit_trace(struct pt_regs *ctx)
 	}
 	bpf_ringbuf_submit(e, 0);
 	return 0;
+}
+
+SEC("usdtkit")
+int usdtkit_trace(struct pt_regs *ctx)
+{
+	return trace_hit(ctx);
 }

@@ -103,6 +103,15 @@ USDTKIT_API size_t usdtkit_link_site_count(const struct usdtkit_link *link);
 USDTKIT_API size_t usdtkit_link_fd_count(const struct usdtkit_link *link);
 
 /*
+ * Register the libbpf program handler for SEC("usdtkit") and
+ * SEC("usdtkit/PATH:PROVIDER:NAME"). libusdtkit.so does it when it is
+ * loaded; with libusdtkit.a call this once before opening skeletons (a
+ * static link has no other reason to keep the handler). Idempotent;
+ * 0 or a negative errno from libbpf.
+ */
+USDTKIT_API int usdtkit_register_libbpf_handler(void);
+
+/*
  * The same link as a libbpf struct bpf_link, for skeletons: destroying
  * it with bpf_link__destroy() destroys the usdtkit link. Consumes @link.
  */

@@ -26,6 +26,7 @@
 #include "check.h"
 #include "fx_run.h"
 #include "fx_values.h"
+#include "auto_bpf.skel.h"
 #include "compat.skel.h"
 #include "small.skel.h"
 #include "trace.skel.h"
@@ -440,6 +441,65 @@ static void nop5_case(bool use_nop5)
 	progset_destroy(&ps);
 }
 
+/* ---- skeletons: the libbpf program handler ---- */
+
+static int count_links(void);
+static int settled_links(int want);
+
+static int on_auto(void *ctx, void *data, size_t size)
+{
+	const struct usdtkit_trace_event *e = data;
+	struct seen *s = ctx;
+	int64_t want[3];
+
+	if (size < sizeof(*e))
+		return 0;
+	s->hits[P_THREE]++;
+	fx_three((int)e->args[0], want);
+	s->bad += e->cookie != 0 || expect_args(e, want, 3);
+	return 0;
+}
+
+/*
+ * open -> load -> attach -> destroy of a skeleton with no usdtkit call:
+ * SEC("usdtkit") is prepared at open by the handler (uprobe_multi where
+ * the kernel has it), SEC("usdtkit/PATH:fx:three") is attached by
+ * __attach() and detached by __destroy().
+ */
+static void run_skeleton(void)
+{
+	struct seen s = { 0 };
+	struct ring_buffer *rb;
+	struct auto_bpf *skel;
+	struct fx_proc a;
+	int links = settled_links(-1);
+	bool multi = usdtkit_features()->uprobe_multi;
+
+	/* static link: pull the handler in (libusdtkit.so needs no call) */
+	CHECK(!usdtkit_register_libbpf_handler(), "handler registered");
+	skel = auto_bpf__open_and_load();
+	CHECK(skel, "open and load: %s", strerror(errno));
+	if (!skel)
+		return;
+	CHECK(bpf_program__expected_attach_type(skel->progs.usdtkit_trace) ==
+	      (multi ? 48 : 0), "prepared for %s at open", multi ? "multi" : "perf");
+	CHECK(!auto_bpf__attach(skel), "skeleton attach: %s", strerror(errno));
+	CHECK(skel->links.auto_three, "auto-attached link");
+	CHECK(!skel->links.usdtkit_trace, "plain SEC(\"usdtkit\") is not auto-attached");
+	CHECK(!fx_start(&a, path_of("fx_nopie"), 0), "start");
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_auto, &s, NULL);
+	CHECK(!fx_fire(&a, ROUNDS), "fire");
+	if (rb)
+		ring_buffer__consume(rb);
+	CHECK(s.hits[P_THREE] == ROUNDS && !s.bad, "auto-attached hits %d, bad %d",
+	      s.hits[P_THREE], s.bad);
+	ring_buffer__free(rb);
+	fx_stop(&a);
+	auto_bpf__destroy(skel);
+	CHECK(settled_links(links) == links, "links after destroy: %d, baseline %d",
+	      count_links(), links);
+}
+
 /* ---- rollback ---- */
 
 static int count_fds(void)
@@ -574,6 +634,10 @@ int main(int argc, char **argv)
 		printf("SKIP: nop5 sites exist on x86-64 only\n");
 		return 77;
 #endif
+	}
+	if (!strcmp(argv[1], "skeleton")) {
+		run_skeleton();
+		return check_done();
 	}
 	if (!strcmp(argv[1], "compat")) {
 		run_compat(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
