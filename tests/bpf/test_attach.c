@@ -129,6 +129,7 @@ static int on_event(void *ctx, void *data, size_t size)
 struct progset {
 	struct bpf_program *prog;
 	int events_fd;
+	int ip_map_fd;		/* usdtkit's IP map, -1 for libbpf's program */
 	void *skel;
 	void (*destroy)(void *skel);
 };
@@ -153,6 +154,7 @@ static int progset_load(struct progset *ps, bool libbpf, enum usdtkit_mode mode)
 		err = usdtkit_prog_prepare(ps->prog, mode);
 		err = err ? err : compat__load(c);
 		ps->events_fd = bpf_map__fd(c->maps.events);
+		ps->ip_map_fd = -1;
 	} else {
 		struct trace *t = trace__open();
 
@@ -164,6 +166,7 @@ static int progset_load(struct progset *ps, bool libbpf, enum usdtkit_mode mode)
 		err = usdtkit_prog_prepare(ps->prog, mode);
 		err = err ? err : trace__load(t);
 		ps->events_fd = bpf_map__fd(t->maps.events);
+		ps->ip_map_fd = bpf_map__fd(t->maps.usdtkit_ip_map);
 	}
 	return err;
 }
@@ -611,6 +614,77 @@ static void rollback_mode(enum usdtkit_mode mode)
 	small__destroy(skel);
 }
 
+static int map_entries(int fd)
+{
+	long key, next;
+	int n = 0;
+
+	if (bpf_map_get_next_key(fd, NULL, &next))
+		return 0;
+	do {
+		n++;
+		key = next;
+	} while (!bpf_map_get_next_key(fd, &key, &next) && n < 100000);
+	return n;
+}
+
+/*
+ * The kernel refuses a uprobe whose semaphore offset differs from that of
+ * an existing uprobe at the same place. A blocker uprobe at fx:sema with
+ * a wrong semaphore makes the kernel fail the last site of "fx:*": what
+ * was attached for the sites before it must be undone.
+ */
+static void rollback_midway(enum usdtkit_mode mode)
+{
+	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+	const char *nopie = path_of("fx_nopie");
+	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
+	const struct usdtkit_site *sema = f ? usdtkit_file_next_site(f, NULL, "fx", "sema") : NULL;
+	struct progset ps, blk;
+	struct bpf_link *blocker = NULL;
+	struct usdtkit_link *l;
+	struct seen s = { 0 };
+	struct ring_buffer *rb = NULL;
+	struct fx_proc a;
+	int fds, links;
+
+	printf("  rollback midway / %s\n", usdtkit_mode_str(mode));
+	CHECK(sema && usdtkit_site_semaphore_offset(sema), "fx:sema has a semaphore");
+	CHECK(!progset_load(&ps, false, mode) && !progset_load(&blk, false, USDTKIT_MODE_PERF),
+	      "load");
+	CHECK(!fx_start(&a, nopie, 0), "start");
+	if (sema) {
+		LIBBPF_OPTS(bpf_uprobe_opts, bo,
+			    .ref_ctr_offset = usdtkit_site_semaphore_offset(sema) + 64);
+
+		blocker = bpf_program__attach_uprobe_opts(blk.prog, -1, nopie,
+							  usdtkit_site_pc_offset(sema), &bo);
+		CHECK(!libbpf_get_error(blocker), "blocker uprobe");
+	}
+	fds = count_fds();
+	links = settled_links(-1);
+	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "*", &o);
+	CHECK(!l, "attach must fail at fx:sema");
+	CHECK(strstr(last_msg, "uprobe"), "message: %s", last_msg);
+	CHECK(count_fds() == fds, "fds %d, baseline %d", count_fds(), fds);
+	CHECK(settled_links(links) == links, "links %d, baseline %d", count_links(), links);
+	CHECK(map_entries(ps.ip_map_fd) == 0, "IP-map entries left: %d",
+	      map_entries(ps.ip_map_fd));
+	rb = ring_buffer__new(ps.events_fd, on_event, &s, NULL);
+	CHECK(!fx_fire(&a, ROUNDS), "fire");
+	if (rb)
+		ring_buffer__consume(rb);
+	CHECK(!s.hits[P_ZERO] && !s.hits[P_THREE] && !s.hits[P_TWELVE],
+	      "no hit after the rollback: %d %d %d", s.hits[P_ZERO], s.hits[P_THREE],
+	      s.hits[P_TWELVE]);
+	ring_buffer__free(rb);
+	bpf_link__destroy(libbpf_get_error(blocker) ? NULL : blocker);
+	fx_stop(&a);
+	progset_destroy(&ps);
+	progset_destroy(&blk);
+	usdtkit_file_close(f);
+}
+
 int main(int argc, char **argv)
 {
 	int mode;
@@ -648,6 +722,9 @@ int main(int argc, char **argv)
 		rollback_mode(USDTKIT_MODE_MULTI);
 		rollback_mode(USDTKIT_MODE_PERF);
 		rollback_mode(USDTKIT_MODE_IPMAP);
+		rollback_midway(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
+		rollback_midway(USDTKIT_MODE_PERF);
+		rollback_midway(USDTKIT_MODE_IPMAP);
 		return check_done();
 	}
 	mode = usdtkit_mode_parse(argv[1]);
