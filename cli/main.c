@@ -14,6 +14,9 @@ static const struct {
 #ifdef USDTKIT_CLI_WITH_ELF
 	{ "list", cmd_list, "list the USDT probes of ELF files or a process" },
 #endif
+#ifdef USDTKIT_CLI_TRACE
+	{ "trace", cmd_trace, "print USDT probe hits with their arguments (BPF)" },
+#endif
 };
 
 static void usage(FILE *f)

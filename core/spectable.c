@@ -13,6 +13,8 @@
 
 #include <usdtkit/usdtkit.h>
 
+#include "spectable.h"
+
 struct entry {
 	uint8_t *key;		/* NULL: id free */
 	size_t len;
@@ -155,24 +157,12 @@ static int alloc_id(struct usdtkit_spec_table *t)
 	return -E2BIG;
 }
 
-int usdtkit_spec_table_get(struct usdtkit_spec_table *t,
-			   const struct usdtkit_arg *args, int nargs,
-			   uint64_t cookie)
+/* Look @key up, or give it a new id; takes ownership of @key. */
+static int get_key(struct usdtkit_spec_table *t, uint8_t *key, size_t len)
 {
-	size_t max = sizeof(uint64_t) + (size_t)nargs * sizeof(struct key_arg);
-	uint8_t *key;
-	uint64_t h;
-	size_t len;
-	int id;
+	uint64_t h = hash_bytes(key, len);
+	int id = find(t, key, len, h);
 
-	if (!t || nargs < 0 || (nargs && !args))
-		return -EINVAL;
-	key = malloc(max);
-	if (!key)
-		return -ENOMEM;
-	len = make_key(key, args, nargs, cookie);
-	h = hash_bytes(key, len);
-	id = find(t, key, len, h);
 	if (id >= 0) {
 		free(key);
 		t->ids[id].refs++;
@@ -186,6 +176,35 @@ int usdtkit_spec_table_get(struct usdtkit_spec_table *t,
 	t->ids[id] = (struct entry){ .key = key, .len = len, .hash = h, .refs = 1 };
 	t->used++;
 	return id;
+}
+
+int usdtkit_spec_table_get(struct usdtkit_spec_table *t,
+			   const struct usdtkit_arg *args, int nargs,
+			   uint64_t cookie)
+{
+	size_t max = sizeof(uint64_t) + (size_t)nargs * sizeof(struct key_arg);
+	uint8_t *key;
+
+	if (!t || nargs < 0 || (nargs && !args))
+		return -EINVAL;
+	key = malloc(max);
+	if (!key)
+		return -ENOMEM;
+	return get_key(t, key, make_key(key, args, nargs, cookie));
+}
+
+int usdtkit__spec_table_get_raw(struct usdtkit_spec_table *t, const void *bytes,
+				size_t len)
+{
+	uint8_t *key;
+
+	if (!t || !bytes || !len)
+		return -EINVAL;
+	key = malloc(len);
+	if (!key)
+		return -ENOMEM;
+	memcpy(key, bytes, len);
+	return get_key(t, key, len);
 }
 
 int usdtkit_spec_table_put(struct usdtkit_spec_table *t, int id)

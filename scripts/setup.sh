@@ -7,7 +7,8 @@ pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils py
       gcc-s390x-linux-gnu gcc-i686-linux-gnu
       libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-riscv64-cross
       libc6-dev-s390x-cross libc6-dev-i386-cross
-      systemtap-sdt-dev"
+      systemtap-sdt-dev
+      libbpf-dev clang llvm bpftool"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libbpf integration: a program handler for SEC("usdtkit") and
+ * SEC("usdtkit/PATH:PROVIDER:NAME"), registered when the library is
+ * loaded so that skeletons open, load and attach usdtkit programs with
+ * no extra calls, and the bridge from a usdtkit link to a struct
+ * bpf_link that skeletons keep and destroy.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "internal.h"
+
+/*
+ * libbpf 1.x lays out struct bpf_link (private) as below and calls
+ * ->detach then ->dealloc from bpf_link__destroy(); it is how libbpf's
+ * own USDT links work. The layout has been the same from libbpf 0.6
+ * through 1.x; other majors are refused.
+ */
+struct libbpf_link_abi {
+	int (*detach)(struct bpf_link *link);
+	void (*dealloc)(struct bpf_link *link);
+	char *pin_path;
+	int fd;
+	bool disconnected;
+};
+
+struct usdtkit_bpf_link {
+	struct libbpf_link_abi link;	/* first: libbpf sees only this */
+	struct usdtkit_link *ul;
+};
+
+static int bridge_detach(struct bpf_link *bl)
+{
+	struct usdtkit_bpf_link *b = (struct usdtkit_bpf_link *)bl;
+
+	usdtkit_link_destroy(b->ul);
+	b->ul = NULL;
+	return 0;
+}
+
+static void bridge_dealloc(struct bpf_link *bl)
+{
+	struct usdtkit_bpf_link *b = (struct usdtkit_bpf_link *)bl;
+
+	usdtkit_link_destroy(b->ul);
+	free(b);
+}
+
+struct bpf_link *usdtkit_link_to_bpf(struct usdtkit_link *ul)
+{
+	struct usdtkit_bpf_link *b;
+
+	if (!ul) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (libbpf_major_version() != 1) {
+		usdtkit_link_destroy(ul);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		usdtkit_link_destroy(ul);
+		errno = ENOMEM;
+		return NULL;
+	}
+	b->link.detach = bridge_detach;
+	b->link.dealloc = bridge_dealloc;
+	b->link.fd = -1;
+	b->ul = ul;
+	return (struct bpf_link *)b;
+}
+
+/* At open: the mode is fixed by the expected attach type set here. */
+static int prog_setup(struct bpf_program *prog, long cookie)
+{
+	(void)cookie;
+	return usdtkit_prog_prepare(prog, USDTKIT_MODE_AUTO);
+}
+
+/*
+ * SEC("usdtkit/PATH:PROVIDER:NAME"): attach to any process. PATH may
+ * itself hold ':' (rare), so PROVIDER and NAME are the last two fields.
+ * Plain SEC("usdtkit") is attached by hand: no link, no error.
+ */
+static int prog_attach(const struct bpf_program *prog, long cookie,
+		       struct bpf_link **link)
+{
+	const char *sec = bpf_program__section_name(prog);
+	char *spec, *name, *provider;
+	struct usdtkit_link *ul;
+	int err = 0;
+
+	(void)cookie;
+	*link = NULL;
+	if (strncmp(sec, "usdtkit/", 8))
+		return 0;
+	spec = strdup(sec + 8);
+	if (!spec)
+		return -ENOMEM;
+	name = strrchr(spec, ':');
+	if (name) {
+		*name++ = 0;
+		provider = strrchr(spec, ':');
+	}
+	if (!name || !provider) {
+		free(spec);
+		return -EINVAL;
+	}
+	*provider++ = 0;
+	ul = usdtkit_attach((struct bpf_program *)prog, -1, spec, provider, name, NULL);
+	if (!ul)
+		err = -errno;
+	else if (!(*link = usdtkit_link_to_bpf(ul)))
+		err = -errno;
+	free(spec);
+	return err;
+}
+
+static int handler_id = -1;
+static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
+
+static void register_once(void)
+{
+	LIBBPF_OPTS(libbpf_prog_handler_opts, o,
+		    .prog_setup_fn = prog_setup,
+		    .prog_attach_fn = prog_attach);
+
+	handler_id = libbpf_register_prog_handler("usdtkit+", BPF_PROG_TYPE_KPROBE,
+						  0, &o);
+}
+
+int usdtkit_register_libbpf_handler(void)
+{
+	pthread_once(&handler_once, register_once);
+	return handler_id > 0 ? 0 : handler_id;
+}
+
+/* The shared library registers when it is loaded; a static link keeps
+ * this file (and so this constructor) once anything calls the function
+ * above. */
+__attribute__((constructor)) static void register_at_load(void)
+{
+	usdtkit_register_libbpf_handler();
+}
+
+__attribute__((destructor)) static void unregister_at_unload(void)
+{
+	if (handler_id > 0)
+		libbpf_unregister_prog_handler(handler_id);
+}

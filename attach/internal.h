@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The attach layer's internals: shared by the files of attach/ only. */
+#ifndef USDTKIT_ATTACH_INTERNAL_H
+#define USDTKIT_ATTACH_INTERNAL_H
+
+#include <pthread.h>
+
+#include <usdtkit/attach.h>
+#include <usdtkit/bpf_spec.h>
+
+#include "log.h"
+
+struct bpf_object;
+
+/* BPF_TRACE_UPROBE_MULTI (Linux 6.6); Debian 12's uapi headers lack it */
+#define USDTKIT_TRACE_UPROBE_MULTI 48
+
+/* Which spec layout the program's spec map holds. */
+enum usdtkit_spec_abi {
+	USDTKIT_ABI_OWN = 0,		/* usdtkit.bpf.h */
+	USDTKIT_ABI_LIBBPF_V1 = 1,	/* libbpf <= 1.6 usdt.bpf.h: 208 bytes */
+	USDTKIT_ABI_LIBBPF_V2 = 2,	/* libbpf 1.7 usdt.bpf.h: 304 bytes, SIB */
+};
+
+/* One IP-map entry this process put in, shared by attaches of one spec. */
+struct usdtkit_ip_ent {
+	uint64_t ip;
+	int id;
+	uint32_t refs;		/* 0: slot empty */
+};
+
+/*
+ * Per BPF object state: its maps, the spec table behind the spec map and
+ * a shadow of the IP map. Links hold a reference; the last one frees it.
+ */
+struct usdtkit_manager {
+	struct usdtkit_manager *next;
+	uint32_t spec_map_id;	/* kernel id of the spec map: the key */
+	uint32_t refs;
+	pthread_mutex_t lock;
+	enum usdtkit_spec_abi abi;
+	int spec_fd, ip_fd;
+	uint32_t spec_value_size;
+	struct usdtkit_spec_table *specs;
+	struct usdtkit_ip_ent *ips;	/* open addressing, power of two */
+	size_t ip_cap, ip_used;
+};
+
+/* One site to attach, as the backends need it. */
+struct usdtkit_target {
+	const char *path;	/* file the kernel opens */
+	uint64_t offset;	/* file offset of the probe */
+	uint64_t ref_ctr;	/* semaphore file offset, 0 if none */
+	uint64_t ip;		/* absolute address (IPMAP), 0 if unknown */
+	int spec_id;
+};
+
+struct usdtkit_link {
+	struct usdtkit_manager *man;
+	struct usdtkit_log log;
+	enum usdtkit_mode mode;
+	size_t nsites;
+	int multi_fd;			/* MULTI, else -1 */
+	struct bpf_link **plinks;	/* PERF / IPMAP */
+	size_t nplinks;
+	int *ids;			/* spec ids this link holds */
+	size_t nids;
+	uint64_t *ips;			/* IP-map entries this link holds */
+	size_t nips;
+};
+
+/* features.c */
+int usdtkit__sys_uprobe_multi(int prog_fd, const char *path,
+			      const uint64_t *offsets, const uint64_t *ref_ctrs,
+			      const uint64_t *cookies, uint32_t cnt, int pid);
+
+/* encode.c: the IR of one site -> the program's spec layout */
+int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,
+			 const struct usdtkit_arch *arch, const char *spec_text,
+			 const struct usdtkit_arg *args, int nargs,
+			 uint64_t cookie, int64_t ip_delta,
+			 enum usdtkit_spec_abi abi, void *out, size_t out_size);
+enum usdtkit_layout_kind usdtkit__kernel_layout(const struct usdtkit_arch *arch);
+
+/* Largest spec of any layout (own and libbpf v2: 304 bytes). */
+#define USDTKIT_SPEC_MAX_BYTES 304
+
+/* manager.c */
+uint64_t usdtkit__cookie(const struct usdtkit_manager *m, int spec_id);
+struct usdtkit_manager *usdtkit__manager_get(const struct bpf_program *prog,
+					     const struct usdtkit_log *lg);
+void usdtkit__manager_put(struct usdtkit_manager *m);
+int usdtkit__ip_add(struct usdtkit_manager *m, uint64_t ip, int id,
+		    const struct usdtkit_log *lg);
+void usdtkit__ip_del(struct usdtkit_manager *m, uint64_t ip);
+
+/* backends.c */
+int usdtkit__attach_multi(struct usdtkit_link *l, const struct bpf_program *prog,
+			  const struct usdtkit_target *t, size_t n, int pid);
+int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
+			 const struct usdtkit_target *t, size_t n, int pid,
+			 bool cookies);
+void usdtkit__links_destroy(struct bpf_link **links, size_t n);
+
+#endif

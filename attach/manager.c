@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * One manager per BPF object: the spec map and IP map of that object are
+ * shared by every attach of every program in it, so spec ids and IP-map
+ * entries must be handed out in one place. libbpf 1.1 gives no way to
+ * hang user data on a bpf_object, and the libbpf program handler
+ * (auto-attach) receives nothing but the program, so managers live in a
+ * process-wide list keyed by the kernel id of the spec map, under a mutex. A manager lives as
+ * long as a link uses it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "internal.h"
+
+static pthread_mutex_t managers_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct usdtkit_manager *managers;
+
+/*
+ * The maps come from the kernel's view of the loaded program: the ids of
+ * the maps it uses, and their names, which the kernel keeps to 15 bytes.
+ * libbpf 1.1 cannot name a program's object, and this also works for a
+ * program loaded by anything else.
+ */
+struct map_info {
+	int fd;
+	uint32_t id, value_size, max_entries;
+};
+
+static int map_by_name(const uint32_t *ids, uint32_t n, const char *name,
+		       struct map_info *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct bpf_map_info info;
+		uint32_t len = sizeof(info);
+		int fd = bpf_map_get_fd_by_id(ids[i]);
+
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    !strncmp(info.name, name, sizeof(info.name) - 1)) {
+			*out = (struct map_info){ fd, info.id, info.value_size,
+						  info.max_entries };
+			return 0;
+		}
+		close(fd);
+	}
+	return -ENOENT;
+}
+
+static int prog_map_ids(int prog_fd, uint32_t *ids, uint32_t *n)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = *n;
+	info.map_ids = (uint64_t)(uintptr_t)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	*n = info.nr_map_ids < *n ? info.nr_map_ids : *n;
+	return 0;
+}
+
+static size_t want_value_size(enum usdtkit_spec_abi abi)
+{
+	switch (abi) {
+	case USDTKIT_ABI_LIBBPF_V1:
+		return 208;
+	case USDTKIT_ABI_LIBBPF_V2:
+		return 304;
+	default:
+		return sizeof(struct usdtkit_bpf_spec);
+	}
+}
+
+/* usdtkit programs take cookie 0 as "no cookie"; libbpf's take the id. */
+uint64_t usdtkit__cookie(const struct usdtkit_manager *m, int spec_id)
+{
+	return m->abi == USDTKIT_ABI_OWN ? USDTKIT_BPF_COOKIE(spec_id)
+					 : (uint64_t)spec_id;
+}
+
+static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
+		     const struct usdtkit_log *lg)
+{
+	uint32_t ids[64], n = 64;
+	struct map_info spec, ip = { .fd = -1 };
+	int err, fd = bpf_program__fd(prog);
+
+	if (fd < 0) {
+		usdtkit__warn(lg, "program '%s' is not loaded", bpf_program__name(prog));
+		return -EINVAL;
+	}
+	err = prog_map_ids(fd, ids, &n);
+	if (err)
+		return err;
+	if (!map_by_name(ids, n, "usdtkit_specs", &spec)) {
+		map_by_name(ids, n, "usdtkit_ip_map", &ip);
+		m->abi = USDTKIT_ABI_OWN;
+	} else if (!map_by_name(ids, n, "__bpf_usdt_spec", &spec)) {
+		/* libbpf's <bpf/usdt.bpf.h>; the kernel keeps 15 bytes of
+		 * "__bpf_usdt_specs" and "__bpf_usdt_ip_to_spec_id" */
+		map_by_name(ids, n, "__bpf_usdt_ip_t", &ip);
+		m->abi = spec.value_size == 304 ? USDTKIT_ABI_LIBBPF_V2 :
+			 USDTKIT_ABI_LIBBPF_V1;
+	} else {
+		usdtkit__warn(lg, "program '%s' uses no usdtkit_specs map: include "
+			      "<usdtkit/usdtkit.bpf.h> and read an argument",
+			      bpf_program__name(prog));
+		return -ENOENT;
+	}
+	m->spec_fd = spec.fd;
+	m->spec_map_id = spec.id;
+	m->ip_fd = ip.fd;
+	m->spec_value_size = spec.value_size;
+	if (spec.value_size != want_value_size(m->abi)) {
+		usdtkit__warn(lg, "spec map values are %u bytes, not the %zu of a known "
+			      "layout (usdtkit v%d: %zu, libbpf: 208 or 304): rebuild "
+			      "the program", spec.value_size, want_value_size(m->abi),
+			      USDTKIT_BPF_SPEC_VERSION, sizeof(struct usdtkit_bpf_spec));
+		return -EPROTO;
+	}
+	m->specs = usdtkit_spec_table_new(spec.max_entries);
+	m->ip_cap = 64;
+	m->ips = calloc(m->ip_cap, sizeof(*m->ips));
+	return m->specs && m->ips ? 0 : -ENOMEM;
+}
+
+static void manager_free(struct usdtkit_manager *m)
+{
+	if (m->spec_fd >= 0)
+		close(m->spec_fd);
+	if (m->ip_fd >= 0)
+		close(m->ip_fd);
+	usdtkit_spec_table_free(m->specs);
+	free(m->ips);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+/* The spec map identifies the manager: programs sharing it share ids. */
+static struct usdtkit_manager *manager_find(uint32_t map_id)
+{
+	struct usdtkit_manager *m;
+
+	for (m = managers; m; m = m->next)
+		if (m->spec_map_id == map_id)
+			return m;
+	return NULL;
+}
+
+struct usdtkit_manager *usdtkit__manager_get(const struct bpf_program *prog,
+					     const struct usdtkit_log *lg)
+{
+	struct usdtkit_manager *m = calloc(1, sizeof(*m)), *old;
+	int err;
+
+	if (!m)
+		return NULL;
+	m->spec_fd = m->ip_fd = -1;
+	pthread_mutex_init(&m->lock, NULL);
+	err = find_maps(m, prog, lg);
+	if (err) {
+		manager_free(m);
+		errno = -err;
+		return NULL;
+	}
+	pthread_mutex_lock(&managers_lock);
+	old = manager_find(m->spec_map_id);
+	if (old) {
+		old->refs++;
+	} else {
+		m->refs = 1;
+		m->next = managers;
+		managers = m;
+	}
+	pthread_mutex_unlock(&managers_lock);
+	if (old)
+		manager_free(m);
+	return old ? old : m;
+}
+
+void usdtkit__manager_put(struct usdtkit_manager *m)
+{
+	struct usdtkit_manager **p;
+
+	if (!m)
+		return;
+	pthread_mutex_lock(&managers_lock);
+	if (--m->refs) {
+		pthread_mutex_unlock(&managers_lock);
+		return;
+	}
+	for (p = &managers; *p; p = &(*p)->next)
+		if (*p == m) {
+			*p = m->next;
+			break;
+		}
+	pthread_mutex_unlock(&managers_lock);
+	manager_free(m);
+}
+
+/* ---- the IP-map shadow: which IP holds which spec id, how often ---- */
+
+static size_t ip_slot(const struct usdtkit_manager *m, uint64_t ip)
+{
+	uint64_t h = ip * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 17) & (m->ip_cap - 1);
+}
+
+static struct usdtkit_ip_ent *ip_find(struct usdtkit_manager *m, uint64_t ip)
+{
+	size_t i = ip_slot(m, ip);
+
+	while (m->ips[i].refs && m->ips[i].ip != ip)
+		i = (i + 1) & (m->ip_cap - 1);
+	return &m->ips[i];
+}
+
+static int ip_grow(struct usdtkit_manager *m)
+{
+	struct usdtkit_ip_ent *old = m->ips;
+	size_t i, cap = m->ip_cap;
+
+	m->ips = calloc(cap * 2, sizeof(*m->ips));
+	if (!m->ips) {
+		m->ips = old;
+		return -ENOMEM;
+	}
+	m->ip_cap = cap * 2;
+	for (i = 0; i < cap; i++)
+		if (old[i].refs)
+			*ip_find(m, old[i].ip) = old[i];
+	free(old);
+	return 0;
+}
+
+/*
+ * Map @ip to spec @id. The same IP with the same spec (two attaches of
+ * one probe) shares the entry; with another spec it is a collision: the
+ * program could not tell the two apart without cookies.
+ */
+int usdtkit__ip_add(struct usdtkit_manager *m, uint64_t ip, int id,
+		    const struct usdtkit_log *lg)
+{
+	struct usdtkit_ip_ent *e;
+	long key = (long)ip;
+	int err;
+
+	if ((m->ip_used + 1) * 2 > m->ip_cap && (err = ip_grow(m)))
+		return err;
+	e = ip_find(m, ip);
+	if (e->refs) {
+		if (e->id == id) {
+			e->refs++;
+			return 0;
+		}
+		usdtkit__warn(lg, "IP 0x%llx already maps to spec %d, not %d: two "
+			      "attaches without BPF cookies put different specs at "
+			      "one address", (unsigned long long)ip, e->id, id);
+		return -EEXIST;
+	}
+	if (m->ip_fd < 0) {
+		usdtkit__warn(lg, "the program uses no usdtkit_ip_map: IP-map mode "
+			      "needs it (built with usdtkit.bpf.h's usdtkit_spec())");
+		return -ENOENT;
+	}
+	if (bpf_map_update_elem(m->ip_fd, &key, &id, BPF_NOEXIST)) {
+		err = -errno;
+		usdtkit__warn(lg, "IP map: cannot add 0x%llx: %s%s",
+			      (unsigned long long)ip, strerror(-err),
+			      err == -E2BIG ? " (raise USDTKIT_MAX_IPS)" : "");
+		return err;
+	}
+	e->ip = ip;
+	e->id = id;
+	e->refs = 1;
+	m->ip_used++;
+	return 0;
+}
+
+/* Backward-shift deletion keeps every probe chain intact. */
+static void ip_remove_slot(struct usdtkit_manager *m, size_t i)
+{
+	size_t j = i, mask = m->ip_cap - 1;
+
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!m->ips[j].refs)
+			break;
+		home = ip_slot(m, m->ips[j].ip);
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->ips[i] = m->ips[j];
+			i = j;
+		}
+	}
+	memset(&m->ips[i], 0, sizeof(m->ips[i]));
+}
+
+void usdtkit__ip_del(struct usdtkit_manager *m, uint64_t ip)
+{
+	struct usdtkit_ip_ent *e = ip_find(m, ip);
+	long key = (long)ip;
+
+	if (!e->refs || --e->refs)
+		return;
+	bpf_map_delete_elem(m->ip_fd, &key);
+	ip_remove_slot(m, (size_t)(e - m->ips));
+	m->ip_used--;
+}

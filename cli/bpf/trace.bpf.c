@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The program behind `usdtkit trace` (and the attach tests): on every hit
+ * send the time, pid, tid, cookie and every argument to user space.
+ */
+#include <linux/bpf.h>
+#include <linux/ptrace.h>
+
+#include <usdtkit/usdtkit.bpf.h>
+
+#include "trace_event.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+} events SEC(".maps");
+
+/* [0]: hits, [1]: events lost because the ring buffer was full */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, unsigned long long);
+} counters SEC(".maps");
+
+static __always_inline void count(int which)
+{
+	unsigned long long *c = bpf_map_lookup_elem(&counters, &which);
+
+	if (c)
+		(*c)++;
+}
+
+/* one hit -> one event; also the body of test programs that include
+ * this file (tests/bpf/) */
+static __always_inline int trace_hit(struct pt_regs *ctx)
+{
+	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
+	struct usdtkit_trace_event *e;
+	unsigned long long id;
+	int i;
+
+	count(0);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count(1);
+		return 0;
+	}
+	id = bpf_get_current_pid_tgid();
+	e->ts_ns = bpf_ktime_get_ns();
+	e->pid = id >> 32;
+	e->tid = (unsigned int)id;
+	e->cookie = spec ? spec->cookie : 0;
+	e->nargs = spec ? spec->arg_cnt : -USDTKIT__ESRCH;
+	e->err = 0;
+	e->err_mask = 0;
+#pragma unroll
+	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
+		long v = 0;
+		int err;
+
+		e->args[i] = 0;
+		if (!spec || i >= spec->arg_cnt)
+			continue;
+		err = usdtkit_spec_arg(ctx, spec, i, &v);
+		if (err) {
+			e->err_mask |= 1 << i;
+			if (!e->err)
+				e->err = err;
+		}
+		e->args[i] = v;
+	}
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("usdtkit")
+int usdtkit_trace(struct pt_regs *ctx)
+{
+	return trace_hit(ctx);
+}

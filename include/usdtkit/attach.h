@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * usdtkit attach layer: attach a loaded BPF program (built with
+ * <usdtkit/usdtkit.bpf.h>, or with libbpf's <bpf/usdt.bpf.h>) to USDT
+ * probes. Needs libbpf; link with -lusdtkit -lbpf -lelf.
+ *
+ * Backends, chosen at run time (or forced):
+ *   MULTI  one BPF_TRACE_UPROBE_MULTI link for every site (1 fd);
+ *   PERF   one perf-event uprobe + BPF link per site, with a BPF cookie;
+ *   IPMAP  perf-event uprobes without cookies; the program finds the spec
+ *          by the probe's absolute address in an IP map.
+ * MULTI needs the program loaded with expected attach type
+ * BPF_TRACE_UPROBE_MULTI, so the choice is made before load: sections
+ * SEC("usdtkit") and SEC("usdtkit/PATH:PROVIDER:NAME") get it from a
+ * libbpf program handler that usdtkit registers when it is loaded, and
+ * usdtkit_prog_prepare() changes it for one program before load.
+ *
+ * An attach succeeds whole or leaves nothing behind: no link, no map
+ * entry, no spec id.
+ */
+#ifndef USDTKIT_ATTACH_H
+#define USDTKIT_ATTACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <usdtkit/usdtkit.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bpf_program;
+struct bpf_link;
+
+enum usdtkit_mode {
+	USDTKIT_MODE_AUTO = 0,	/* MULTI > PERF > IPMAP, by kernel features */
+	USDTKIT_MODE_MULTI = 1,
+	USDTKIT_MODE_PERF = 2,
+	USDTKIT_MODE_IPMAP = 3,
+};
+
+/* Kernel features, probed once per process (needs CAP_BPF or root). */
+struct usdtkit_features {
+	bool bpf_cookie;	/* bpf_get_attach_cookie() in kprobe programs */
+	bool uprobe_multi;	/* BPF_TRACE_UPROBE_MULTI with fixed PID filter */
+	bool ref_ctr_offset;	/* semaphores counted by the kernel */
+	bool uprobe_syscall;	/* x86-64: nop5 sites can be optimized */
+};
+
+USDTKIT_API const struct usdtkit_features *usdtkit_features(void);
+
+/* AUTO -> the backend this kernel gets; others as they are. */
+USDTKIT_API enum usdtkit_mode usdtkit_mode_resolve(enum usdtkit_mode mode);
+USDTKIT_API const char *usdtkit_mode_str(enum usdtkit_mode mode);
+/* "auto", "multi", "perf", "ipmap" -> mode; -EINVAL for anything else */
+USDTKIT_API int usdtkit_mode_parse(const char *s);
+
+/*
+ * Before bpf_object__load(): make @prog loadable for @mode (the expected
+ * attach type). SEC("usdtkit...") programs are prepared for AUTO already.
+ */
+USDTKIT_API int usdtkit_prog_prepare(struct bpf_program *prog,
+				     enum usdtkit_mode mode);
+
+struct usdtkit_attach_opts {
+	size_t sz;		/* sizeof(struct usdtkit_attach_opts) */
+	uint64_t cookie;	/* read back with usdtkit_cookie(ctx) */
+	enum usdtkit_mode mode;	/* AUTO: the mode the program was prepared for */
+	bool use_nop5;		/* x86-64: attach at the nop5 of nop;nop5
+				 * sites (faster when the kernel optimizes
+				 * it, but see docs: red zone) */
+	usdtkit_print_fn print;	/* diagnostics, may be NULL */
+	void *print_ctx;
+};
+
+struct usdtkit_link;
+
+/*
+ * Attach @prog to every site of PROVIDER:NAME in @path (shell globs
+ * allowed in both). @pid: 0 this process, -1 any process, N one process.
+ * NULL with errno set on failure (and a message through opts->print
+ * naming the file, probe and argument).
+ */
+USDTKIT_API struct usdtkit_link *
+usdtkit_attach(struct bpf_program *prog, int pid, const char *path,
+	       const char *provider, const char *name,
+	       const struct usdtkit_attach_opts *opts);
+
+/* The same for every object mapped by process @pid that has the probe. */
+USDTKIT_API struct usdtkit_link *
+usdtkit_attach_pid(struct bpf_program *prog, int pid, const char *provider,
+		   const char *name, const struct usdtkit_attach_opts *opts);
+
+/* Detach everything the link holds (concurrently for perf links) and
+ * free it. NULL is a no-op. */
+USDTKIT_API void usdtkit_link_destroy(struct usdtkit_link *link);
+
+USDTKIT_API enum usdtkit_mode usdtkit_link_mode(const struct usdtkit_link *link);
+USDTKIT_API size_t usdtkit_link_site_count(const struct usdtkit_link *link);
+/* Kernel links (fds) the link holds: 1 for MULTI, one per site otherwise. */
+USDTKIT_API size_t usdtkit_link_fd_count(const struct usdtkit_link *link);
+
+/*
+ * Register the libbpf program handler for SEC("usdtkit") and
+ * SEC("usdtkit/PATH:PROVIDER:NAME"). libusdtkit.so does it when it is
+ * loaded; with libusdtkit.a call this once before opening skeletons (a
+ * static link has no other reason to keep the handler). Idempotent;
+ * 0 or a negative errno from libbpf.
+ */
+USDTKIT_API int usdtkit_register_libbpf_handler(void);
+
+/*
+ * The same link as a libbpf struct bpf_link, for skeletons: destroying
+ * it with bpf_link__destroy() destroys the usdtkit link. Consumes @link.
+ */
+USDTKIT_API struct bpf_link *usdtkit_link_to_bpf(struct usdtkit_link *link);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* USDTKIT_ATTACH_H */

@@ -1,0 +1,134 @@
+#!/bin/sh
+# `usdtkit trace` on the demo program (examples/demo.c), live: every
+# backend, the JSON shape, the argument values the demo passes, the text
+# format, and the exit codes of the error cases. Needs root and BPF.
+# usage: cli_trace.sh USDTKIT DEMO
+set -u
+u=$1
+demo=$2
+pass=0 fail=0
+tmp=$(mktemp -d)
+ok() { pass=$((pass+1)); }
+ko() { fail=$((fail+1)); echo "FAIL: $*"; }
+
+# iteration ID fires demo:request(ID, ID*100, -ID, ptr), and every 10th
+# demo:tick(ID/10, 2^64 - ID/10); -i 2: a hit every 2 ms. -n bounds the run
+# if this script is killed before its trap runs.
+"$demo" -i 2 -n 200000 >/dev/null &
+dpid=$!
+trap 'kill $dpid 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+sleep 0.2
+
+# check_json FILE WANT: the lines parse and carry the demo's values
+check_json() {
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+path, want = sys.argv[1], int(sys.argv[2])
+lines = open(path).read().splitlines()
+assert len(lines) == want, f"{len(lines)} lines, want {want}"
+ids, ticks = [], 0
+for l in lines:
+    e = json.loads(l)
+    assert set(e) == {"ts_ns", "pid", "tid", "provider", "name", "args"}, e
+    assert e["provider"] == "demo" and e["pid"] == e["tid"] > 0, e
+    a = e["args"]
+    if e["name"] == "request":
+        i = a[0]
+        assert a[1:3] == [i * 100, -i] and a[3] > 0, e
+        ids.append(i)
+    elif e["name"] == "tick":
+        n = a[0]
+        assert n > 0 and a[1] == 2**64 - n, e
+        ticks += 1
+    else:
+        raise AssertionError(f"unexpected probe: {e}")
+    assert all(isinstance(x, int) for x in a), e
+# consecutive iterations of one process, in order
+assert ids == list(range(ids[0], ids[0] + len(ids))), ids
+assert ticks >= 1, "no demo:tick"
+EOF
+}
+
+# trace_ok NAME ARGS...: 25 hits as JSON, checked; lost events reported
+trace_ok() {
+	what=$1; shift
+	timeout 30 "$u" trace --count 25 --json "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		ko "$what: exit $rc"; cat "$tmp/err"; return
+	fi
+	if check_json "$tmp/out" 25 >"$tmp/py" 2>&1; then ok; else
+		ko "$what: JSON"; cat "$tmp/py" "$tmp/out"; fi
+	if grep -q "25 hits printed, 0 lost" "$tmp/err"; then ok; else
+		ko "$what: stderr summary"; cat "$tmp/err"; fi
+}
+
+for m in multi perf auto; do
+	trace_ok "mode $m" --mode "$m" "$demo:demo:request" "$demo:demo:tick"
+done
+# IP-map addresses of a PIE come from the process: -p
+trace_ok "mode ipmap" --mode ipmap -p "$dpid" "$demo:demo:request" "$demo:demo:tick"
+trace_ok "-p with PROVIDER:NAME" -p "$dpid" 'demo:*'
+trace_ok "glob" "$demo:de*:*"
+
+# text: time, pid, tid, probe, each argument with its sign and width
+line=$(timeout 30 "$u" trace --count 1 "$demo:demo:request" 2>/dev/null)
+case $line in
+*" pid $dpid tid $dpid demo:request(u64 "*", u32 "*"00, s32 -"*", u64 "*")") ok ;;
+*) ko "text line: $line" ;;
+esac
+line=$(timeout 30 "$u" trace --count 1 "$demo:demo:tick" 2>/dev/null)
+case $line in
+*"demo:tick(s16 "*", u64 1844674407370955"*")") ok ;;
+*) ko "text tick: $line" ;;
+esac
+
+# expect RC WHAT MESSAGE-PATTERN ARGS...
+expect() {
+	want=$1 what=$2 pat=$3; shift 3
+	timeout 30 "$u" trace "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		ko "$what: exit $rc, want $want"; cat "$tmp/err"; return
+	fi
+	if grep -q -- "$pat" "$tmp/err"; then ok; else
+		ko "$what: no '$pat' in:"; cat "$tmp/err"; fi
+}
+
+expect 1 "no such probe" "no probe demo:nope" "$demo:demo:nope"
+expect 1 "no such file" "No such file" /nonexistent/demo:demo:request
+expect 1 "bad mode" "bad mode" --mode bogus "$demo:demo:request"
+expect 1 "dead pid" "No such process" -p 999999999 demo:request
+expect 1 "PROVIDER:NAME without -p" "bad target" demo:request
+expect 1 "ipmap on a PIE without -p" "needs a PID" --mode ipmap "$demo:demo:request"
+expect 2 "no target" "no TARGET" --count 1
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$u" trace --duration 1 "$demo:demo:request" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && grep -q "needs root" "$tmp/err"; then ok; else
+		ko "not root: exit $rc"; cat "$tmp/err"; fi
+fi
+
+# a copy of the demo that never runs: --duration ends a trace without hits
+cp "$demo" "$tmp/idle"
+start=$(date +%s)
+expect 0 "--duration without hits" "0 hits printed, 0 lost" --duration 1 "$tmp/idle:demo:request"
+[ -s "$tmp/out" ] && ko "--duration without hits printed: $(cat "$tmp/out")" || ok
+[ $(($(date +%s) - start)) -le 5 ] && ok || ko "--duration 1 took $(($(date +%s) - start)) s"
+
+# SIGINT stops the trace, with exit 0 and the summary
+"$u" trace "$demo:demo:request" >"$tmp/out" 2>"$tmp/err" &
+tpid=$!
+sleep 1
+kill -INT "$tpid"
+wait "$tpid"
+rc=$?
+if [ "$rc" -eq 0 ] && [ -s "$tmp/out" ] && grep -q "hits printed, 0 lost" "$tmp/err"; then
+	ok
+else
+	ko "SIGINT: exit $rc"; cat "$tmp/err"
+fi
+
+echo "cli_trace: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
