@@ -19,6 +19,18 @@ endif()
 execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
   OUTPUT_VARIABLE USDTKIT_MULTIARCH OUTPUT_STRIP_TRAILING_WHITESPACE
   ERROR_QUIET)
+# BPF objects take the target's byte order (s390x: big-endian)
+if(CMAKE_C_BYTE_ORDER STREQUAL "BIG_ENDIAN")
+  set(USDTKIT_BPF_TARGET bpfeb)
+else()
+  set(USDTKIT_BPF_TARGET bpfel)
+endif()
+# a Debian cross build (cmake/toolchains/) has the target's <asm/...> in
+# its sysroot, not in /usr/include/<multiarch>
+set(USDTKIT_BPF_ASM_INC /usr/include/${USDTKIT_MULTIARCH})
+if(CMAKE_CROSSCOMPILING AND USDTKIT_TRIPLET)
+  set(USDTKIT_BPF_ASM_INC /usr/${USDTKIT_TRIPLET}/include)
+endif()
 
 # usdtkit_bpf_skeleton(NAME SOURCE [DEPENDS ...]): NAME.bpf.o and
 # NAME.skel.h in the current binary dir; adds target NAME_skel. Extra
@@ -27,10 +39,10 @@ function(usdtkit_bpf_skeleton name src)
   set(obj ${CMAKE_CURRENT_BINARY_DIR}/${name}.bpf.o)
   set(skel ${CMAKE_CURRENT_BINARY_DIR}/${name}.skel.h)
   add_custom_command(OUTPUT ${obj}
-    COMMAND ${USDTKIT_CLANG} -g -O2 -target bpf -Wall -Werror
+    COMMAND ${USDTKIT_CLANG} -g -O2 -target ${USDTKIT_BPF_TARGET} -Wall -Werror
             -D__TARGET_ARCH_${USDTKIT_BPF_ARCH}
             -I${PROJECT_SOURCE_DIR}/include -I${CMAKE_CURRENT_SOURCE_DIR}
-            -I/usr/include/${USDTKIT_MULTIARCH}
+            -I${USDTKIT_BPF_ASM_INC}
             ${USDTKIT_BPF_FLAGS_${name}}
             -c ${src} -o ${obj}
     DEPENDS ${src} ${PROJECT_SOURCE_DIR}/include/usdtkit/usdtkit.bpf.h
