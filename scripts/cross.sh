@@ -8,13 +8,16 @@
 # `dpkg --add-architecture` (after which every `apt-get update` of this
 # machine also fetches, and may fail on, four foreign indices) and pulls
 # libc6-dev:ARCH, which apt refuses whenever the host's packages are newer
-# (security updates) than the foreign ones. So the target's libelf, zlib
-# and zstd are fetched with a private apt state (build-cross/apt: lists of
-# those four architectures, the machine's sources less security) and unpacked with
-# dpkg -x into build-cross/sysroot-ARCH, which the toolchain file hands
-# to pkg-config, the linker and qemu. The attach layer will add
-# libbpf1/libbpf-dev to that list. riscv64 is no Debian 12 architecture:
-# it builds the parse layer only (no dependency), all its tests need.
+# (security updates) than the foreign ones. So the target's libelf,
+# libbpf, zlib and zstd are fetched with a private apt state
+# (build-cross/apt: lists of those four architectures, the machine's
+# sources less security) and unpacked with dpkg -x into
+# build-cross/sysroot-ARCH, which the toolchain file hands to pkg-config,
+# the linker and qemu. The attach layer (libbpf + a BPF skeleton) is
+# built for aarch64 only: Debian 12's bpftool cannot make a skeleton of
+# a big-endian (s390x) BPF object, and bpf_tracing.h has no 32-bit arm
+# or i386 target. riscv64 is no Debian 12 architecture: it builds the
+# parse layer only (no dependency), all its tests need.
 #
 # usage: scripts/cross.sh [TARGET...]   (default: all five)
 set -eu
@@ -42,8 +45,11 @@ apt_cross() {	# apt-get with the private state
 		-o APT::Architectures::=s390x -o APT::Architectures::=i386 "$@"
 }
 
-# sysroot DEBARCH: unpack the target's libelf (+ the libraries it needs
-# to link) once; prints the sysroot's path.
+# The target's packages: libelf (ELF core), libbpf (attach layer), and
+# what they need to link.
+pkgs="libelf1 libelf-dev zlib1g zlib1g-dev libzstd1 libbpf1 libbpf-dev"
+
+# sysroot DEBARCH: unpack the target's packages once; prints its path.
 sysroot() {
 	root=$PWD/build-cross/sysroot-$1
 	if [ ! -f "$root/.done" ]; then
@@ -69,10 +75,10 @@ sysroot() {
 		fi
 		rm -rf "$root" "$root.debs"
 		mkdir -p "$root.debs"
-		(cd "$root.debs" && apt_cross download "libelf1:$1" \
-			"libelf-dev:$1" "zlib1g:$1" "zlib1g-dev:$1" \
-			"libzstd1:$1" 2>&1 | grep -v unsandboxed >&2) || true
-		for p in libelf1 libelf-dev zlib1g zlib1g-dev libzstd1; do
+		# shellcheck disable=SC2046
+		(cd "$root.debs" && apt_cross download $(for p in $pkgs; do
+			echo "$p:$1"; done) 2>&1 | grep -v unsandboxed >&2) || true
+		for p in $pkgs; do
 			ls "$root.debs/${p}_"*.deb >/dev/null 2>&1 || {
 				echo "cross: cannot download $p:$1" >&2
 				return 1
@@ -89,10 +95,14 @@ sysroot() {
 
 for t in $targets; do
 	dir=build-cross/$t
-	# the attach layer (libbpf, BPF objects) is not cross-built yet:
-	# docs/ARCHES.md
 	set -- -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/$t.cmake \
-		-DUSDTKIT_BUILD_BENCH=OFF -DUSDTKIT_WITH_BPF=OFF
+		-DUSDTKIT_BUILD_BENCH=OFF
+	case $t in
+	aarch64)	# the attach layer and its BPF skeleton too
+		set -- "$@" -DUSDTKIT_WITH_BPF=ON ;;
+	*)	# why not: docs/ARCHES.md
+		set -- "$@" -DUSDTKIT_WITH_BPF=OFF ;;
+	esac
 	a=$(debarch "$t")
 	if [ -n "$a" ]; then
 		root=$(sysroot "$a")
