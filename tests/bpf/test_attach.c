@@ -449,26 +449,41 @@ static void nop5_case(bool use_nop5)
 
 struct forms_seen {
 	int hits, bad;
+	int nargs;
+	/* the values of the round whose number is argument @key */
+	void (*expect)(long r, int64_t *v);
+	int key;
 };
+
+/* fxpair:all (i386): r, %edx:%eax = ~r:r, %dl, %edx */
+static void pair_expect(long r, int64_t v[4])
+{
+	uint32_t lo = (uint32_t)r, hi = ~lo;
+
+	v[0] = (int32_t)lo;
+	v[1] = (int64_t)((uint64_t)hi << 32 | lo);
+	v[2] = hi & 0xff;
+	v[3] = (int32_t)hi;
+}
 
 static int on_forms(void *ctx, void *data, size_t size)
 {
 	const struct usdtkit_trace_event *e = data;
 	struct forms_seen *s = ctx;
-	int64_t want[FX_FORMS_NARGS];
+	int64_t want[12];
 	int i;
 
 	if (size < sizeof(*e))
 		return 0;
 	s->hits++;
-	fx_forms_expect(e->args[3], want);
-	if (e->nargs != FX_FORMS_NARGS || e->err) {
+	s->expect(e->args[s->key], want);
+	if (e->nargs != s->nargs || e->err) {
 		fprintf(stderr, "  forms: nargs %d err %d mask %#x\n", e->nargs, e->err,
 			e->err_mask);
 		s->bad++;
 		return 0;
 	}
-	for (i = 0; i < FX_FORMS_NARGS; i++)
+	for (i = 0; i < s->nargs; i++)
 		if (e->args[i] != want[i]) {
 			fprintf(stderr, "  forms: arg %d = %lld, want %lld\n", i,
 				e->args[i], (long long)want[i]);
@@ -478,20 +493,20 @@ static int on_forms(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static void run_forms(enum usdtkit_mode mode)
+static void run_forms_exe(enum usdtkit_mode mode, const char *name,
+			  const char *provider, struct forms_seen s)
 {
 	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
-	const char *exe = path_of("fx_forms");
-	struct forms_seen s = { 0 };
+	const char *exe = path_of(name);
 	struct ring_buffer *rb = NULL;
 	struct usdtkit_link *l;
 	struct progset ps;
 	struct fx_proc a;
 
-	printf("  forms / %s\n", usdtkit_mode_str(mode));
+	printf("  %s / %s\n", name, usdtkit_mode_str(mode));
 	CHECK(!progset_load(&ps, false, mode), "load");
-	CHECK(!fx_start(&a, exe, 0), "start fx_forms");
-	l = usdtkit_attach(ps.prog, a.pid, exe, "fxforms", "all", &o);
+	CHECK(!fx_start(&a, exe, 0), "start %s", name);
+	l = usdtkit_attach(ps.prog, a.pid, exe, provider, "all", &o);
 	CHECK(l, "attach: %s", last_msg);
 	rb = ring_buffer__new(ps.events_fd, on_forms, &s, NULL);
 	CHECK(!fx_fire(&a, 40), "fire");
@@ -502,6 +517,17 @@ static void run_forms(enum usdtkit_mode mode)
 	ring_buffer__free(rb);
 	fx_stop(&a);
 	progset_destroy(&ps);
+}
+
+static void run_forms(enum usdtkit_mode mode)
+{
+	struct forms_seen forms = { .nargs = FX_FORMS_NARGS, .key = 3,
+				    .expect = fx_forms_expect };
+	struct forms_seen pair = { .nargs = 4, .key = 0, .expect = pair_expect };
+
+	run_forms_exe(mode, "fx_forms", "fxforms", forms);
+	if (!access(path_of("fx_pair_i386"), X_OK))
+		run_forms_exe(mode, "fx_pair_i386", "fxpair", pair);
 }
 
 /* ---- skeletons: the libbpf program handler ---- */
