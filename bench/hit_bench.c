@@ -125,7 +125,7 @@ static void uk_print(void *ctx, enum usdtkit_log_level level, const char *msg)
 
 enum {
 	S_NONE,
-	S_UK_COUNT, S_UK_READ,
+	S_UK_COUNT, S_UK_READ, S_UK_FLOOR,
 	S_UKP_COUNT, S_UKP_READ,
 	S_UK5_COUNT, S_UK5_READ,
 	S_LB_COUNT, S_LB_READ,
@@ -134,13 +134,14 @@ enum {
 static const char *const sname[NS] = {
 	[S_NONE] = "none",
 	[S_UK_COUNT] = "usdtkit multi count", [S_UK_READ] = "usdtkit multi read3",
+	[S_UK_FLOOR] = "floor: lookup + 2 user reads",
 	[S_UKP_COUNT] = "usdtkit perf count", [S_UKP_READ] = "usdtkit perf read3",
 	[S_UK5_COUNT] = "usdtkit nop5 count", [S_UK5_READ] = "usdtkit nop5 read3",
 	[S_LB_COUNT] = "libbpf count", [S_LB_READ] = "libbpf read3",
 };
 static const char *const skey[NS] = {
 	[S_NONE] = "none",
-	[S_UK_COUNT] = "uk_count", [S_UK_READ] = "uk_read3",
+	[S_UK_COUNT] = "uk_count", [S_UK_READ] = "uk_read3", [S_UK_FLOOR] = "uk_floor",
 	[S_UKP_COUNT] = "uk_perf_count", [S_UKP_READ] = "uk_perf_read3",
 	[S_UK5_COUNT] = "uk_nop5_count", [S_UK5_READ] = "uk_nop5_read3",
 	[S_LB_COUNT] = "lb_count", [S_LB_READ] = "lb_read3",
@@ -149,7 +150,7 @@ static const char *const skey[NS] = {
 /* hit_uk loaded for one mode */
 struct uk {
 	struct hit_uk *skel;
-	struct bpf_program *count, *read3;
+	struct bpf_program *count, *read3, *floor;
 	struct hit_uk__bss *bss;
 };
 
@@ -180,12 +181,14 @@ static int uk_load(struct uk *u, enum usdtkit_mode mode)
 		return -errno;
 	err = usdtkit_prog_prepare(a->progs.uk_count, mode);
 	err = err ? err : usdtkit_prog_prepare(a->progs.uk_read3, mode);
+	err = err ? err : usdtkit_prog_prepare(a->progs.uk_floor, mode);
 	err = err ? err : hit_uk__load(a);
 	if (err) {
 		hit_uk__destroy(a);
 		return err;
 	}
-	*u = (struct uk){ a, a->progs.uk_count, a->progs.uk_read3, a->bss };
+	*u = (struct uk){ a, a->progs.uk_count, a->progs.uk_read3, a->progs.uk_floor,
+			  a->bss };
 	return 0;
 }
 
@@ -224,6 +227,13 @@ static int run(int sc, long m, double *ns, struct result *res)
 		if (!ul)
 			return -errno;
 		break;
+	case S_UK_FLOOR:
+		o.mode = USDTKIT_MODE_MULTI;
+		hits = &ukm->bss->hits, bad = &ukm->bss->bad, last = NULL;
+		ul = usdtkit_attach(ukm->floor, 0, self, "hit", "hot", &o);
+		if (!ul)
+			return -errno;
+		break;
 	case S_UKP_COUNT:
 	case S_UKP_READ:
 		p = sc == S_UKP_COUNT ? ukp->count : ukp->read3;
@@ -250,7 +260,8 @@ static int run(int sc, long m, double *ns, struct result *res)
 	if (hits) {
 		res->hits += *hits;
 		res->bad += *bad;
-		memcpy(res->last, last, sizeof(res->last));
+		if (last)
+			memcpy(res->last, last, sizeof(res->last));
 		if (*hits != (unsigned long)m)
 			fprintf(stderr, "%s: %lu hits, want %ld\n", sname[sc], *hits, m);
 	}
@@ -339,6 +350,7 @@ int main(int argc, char **argv)
 		double ukp_ = res[S_UKP_READ].med - res[S_UKP_COUNT].med;
 		double uk5 = res[S_UK5_READ].med - res[S_UK5_COUNT].med;
 		double lbr = res[S_LB_READ].med - res[S_LB_COUNT].med;
+		double floor_ = res[S_UK_FLOOR].med - res[S_UK_COUNT].med;
 
 		printf("\nexpected last values: %ld, %ld, %ld\n", m - 1, 3 * (m - 1) + 1,
 		       7 * (m - 1) + 2);
@@ -347,6 +359,8 @@ int main(int argc, char **argv)
 		printf("| usdtkit (multi) | %.1f |\n", uk);
 		printf("| usdtkit (perf) | %.1f |\n", ukp_);
 		printf("| usdtkit (multi, nop5) | %.1f |\n", uk5);
+		printf("| floor: spec lookup + 2 user reads, no decoding (multi) | %.1f |\n",
+		       floor_);
 		printf("\nratio libbpf / usdtkit reading cost: multi %.2fx, perf %.2fx\n",
 		       lbr / uk, lbr / ukp_);
 		printf("target: usdtkit reading cost at most half of libbpf's: %s "

@@ -35,3 +35,26 @@ int USDTKIT_PROBE(uk_read3, long a, long b, long c)
 	last[2] = c;
 	return 0;
 }
+
+/*
+ * The floor of reading these 3 arguments: the spec lookup and the two
+ * user-memory reads every reader must make (stack slot and global), with
+ * no decoding at all. Not a correct reader (it reads two fixed stack
+ * slots): it prices the helpers alone.
+ */
+SEC("usdtkit")
+int uk_floor(struct pt_regs *ctx)
+{
+	const struct usdtkit_bpf_spec *s = usdtkit_spec(ctx);
+	unsigned long long sp = 0, x = 0, y = 0;
+
+	usdtkit__slot(ctx, 8, 152, &sp);	/* rsp */
+	bpf_probe_read_user(&x, 8, (void *)(sp - 8));
+	bpf_probe_read_user(&y, 8, (void *)(sp - 16));
+	hits++;
+	if (!s)
+		bad++;
+	last[0] = x;
+	last[1] = y;
+	return 0;
+}
