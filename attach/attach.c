@@ -119,6 +119,7 @@ static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
 	unsigned char spec[USDTKIT_SPEC_MAX_BYTES];
 	const struct usdtkit_arg *args = usdtkit_site_arg(s, 0);
 	int id, err, n = usdtkit_site_arg_count(s);
+	bool created = false;
 	char where[512];
 
 	snprintf(where, sizeof(where), "%s: %s:%s", usdtkit_file_name(f),
@@ -128,12 +129,16 @@ static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
 				   ip_delta, m->abi, spec, sizeof(spec));
 	if (err)
 		return err;
+	/* the spec is written under the lock: another attach that finds the
+	 * id must find its bytes in the map too */
 	pthread_mutex_lock(&m->lock);
-	id = usdtkit__spec_table_get_raw(m->specs, spec, m->spec_value_size);
+	id = usdtkit__spec_table_get_raw(m->specs, spec, m->spec_value_size, &created);
 	if (id >= 0) {
 		err = record((void **)&l->ids, &l->nids, sizeof(int), &id);
 		if (err)
 			usdtkit_spec_table_put(m->specs, id);
+		else if (created && bpf_map_update_elem(m->spec_fd, &id, spec, BPF_ANY))
+			err = -errno;	/* the id stays in l->ids: released with it */
 	}
 	pthread_mutex_unlock(&m->lock);
 	if (id < 0) {
@@ -142,12 +147,8 @@ static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
 			      usdtkit_spec_table_used(m->specs));
 		return id;
 	}
-	if (err)
-		return err;
-	if (bpf_map_update_elem(m->spec_fd, &id, spec, BPF_ANY)) {
-		err = -errno;
-		usdtkit__warn(&l->log, "%s: writing spec %d: %s", where, id,
-			      strerror(-err));
+	if (err) {
+		usdtkit__warn(&l->log, "%s: spec %d: %s", where, id, strerror(-err));
 		return err;
 	}
 	*idp = id;

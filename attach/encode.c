@@ -298,7 +298,8 @@ int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,
 	e.layout = usdtkit_arch_layout(arch, usdtkit__kernel_layout(arch));
 	if (!e.layout)
 		return -ENOENT;
-	e.ip_off = ip_slot(arch, e.layout);
+	/* only libbpf's layouts need the IP as a register */
+	e.ip_off = abi == USDTKIT_ABI_OWN ? -1 : ip_slot(arch, e.layout);
 	if (nargs > USDTKIT_BPF_MAX_ARGS) {
 		usdtkit__warn(lg, "%s: %d arguments, BPF specs hold %d", where,
 			      nargs, USDTKIT_BPF_MAX_ARGS);

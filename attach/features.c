@@ -122,8 +122,9 @@ static bool probe_ref_ctr(void)
 
 /*
  * x86-64 sys_uprobe (336) is only legal from the kernel's trampoline; a
- * call from anywhere else gets SIGILL. Ask in a child: SIGILL means the
- * syscall (and nop5 optimization) exists, ENOSYS means it does not.
+ * call from anywhere else fails (ENXIO on 6.18) or, on some versions,
+ * gets SIGILL. Ask in a child, so a signal cannot hit us: only ENOSYS
+ * means there is no such syscall (and no nop5 optimization).
  */
 static bool probe_uprobe_syscall(void)
 {
@@ -140,7 +141,7 @@ static bool probe_uprobe_syscall(void)
 	}
 	if (waitpid(pid, &st, 0) != pid)
 		return false;
-	return WIFSIGNALED(st) && WTERMSIG(st) == SIGILL;
+	return WIFSIGNALED(st) ? WTERMSIG(st) == SIGILL : WEXITSTATUS(st) == 0;
 #else
 	return false;
 #endif

@@ -8,6 +8,7 @@
  * list and are handed out again before new ones.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,12 +87,19 @@ static size_t make_key(uint8_t *out, const struct usdtkit_arg *args, int n,
 	return len;
 }
 
+/* FNV-style over 8-byte words: keys are a few hundred bytes, hashed once
+ * per attached site */
 static uint64_t hash_bytes(const uint8_t *p, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = 0xcbf29ce484222325ull, w;
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
 		h = (h ^ p[i]) * 0x100000001b3ull;
 	return h;
 }
@@ -157,24 +165,31 @@ static int alloc_id(struct usdtkit_spec_table *t)
 	return -E2BIG;
 }
 
-/* Look @key up, or give it a new id; takes ownership of @key. */
-static int get_key(struct usdtkit_spec_table *t, uint8_t *key, size_t len)
+/* Look @key up, or give it a new id with a copy of @key. */
+static int get_key(struct usdtkit_spec_table *t, const uint8_t *key, size_t len,
+		   bool *created)
 {
 	uint64_t h = hash_bytes(key, len);
 	int id = find(t, key, len, h);
+	uint8_t *copy;
 
+	*created = false;
 	if (id >= 0) {
-		free(key);
 		t->ids[id].refs++;
 		return id;
 	}
+	copy = malloc(len);
+	if (!copy)
+		return -ENOMEM;
 	id = alloc_id(t);
 	if (id < 0) {
-		free(key);
+		free(copy);
 		return id;
 	}
-	t->ids[id] = (struct entry){ .key = key, .len = len, .hash = h, .refs = 1 };
+	memcpy(copy, key, len);
+	t->ids[id] = (struct entry){ .key = copy, .len = len, .hash = h, .refs = 1 };
 	t->used++;
+	*created = true;
 	return id;
 }
 
@@ -183,28 +198,26 @@ int usdtkit_spec_table_get(struct usdtkit_spec_table *t,
 			   uint64_t cookie)
 {
 	size_t max = sizeof(uint64_t) + (size_t)nargs * sizeof(struct key_arg);
+	bool created;
 	uint8_t *key;
+	int id;
 
 	if (!t || nargs < 0 || (nargs && !args))
 		return -EINVAL;
 	key = malloc(max);
 	if (!key)
 		return -ENOMEM;
-	return get_key(t, key, make_key(key, args, nargs, cookie));
+	id = get_key(t, key, make_key(key, args, nargs, cookie), &created);
+	free(key);
+	return id;
 }
 
 int usdtkit__spec_table_get_raw(struct usdtkit_spec_table *t, const void *bytes,
-				size_t len)
+				size_t len, bool *created)
 {
-	uint8_t *key;
-
-	if (!t || !bytes || !len)
+	if (!t || !bytes || !len || !created)
 		return -EINVAL;
-	key = malloc(len);
-	if (!key)
-		return -ENOMEM;
-	memcpy(key, bytes, len);
-	return get_key(t, key, len);
+	return get_key(t, bytes, len, created);
 }
 
 int usdtkit_spec_table_put(struct usdtkit_spec_table *t, int id)

@@ -2,6 +2,7 @@
 #ifndef USDTKIT_CORE_SPECTABLE_H
 #define USDTKIT_CORE_SPECTABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <usdtkit/usdtkit.h>
@@ -9,9 +10,10 @@
 /*
  * For the attach layer: dedup on the encoded bytes the program reads
  * (after layout and IP adjustments), which is exactly what must be equal
- * for two sites to share a spec id.
+ * for two sites to share a spec id. *@created says whether the id is new
+ * (its spec must be written to the map) or shared.
  */
 int usdtkit__spec_table_get_raw(struct usdtkit_spec_table *t, const void *bytes,
-				size_t len);
+				size_t len, bool *created);
 
 #endif

@@ -104,6 +104,7 @@ static __always_inline int usdtkit__slot(struct pt_regs *ctx, int slot_size,
 {
 	int err;
 
+	*v = 0;
 	if (off < 0)
 		return -USDTKIT__EINVAL;
 	if (slot_size == 4) {
@@ -212,7 +213,7 @@ static __always_inline int usdtkit__mem(struct pt_regs *ctx, int slot_size,
 					const struct usdtkit_bpf_arg *a,
 					unsigned long long *v)
 {
-	unsigned long long addr = (unsigned long long)a->disp, r;
+	unsigned long long addr = (unsigned long long)a->disp, r = 0;
 	int err;
 
 	if (a->flags & USDTKIT_BPF_F_PC_REL)
@@ -240,7 +241,7 @@ static __always_inline int usdtkit__reg(struct pt_regs *ctx, int slot_size,
 					const struct usdtkit_bpf_arg *a,
 					unsigned long long *v)
 {
-	unsigned long long hi;
+	unsigned long long hi = 0;
 	int err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
 				a->base_width, v);
 

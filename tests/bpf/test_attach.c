@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "fx_run.h"
+#include "fx_forms.h"
 #include "fx_values.h"
 #include "auto_bpf.skel.h"
 #include "compat.skel.h"
@@ -444,6 +445,91 @@ static void nop5_case(bool use_nop5)
 	progset_destroy(&ps);
 }
 
+/* ---- every location form, hand-written (x86-64) ---- */
+
+struct forms_seen {
+	int hits, bad;
+	int nargs;
+	/* the values of the round whose number is argument @key */
+	void (*expect)(long r, int64_t *v);
+	int key;
+};
+
+/* fxpair:all (i386): r, %edx:%eax = ~r:r, %dl, %edx */
+static void pair_expect(long r, int64_t v[4])
+{
+	uint32_t lo = (uint32_t)r, hi = ~lo;
+
+	v[0] = (int32_t)lo;
+	v[1] = (int64_t)((uint64_t)hi << 32 | lo);
+	v[2] = hi & 0xff;
+	v[3] = (int32_t)hi;
+}
+
+static int on_forms(void *ctx, void *data, size_t size)
+{
+	const struct usdtkit_trace_event *e = data;
+	struct forms_seen *s = ctx;
+	int64_t want[12];
+	int i;
+
+	if (size < sizeof(*e))
+		return 0;
+	s->hits++;
+	s->expect(e->args[s->key], want);
+	if (e->nargs != s->nargs || e->err) {
+		fprintf(stderr, "  forms: nargs %d err %d mask %#x\n", e->nargs, e->err,
+			e->err_mask);
+		s->bad++;
+		return 0;
+	}
+	for (i = 0; i < s->nargs; i++)
+		if (e->args[i] != want[i]) {
+			fprintf(stderr, "  forms: arg %d = %lld, want %lld\n", i,
+				e->args[i], (long long)want[i]);
+			s->bad++;
+			return 0;
+		}
+	return 0;
+}
+
+static void run_forms_exe(enum usdtkit_mode mode, const char *name,
+			  const char *provider, struct forms_seen s)
+{
+	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+	const char *exe = path_of(name);
+	struct ring_buffer *rb = NULL;
+	struct usdtkit_link *l;
+	struct progset ps;
+	struct fx_proc a;
+
+	printf("  %s / %s\n", name, usdtkit_mode_str(mode));
+	CHECK(!progset_load(&ps, false, mode), "load");
+	CHECK(!fx_start(&a, exe, 0), "start %s", name);
+	l = usdtkit_attach(ps.prog, a.pid, exe, provider, "all", &o);
+	CHECK(l, "attach: %s", last_msg);
+	rb = ring_buffer__new(ps.events_fd, on_forms, &s, NULL);
+	CHECK(!fx_fire(&a, 40), "fire");
+	if (rb)
+		ring_buffer__consume(rb);
+	CHECK(s.hits == 40 && !s.bad, "%d hits, %d wrong", s.hits, s.bad);
+	usdtkit_link_destroy(l);
+	ring_buffer__free(rb);
+	fx_stop(&a);
+	progset_destroy(&ps);
+}
+
+static void run_forms(enum usdtkit_mode mode)
+{
+	struct forms_seen forms = { .nargs = FX_FORMS_NARGS, .key = 3,
+				    .expect = fx_forms_expect };
+	struct forms_seen pair = { .nargs = 4, .key = 0, .expect = pair_expect };
+
+	run_forms_exe(mode, "fx_forms", "fxforms", forms);
+	if (!access(path_of("fx_pair_i386"), X_OK))
+		run_forms_exe(mode, "fx_pair_i386", "fxpair", pair);
+}
+
 /* ---- skeletons: the libbpf program handler ---- */
 
 static int count_links(void);
@@ -706,6 +792,17 @@ int main(int argc, char **argv)
 		return check_done();
 #else
 		printf("SKIP: nop5 sites exist on x86-64 only\n");
+		return 77;
+#endif
+	}
+	if (!strcmp(argv[1], "forms")) {
+#if defined(__x86_64__)
+		run_forms(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
+		run_forms(USDTKIT_MODE_PERF);
+		run_forms(USDTKIT_MODE_IPMAP);
+		return check_done();
+#else
+		printf("SKIP: the hand-written forms fixture is x86-64 asm\n");
 		return 77;
 #endif
 	}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* usdtkit trace: what its three files share. */
+#ifndef USDTKIT_CLI_TRACE_H
+#define USDTKIT_CLI_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <usdtkit/attach.h>
+
+#include "json.h"
+#include "trace_event.h"
+
+#define MAX_ARGS USDTKIT_BPF_MAX_ARGS
+
+/* How one argument is printed: from the ELF note, not from the event. */
+struct arg_type {
+	unsigned char size;
+	bool is_signed;
+	bool is_float;
+};
+
+/* One PROVIDER:NAME of one target, attached with cookie = index + 1. */
+struct probe {
+	char *path;		/* NULL: every object mapped by -p PID */
+	char *provider, *name;
+	int nargs;
+	struct arg_type args[MAX_ARGS];
+	bool mixed;		/* its sites disagree on the arguments */
+	bool optional;		/* only a glob matched it: may fail to attach */
+	struct usdtkit_link *link;
+};
+
+struct trace;
+struct ring_buffer;
+
+struct tracer {
+	int pid;		/* 0: any process */
+	enum usdtkit_mode mode;
+	unsigned long long count;	/* 0: no limit */
+	double duration;		/* seconds, 0: no limit */
+	bool json, verbose;
+
+	struct trace *skel;
+	struct ring_buffer *rb;
+	struct probe *probes;
+	size_t nprobes, cap;
+	unsigned long long printed;
+	unsigned int warnings;	/* the library's, printed so far */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC, the clock of ts_ns */
+	struct jw *out;
+};
+
+__attribute__((format(printf, 1, 2)))
+void trace_err(const char *fmt, ...);
+/* the library's diagnostics (ctx: the tracer) */
+void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
+
+/* trace_targets.c: TARGET -> probes of t (globs expanded) */
+int trace_add_target(struct tracer *t, const char *target);
+/* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */
+char *trace_glob_quote(const char *s);
+
+/* trace_output.c: one hit, as JSON or as a line of text */
+void trace_event_json(struct jw *w, const struct probe *p,
+		      const struct usdtkit_trace_event *e);
+void trace_event_text(struct jw *w, const struct tracer *t,
+		      const struct probe *p, const struct usdtkit_trace_event *e);
+
+#endif

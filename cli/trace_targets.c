@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* usdtkit trace: TARGET arguments -> the probes to attach, one per
+ * PROVIDER:NAME, with the sign and width of their arguments. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+/* ---- targets -> probes ---- */
+
+/* fnmatch() quoting, so an attach by exact name matches only that name */
+char *trace_glob_quote(const char *s)
+{
+	char *q = malloc(2 * strlen(s) + 1), *p = q;
+
+	if (!q)
+		return NULL;
+	for (; *s; s++) {
+		if (strchr("*?[]\\", *s))
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	*p = 0;
+	return q;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static void site_types(const struct usdtkit_site *s, struct arg_type *types,
+		       int *nargs)
+{
+	int i, n = usdtkit_site_arg_count(s);
+
+	*nargs = n < MAX_ARGS ? n : MAX_ARGS;
+	for (i = 0; i < *nargs; i++) {
+		const struct usdtkit_arg *a = usdtkit_site_arg(s, i);
+
+		types[i] = (struct arg_type){ .size = (unsigned char)a->size,
+					      .is_signed = a->is_signed,
+					      .is_float = a->is_float };
+	}
+}
+
+/* Add the probe of site @s under @path, or note how its arguments differ
+ * from the sites seen before. */
+static int add_site(struct tracer *t, const char *path,
+		    const struct usdtkit_site *s, bool glob)
+{
+	const char *prov = usdtkit_site_provider(s), *name = usdtkit_site_name(s);
+	struct arg_type types[MAX_ARGS];
+	struct probe *p;
+	size_t i;
+	int n;
+
+	site_types(s, types, &n);
+	for (i = 0; i < t->nprobes; i++) {
+		p = &t->probes[i];
+		if (same_str(p->path, path) && !strcmp(p->provider, prov) &&
+		    !strcmp(p->name, name)) {
+			if (p->nargs != n || memcmp(p->args, types, n * sizeof(types[0])))
+				p->mixed = true;
+			p->optional &= glob;
+			return 0;
+		}
+	}
+	if (t->nprobes == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 8;
+
+		p = realloc(t->probes, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		t->probes = p;
+		t->cap = cap;
+	}
+	p = &t->probes[t->nprobes];
+	memset(p, 0, sizeof(*p));
+	p->path = path ? strdup(path) : NULL;
+	p->provider = strdup(prov);
+	p->name = strdup(name);
+	t->nprobes++;
+	if ((path && !p->path) || !p->provider || !p->name)
+		return -ENOMEM;
+	p->nargs = n;
+	memcpy(p->args, types, sizeof(types));
+	p->optional = glob;
+	return 0;
+}
+
+static bool is_glob(const char *s)
+{
+	return !s || strpbrk(s, "*?[");
+}
+
+/* Every probe of @f matching the globs; how many sites matched. */
+static int add_file(struct tracer *t, const char *path,
+		    const struct usdtkit_file *f, const char *prov,
+		    const char *name, size_t *nsites)
+{
+	bool glob = is_glob(prov) || is_glob(name);
+	const struct usdtkit_site *s = NULL;
+	int err;
+
+	while ((s = usdtkit_file_next_site(f, s, prov, name))) {
+		err = add_site(t, path, s, glob);
+		if (err)
+			return err;
+		(*nsites)++;
+	}
+	return 0;
+}
+
+static int add_path_target(struct tracer *t, const char *path, const char *prov,
+			   const char *name)
+{
+	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = trace_print_msg,
+					.print_ctx = t };
+	unsigned int warned = t->warnings;
+	struct usdtkit_file *f = usdtkit_file_open(path, &oo);
+	size_t n = 0;
+	int err;
+
+	if (!f) {
+		err = -errno;
+		/* once is enough: the library names the file too */
+		if (t->warnings == warned)
+			trace_err("%s: %s", path, strerror(-err));
+		return err;
+	}
+	err = add_file(t, path, f, prov, name, &n);
+	usdtkit_file_close(f);
+	if (!err && !n) {
+		trace_err("%s: no probe %s:%s", path, prov ? prov : "*", name ? name : "*");
+		err = -ENOENT;
+	}
+	return err;
+}
+
+static int add_pid_target(struct tracer *t, const char *prov, const char *name)
+{
+	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = trace_print_msg,
+					.print_ctx = t };
+	unsigned int warned = t->warnings;
+	struct usdtkit_proc *p = usdtkit_proc_open(t->pid, &oo);
+	size_t i, n = 0;
+	int err = 0;
+
+	if (!p) {
+		err = -errno;
+		if (t->warnings == warned)
+			trace_err("pid %d: %s", t->pid, strerror(-err));
+		return err;
+	}
+	for (i = 0; !err && i < usdtkit_proc_object_count(p); i++)
+		if (usdtkit_proc_object(p, i))
+			err = add_file(t, NULL, usdtkit_proc_object(p, i), prov,
+				       name, &n);
+	usdtkit_proc_close(p);
+	if (!err && !n) {
+		trace_err("pid %d: no probe %s:%s", t->pid, prov ? prov : "*",
+			name ? name : "*");
+		err = -ENOENT;
+	}
+	return err;
+}
+
+/*
+ * PATH:PROVIDER:NAME, split from the right (a path may hold ':'), or
+ * PROVIDER:NAME with -p. An empty PROVIDER or NAME matches any.
+ */
+int trace_add_target(struct tracer *t, const char *target)
+{
+	char *s = strdup(target), *name, *prov, *path = NULL;
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	name = strrchr(s, ':');
+	if (!name)
+		goto bad;
+	*name++ = 0;
+	prov = strrchr(s, ':');
+	if (prov) {
+		*prov++ = 0;
+		path = s;
+	} else {
+		prov = s;
+	}
+	if ((path && !*path) || (!path && !t->pid))
+		goto bad;
+	err = path ? add_path_target(t, path, *prov ? prov : NULL, *name ? name : NULL)
+		   : add_pid_target(t, *prov ? prov : NULL, *name ? name : NULL);
+	free(s);
+	return err;
+bad:
+	trace_err("bad target '%s': want PATH:PROVIDER:NAME%s", target,
+		t->pid ? " or PROVIDER:NAME" : " (or PROVIDER:NAME with -p PID)");
+	free(s);
+	return -EINVAL;
+}
+
+/* ---- BPF ---- */
+
