@@ -256,38 +256,36 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 
 /* ---- public entry points ---- */
 
+/* A link with its manager and mode; NULL with errno set. */
 static struct usdtkit_link *link_new(struct attach_req *r,
-				     const struct usdtkit_attach_opts *opts,
-				     int *err)
+				     const struct usdtkit_attach_opts *opts)
 {
 	struct usdtkit_link *l;
+	int mode;
 
 	memset(&r->o, 0, sizeof(r->o));
 	if (opts) {
+		/* older, smaller opts are fine: the rest stays zero */
 		if (opts->sz < sizeof(size_t)) {
-			*err = -EINVAL;
+			errno = EINVAL;
 			return NULL;
 		}
 		memcpy(&r->o, opts, opts->sz < sizeof(r->o) ? opts->sz : sizeof(r->o));
 	}
 	l = calloc(1, sizeof(*l));
-	if (!l) {
-		*err = -ENOMEM;
+	if (!l)
 		return NULL;
-	}
 	l->multi_fd = -1;
 	l->log.print = r->o.print;
 	l->log.ctx = r->o.print_ctx;
 	l->man = usdtkit__manager_get(r->prog, &l->log);
-	*err = l->man ? pick_mode(r, l->man->abi, &l->log) : -errno;
-	if (*err >= 0) {
-		l->mode = (enum usdtkit_mode)*err;
-		*err = 0;
-	}
-	if (*err) {
+	mode = l->man ? pick_mode(r, l->man->abi, &l->log) : -errno;
+	if (mode < 0) {
 		usdtkit_link_destroy(l);
+		errno = -mode;
 		return NULL;
 	}
+	l->mode = (enum usdtkit_mode)mode;
 	return l;
 }
 
@@ -373,11 +371,9 @@ struct usdtkit_link *usdtkit_attach(struct bpf_program *prog, int pid,
 		errno = EINVAL;
 		return NULL;
 	}
-	l = link_new(&r, opts, &err);
-	if (!l) {
-		errno = -err;
+	l = link_new(&r, opts);
+	if (!l)
 		return NULL;
-	}
 	describe(what, sizeof(what), path, &r);
 	oo.print = l->log.print;
 	oo.print_ctx = l->log.ctx;
@@ -412,11 +408,9 @@ struct usdtkit_link *usdtkit_attach_pid(struct bpf_program *prog, int pid,
 		errno = EINVAL;
 		return NULL;
 	}
-	l = link_new(&r, opts, &err);
-	if (!l) {
-		errno = -err;
+	l = link_new(&r, opts);
+	if (!l)
 		return NULL;
-	}
 	snprintf(what, sizeof(what), "pid %d", pid ? pid : getpid());
 	describe(what, sizeof(what), strdupa(what), &r);
 	proc = open_proc(l, pid);

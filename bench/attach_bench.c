@@ -47,42 +47,12 @@
 #include "attach_libbpf.skel.h"
 #include "attach_uk.skel.h"
 
-/* ---- the floor: one raw BPF_LINK_CREATE (copied from attach/features.c) ---- */
-
-#define B_TRACE_UPROBE_MULTI 48
-
-struct b_attr_uprobe_multi {
-	uint32_t prog_fd;
-	uint32_t target_fd;
-	uint32_t attach_type;
-	uint32_t flags;
-	uint64_t path;
-	uint64_t offsets;
-	uint64_t ref_ctr_offsets;
-	uint64_t cookies;
-	uint32_t cnt;
-	uint32_t umflags;
-	uint32_t pid;
-	uint32_t pad;
-};
-
-static int sys_uprobe_multi(int prog_fd, const char *path, const uint64_t *offsets,
-			    const uint64_t *cookies, uint32_t cnt, int pid)
-{
-	struct b_attr_uprobe_multi a;
-	long fd;
-
-	memset(&a, 0, sizeof(a));
-	a.prog_fd = (uint32_t)prog_fd;
-	a.attach_type = B_TRACE_UPROBE_MULTI;
-	a.path = (uint64_t)(uintptr_t)path;
-	a.offsets = (uint64_t)(uintptr_t)offsets;
-	a.cookies = (uint64_t)(uintptr_t)cookies;
-	a.cnt = cnt;
-	a.pid = (uint32_t)pid;
-	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
-	return fd < 0 ? -errno : (int)fd;
-}
+/* ---- the floor: one raw BPF_LINK_CREATE ----
+ * usdtkit's own call (attach/features.c): internal, but a static link
+ * reaches it, so the floor is the very syscall the library makes. */
+int usdtkit__sys_uprobe_multi(int prog_fd, const char *path,
+			      const uint64_t *offsets, const uint64_t *ref_ctrs,
+			      const uint64_t *cookies, uint32_t cnt, int pid);
 
 /* ---- helpers ---- */
 
@@ -239,8 +209,9 @@ static int run_one(int b, const struct target *t, struct sample *s)
 		int fd;
 
 		t0 = now_ms();
-		fd = sys_uprobe_multi(bpf_program__fd(uk[B_AUTO]->progs.bench_uk), t->path,
-				      t->offs, NULL, (uint32_t)t->noffs, 0);
+		fd = usdtkit__sys_uprobe_multi(bpf_program__fd(uk[B_AUTO]->progs.bench_uk),
+					       t->path, t->offs, NULL, NULL,
+					       (uint32_t)t->noffs, 0);
 		t1 = now_ms();
 		if (fd < 0)
 			return fd;

@@ -6,9 +6,9 @@
  * relative and absolute symbols, a constant and a displaced base.
  * Prints "ready"; for each number N on stdin fires rounds and prints "done".
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <sys/sdt.h>
+
+#include "fx_serve.h"
 
 #include "fx_forms.h"
 
@@ -37,22 +37,13 @@ __asm__(".text\n"
 	"	ret\n"
 	".size fx_forms, .-fx_forms\n");
 
+static void forms_round(long r)
+{
+	fx_forms_set(r, &fx_val, fx_arr32, fx_arr16);
+	fx_forms(r);
+}
+
 int main(void)
 {
-	char line[64];
-	long next = 1;
-
-	printf("ready\n");
-	fflush(stdout);
-	while (fgets(line, sizeof(line), stdin)) {
-		long i, n = atol(line);
-
-		for (i = 0; i < n; i++, next++) {
-			fx_forms_set(next, &fx_val, fx_arr32, fx_arr16);
-			fx_forms(next);
-		}
-		printf("done\n");
-		fflush(stdout);
-	}
-	return 0;
+	return fx_serve(forms_round);
 }

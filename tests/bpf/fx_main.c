@@ -10,13 +10,14 @@
 
 #define PROV fx
 #include "fx_probes.h"
+#include "fx_serve.h"
 
 void fxlib_fire(int r);
 void fx_sema_fire(int r);
 
 static int use_lib;
 
-static void round_all(int r)
+static void round_all(long r)
 {
 	fx_fire_round(r);
 	fx_sema_fire(r);
@@ -26,19 +27,6 @@ static void round_all(int r)
 
 int main(int argc, char **argv)
 {
-	char line[64];
-	int next = 1;
-
 	use_lib = argc > 1 && !strcmp(argv[1], "lib");
-	printf("ready\n");
-	fflush(stdout);
-	while (fgets(line, sizeof(line), stdin)) {
-		int i, n = atoi(line);
-
-		for (i = 0; i < n; i++)
-			round_all(next++);
-		printf("done %d\n", next - 1);
-		fflush(stdout);
-	}
-	return 0;
+	return fx_serve(round_all);
 }

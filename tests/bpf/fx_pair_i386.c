@@ -4,9 +4,9 @@
  * pair order) and an 8-bit view of %edx, read by BPF from the x86-64
  * pt_regs of the kernel. Same protocol as fx_forms.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <sys/sdt.h>
+
+#include "fx_serve.h"
 
 void fx_pair(long r);
 
@@ -24,18 +24,5 @@ __asm__(".text\n"
 
 int main(void)
 {
-	char line[64];
-	long next = 1;
-
-	printf("ready\n");
-	fflush(stdout);
-	while (fgets(line, sizeof(line), stdin)) {
-		long i, n = atol(line);
-
-		for (i = 0; i < n; i++, next++)
-			fx_pair(next);
-		printf("done\n");
-		fflush(stdout);
-	}
-	return 0;
+	return fx_serve(fx_pair);
 }
