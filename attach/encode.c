@@ -143,8 +143,12 @@ static int encode_arg(const struct enc *e, int i, const struct usdtkit_arg *a,
  */
 enum { LB_CONST = 0, LB_REG = 1, LB_REG_DEREF = 2, LB_SIB = 3 };
 
+/* BPF aligns 64-bit fields to 8 bytes; i386 and arm EABI hosts would
+ * align them to 4 and change the sizes below */
+#define LB_ALIGNED __attribute__((aligned(8)))
+
 struct lb_arg_v1 {
-	uint64_t val_off;
+	uint64_t val_off LB_ALIGNED;
 	uint32_t arg_type;
 	int16_t reg_off;
 	uint8_t arg_signed;
@@ -152,7 +156,7 @@ struct lb_arg_v1 {
 };
 
 struct lb_arg_v2 {
-	uint64_t val_off;
+	uint64_t val_off LB_ALIGNED;
 	uint32_t arg_type;
 	int16_t reg_off;
 	int16_t idx_reg_off;
@@ -163,13 +167,13 @@ struct lb_arg_v2 {
 
 struct lb_spec_v1 {
 	struct lb_arg_v1 args[12];
-	uint64_t usdt_cookie;
+	uint64_t usdt_cookie LB_ALIGNED;
 	int16_t arg_cnt;
 };
 
 struct lb_spec_v2 {
 	struct lb_arg_v2 args[12];
-	uint64_t usdt_cookie;
+	uint64_t usdt_cookie LB_ALIGNED;
 	int16_t arg_cnt;
 };
 

@@ -254,7 +254,7 @@ int usdtkit__ip_add(struct usdtkit_manager *m, uint64_t ip, int id,
 		    const struct usdtkit_log *lg)
 {
 	struct usdtkit_ip_ent *e;
-	long key = (long)ip;
+	uint64_t key = ip;	/* the BPF side's long: 8 bytes on every host */
 	int err;
 
 	if ((m->ip_used + 1) * 2 > m->ip_cap && (err = ip_grow(m)))
@@ -312,7 +312,7 @@ static void ip_remove_slot(struct usdtkit_manager *m, size_t i)
 void usdtkit__ip_del(struct usdtkit_manager *m, uint64_t ip)
 {
 	struct usdtkit_ip_ent *e = ip_find(m, ip);
-	long key = (long)ip;
+	uint64_t key = ip;	/* the BPF side's long: 8 bytes on every host */
 
 	if (!e->refs || --e->refs)
 		return;

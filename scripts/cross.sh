@@ -100,8 +100,10 @@ for t in $targets; do
 	case $t in
 	aarch64)	# the attach layer and its BPF skeleton too
 		set -- "$@" -DUSDTKIT_WITH_BPF=ON ;;
-	*)	# why not: docs/ARCHES.md
+	riscv64)	# no libbpf for riscv64 in Debian 12
 		set -- "$@" -DUSDTKIT_WITH_BPF=OFF ;;
+	*)	# the attach library, but no BPF programs: docs/ARCHES.md
+		set -- "$@" -DUSDTKIT_WITH_BPF=ON -DUSDTKIT_BPF_PROGRAMS=OFF ;;
 	esac
 	a=$(debarch "$t")
 	if [ -n "$a" ]; then

@@ -37,7 +37,8 @@ enum usdtkit_bpf_arg_kind {
  * bytes (%ah is offset of rax, shift 8, width 1).
  */
 struct usdtkit_bpf_arg {
-	long long disp;		/* CONST: value; MEM: displacement */
+	/* 8-byte aligned as on BPF, also on hosts that align long long to 4 */
+	long long disp __attribute__((aligned(8)));	/* CONST: value; MEM: displacement */
 	short base_off;		/* REG: the register; MEM: base, or NO_REG */
 	short index_off;	/* MEM: index; REG with F_HI: high half */
 	unsigned char kind;	/* enum usdtkit_bpf_arg_kind */
@@ -54,7 +55,7 @@ struct usdtkit_bpf_spec {
 	unsigned short arg_cnt;
 	unsigned char slot_size;	/* bytes per pt_regs slot: 4 or 8 */
 	unsigned char pad[3];
-	long long cookie;	/* the user's cookie of this attach */
+	long long cookie __attribute__((aligned(8)));	/* the user's cookie */
 	struct usdtkit_bpf_arg args[USDTKIT_BPF_MAX_ARGS];
 };
 
