@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "internal.h"
+#include "opts.h"
 #include "spectable.h"
 
 #define ET_EXEC_TYPE 2
@@ -263,14 +264,10 @@ static struct usdtkit_link *link_new(struct attach_req *r,
 	struct usdtkit_link *l;
 	int mode;
 
-	memset(&r->o, 0, sizeof(r->o));
-	if (opts) {
-		/* older, smaller opts are fine: the rest stays zero */
-		if (opts->sz < sizeof(size_t)) {
-			errno = EINVAL;
-			return NULL;
-		}
-		memcpy(&r->o, opts, opts->sz < sizeof(r->o) ? opts->sz : sizeof(r->o));
+	mode = usdtkit__opts_copy(&r->o, sizeof(r->o), opts);
+	if (mode) {
+		errno = -mode;
+		return NULL;
 	}
 	l = calloc(1, sizeof(*l));
 	if (!l)

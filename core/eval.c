@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "arch.h"
+#include "opts.h"
 
 static uint64_t load_bytes(const uint8_t *p, size_t n, bool big_endian)
 {
@@ -126,14 +127,15 @@ static uint64_t extend(uint64_t v, unsigned int size, bool is_signed)
 
 int usdtkit_arg_eval(const struct usdtkit_arch *arch,
 		     const struct usdtkit_arg *arg,
-		     const struct usdtkit_eval_opts *opts, uint64_t *value)
+		     const struct usdtkit_eval_opts *user, uint64_t *value)
 {
+	struct usdtkit_eval_opts o, *opts = &o;
 	const struct usdtkit_layout *l;
 	uint64_t v = 0;
 	int err;
 
-	if (!arch || !arg || !opts || !value ||
-	    opts->sz < sizeof(struct usdtkit_eval_opts) || !opts->regs)
+	if (!arch || !arg || !user || !value ||
+	    usdtkit__opts_copy(&o, sizeof(o), user) || !opts->regs)
 		return -EINVAL;
 	err = status_errno(arg);
 	if (err)

@@ -16,6 +16,7 @@
 
 #include "arch.h"
 #include "file.h"
+#include "opts.h"
 #include "symbols.h"
 
 struct loader {
@@ -384,24 +385,24 @@ static int load(struct usdtkit_file *f, Elf *elf)
 	return err;
 }
 
-static struct usdtkit_file *file_new(const struct usdtkit_open_opts *opts,
+static struct usdtkit_file *file_new(const struct usdtkit_open_opts *user,
 				     const char *name)
 {
+	struct usdtkit_open_opts o;
 	struct usdtkit_file *f;
+	int err = usdtkit__opts_copy(&o, sizeof(o), user);
 
-	if (opts && opts->sz < sizeof(*opts)) {
-		errno = EINVAL;
+	if (err) {
+		errno = -err;
 		return NULL;
 	}
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	if (opts) {
-		f->log.print = opts->print;
-		f->log.ctx = opts->print_ctx;
-		if (opts->name)
-			name = opts->name;
-	}
+	f->log.print = o.print;
+	f->log.ctx = o.print_ctx;
+	if (o.name)
+		name = o.name;
 	f->name = strdup(name);
 	if (!f->name) {
 		free(f);
@@ -464,8 +465,11 @@ struct usdtkit_file *usdtkit_file_open(const char *path,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (opts && opts->sz >= sizeof(o))
-		o = *opts;
+	err = usdtkit__opts_copy(&o, sizeof(o), opts);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
 	if (!o.name)
 		o.name = path;
 	/* O_NONBLOCK: a FIFO without a writer must be refused by check_fd(),

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "file.h"
+#include "opts.h"
 
 struct mapping {
 	uint64_t start, end, offset;
@@ -160,13 +161,14 @@ static void prune(struct usdtkit_proc *p)
 	p->nobjs = k;
 }
 
-struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *opts)
+struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *user)
 {
+	struct usdtkit_open_opts o, *opts = &o;
 	struct usdtkit_proc *p;
 	size_t i;
-	int err;
+	int err = usdtkit__opts_copy(&o, sizeof(o), user);
 
-	if (pid <= 0 || (opts && opts->sz < sizeof(*opts))) {
+	if (pid <= 0 || err) {
 		errno = EINVAL;
 		return NULL;
 	}
