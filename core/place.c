@@ -77,4 +77,13 @@ void usdtkit__site_place(struct usdtkit_file *f, struct usdtkit_site *s,
 		site_fail(s, -EINVAL, "semaphore is not in a data segment");
 	else
 		s->sema_offset = s->sema - seg->vaddr + seg->offset;
+	/* The kernel finds ref_ctr_offset through the file's mapping: a
+	 * semaphore in the zero-filled tail (.bss) is reachable only while it
+	 * shares a page with the file bytes. sys/sdt.h puts semaphores in
+	 * .probes, so this is rare enough to warn of and keep going. */
+	if (seg && !(seg->flags & PF_X) && s->sema - seg->vaddr >= seg->filesz)
+		usdtkit__warn(&f->log, "%s: %s:%s: semaphore 0x%llx is in the "
+			      "zero-filled part of its segment (.bss): the kernel "
+			      "may not be able to count it", f->name, s->provider,
+			      s->name, (unsigned long long)s->sema);
 }

@@ -1282,6 +1282,7 @@ static void test_placement(void)
 			{ "sema_nowhere", -EINVAL },
 			{ "ok_sema", 0 },
 			{ "pc_and_sema_bad", -ENOEXEC },
+			{ "sema_in_bss", 0 },
 		};
 		size_t k;
 
@@ -1298,11 +1299,17 @@ static void test_placement(void)
 			   want[6].name, t->args);
 		eg_stapsdt(&notes, is64, be, e.data_addr, e.base_addr, e.text_addr, "p",
 			   want[7].name, t->args);
+		/* past the data segment's file bytes, in its zero-filled tail */
+		eg_stapsdt(&notes, is64, be, e.text_addr + 8, e.base_addr,
+			   e.data_addr + e.data_size + 8, "p", want[8].name, "");
 		build_with(&e, &notes, &img);
 		f = open_mem(&img, what);
-		CHECK(f && usdtkit_file_site_count(f) == 8 && usdtkit_file_bad_notes(f) == 0,
+		CHECK(f && usdtkit_file_site_count(f) == 9 && usdtkit_file_bad_notes(f) == 0,
 		      "%s: open: %s\n%s", what, strerror(errno), lc.text);
-		for (k = 0; f && k < 8; k++) {
+		/* placed, with a warning naming the probe */
+		CHECK(cap_has("p:sema_in_bss", "zero-filled part", NULL),
+		      "%s: .bss semaphore warning\n%s", what, lc.text);
+		for (k = 0; f && k < 9; k++) {
 			const struct usdtkit_site *s = usdtkit_file_site(f, k);
 
 			CHECK(s && usdtkit_site_status(s) == want[k].status,
@@ -1334,8 +1341,8 @@ static void test_placement(void)
 		e.type = EG_ET_REL;
 		build_with(&e, &notes, &img);
 		f = open_mem(&img, what);
-		CHECK(f && usdtkit_file_site_count(f) == 8, "%s: open", what);
-		for (k = 0; f && k < 8; k++) {
+		CHECK(f && usdtkit_file_site_count(f) == 9, "%s: open", what);
+		for (k = 0; f && k < 9; k++) {
 			const struct usdtkit_site *s = usdtkit_file_site(f, k);
 
 			CHECK(usdtkit_site_status(s) == -ENOEXEC && usdtkit_site_error(s),
