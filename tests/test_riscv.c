@@ -231,6 +231,10 @@ static void test_unsupported_and_unreadable(void)
 		    "u64f unreadable fs0 (unreadable at 18: " FPMSG ") | "
 		    "u64 unreadable f31 (unreadable at 24: " FPMSG ") | "
 		    "u32f unreadable f0 (unreadable at 31: " FPMSG ")");
+	/* RVV vector registers: named, not in pt_regs */
+	EXPECT_SPEC("riscv64", "8@v1 16@v31",
+		    "u64 unreadable v1 (unreadable at 2: " FPMSG ") | "
+		    "u128 unreadable v31 (unreadable at 8: " FPMSG ")");
 }
 
 static void test_pairs_and_sizes(void)

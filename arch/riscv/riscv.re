@@ -10,6 +10,7 @@
  *   %lo(sym+8)(a5)      symbol-relative: low 12 bits of sym + a5
  *   %tprel_lo(tls)(a5)  thread-local: decoded, flagged unsupported
  *   f0 ft0 fs0 fa0      FP registers: unreadable by BPF
+ *   v0 .. v31           vector registers (RVV): unreadable by BPF
  */
 #include "backends.h"
 #include "riscv/riscv_regs.h"
@@ -124,7 +125,7 @@ again:
 	// register names win over identifiers of the same length
 	"zero" | "x0"	{ usdtkit__tok(lx, t, TOK_ZERO, start); return; }
 	!use:riscv_regs;
-	"f" n32 | "ft" n12 | "fs" n12 | "fa" [0-7]
+	"f" n32 | "ft" n12 | "fs" n12 | "fa" [0-7] | "v" n32
 			{ usdtkit__tok(lx, t, TOK_FPREG, start); return; }
 
 	ident		{ usdtkit__tok(lx, t, TOK_SYM, start); return; }
