@@ -434,6 +434,9 @@ static void nop5_case(bool use_nop5)
 		/* what the opt-in breaks on this kernel, shown, not hidden:
 		 * once optimized, the site calls a trampoline whose return
 		 * address lands in the caller's red zone */
+		/* a kernel that optimized the site has the uprobe syscall */
+		CHECK(!corrupt || usdtkit_features()->uprobe_syscall,
+		      "sites were optimized but usdtkit_features() says no uprobe syscall");
 		printf("  nop5 opt-in: %s\n", corrupt ?
 		       "the traced program's red zone was clobbered and its red-zone "
 		       "arguments misread (the reason nop5 is opt-in)" :
