@@ -1,0 +1,76 @@
+#!/bin/sh
+# Fuzz every harness (or the ones named) for SECONDS each, two at a time,
+# at the lowest priority, growing the working corpus in BUILD/fuzz/corpus.
+#   sh fuzz/run_long.sh [-b BUILD] [-j JOBS] SECONDS [HARNESS...]
+# BUILD (default build-fz) is configured with clang and USDTKIT_FUZZ=ON if
+# needed. Crashes land as BUILD/fuzz/<harness>-crash-*; logs in
+# BUILD/fuzz/logs/; a summary line per harness (executions, cov, ft,
+# corpus, seconds) is printed and appended to BUILD/fuzz/logs/summary.tsv.
+set -eu
+cd "$(dirname "$0")/.."
+build=build-fz
+jobs=2
+while [ $# -gt 0 ]; do
+	case $1 in
+	-b) build=$2; shift 2 ;;
+	-j) jobs=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || { echo "usage: $0 [-b BUILD] [-j JOBS] SECONDS [HARNESS...]" >&2; exit 2; }
+secs=$1; shift
+all="fuzz_x86 fuzz_arm64 fuzz_arm fuzz_riscv fuzz_s390x fuzz_notes fuzz_list fuzz_roundtrip"
+[ $# -gt 0 ] && all="$*"
+
+if [ ! -x "$build/fuzz/fuzz_x86" ]; then
+	CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DUSDTKIT_FUZZ=ON -DUSDTKIT_BUILD_TESTS=OFF -DUSDTKIT_BUILD_CLI=OFF \
+		-DUSDTKIT_BUILD_BENCH=OFF >/dev/null
+fi
+cmake --build "$build" -j 2 >/dev/null
+fz=$build/fuzz
+mkdir -p "$fz/logs"
+
+dict_of() {
+	case $1 in
+	fuzz_notes|fuzz_list) echo elf ;;
+	fuzz_roundtrip) echo all ;;
+	*) echo "${1#fuzz_}" ;;
+	esac
+}
+
+run_one() {	# run_one HARNESS
+	h=$1
+	mkdir -p "$fz/corpus/$h"
+	log=$fz/logs/$h.log
+	start=$(date +%s)
+	rc=0
+	nice -n 19 "$fz/$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -dict="fuzz/dict/$(dict_of "$h").dict" \
+		-artifact_prefix="$fz/$h-" "$fz/corpus/$h" "fuzz/regressions/$h" \
+		"$fz/seeds/$h" >"$log" 2>&1 || rc=$?
+	end=$(date +%s)
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+	cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
+	ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
+	corp=$(echo "$last" | sed -n 's/.*corp: \([0-9]*\).*/\1/p')
+	printf '%s\t%s\texecs=%s\tcov=%s\tft=%s\tcorpus=%s\tsecs=%s\trc=%s\n' \
+		"$(date -u +%FT%TZ)" "$h" "${execs:-?}" "${cov:-?}" "${ft:-?}" \
+		"${corp:-?}" $((end - start)) "$rc" | tee -a "$fz/logs/summary.tsv"
+	return 0
+}
+
+# two at a time: the machine is shared
+for h in $all; do echo "$h"; done | {
+	n=0
+	while read -r h; do
+		run_one "$h" &
+		n=$((n + 1))
+		if [ "$n" -ge "$jobs" ]; then
+			wait
+			n=0
+		fi
+	done
+	wait
+}
