@@ -1347,6 +1347,65 @@ static void test_placement(void)
 	}
 }
 
+/*
+ * A program header whose bytes run past the end of the file (found by
+ * fuzz_list): a pc inside the segment but past the file has no file
+ * offset to attach at, so its site is refused, never given an offset
+ * outside the file; a pc whose bytes are in the file still places.
+ */
+static void test_segment_past_eof(void)
+{
+	size_t ti;
+
+	begin("segment past eof");
+	for (ti = 0; ti < NTARGETS; ti++) {
+		const struct target *t = &targets[ti];
+		bool is64 = t_is64(t), be = t_be(t);
+		struct eg_buf notes = { 0 }, img = { 0 };
+		struct usdtkit_file *f;
+		struct eg_elf e;
+		char what[64];
+		uint64_t big = (uint64_t)1 << 30;
+		int k;
+
+		init_elf(&e, t);
+		eg_stapsdt(&notes, is64, be, e.text_addr, e.base_addr, 0, "p", "in", "");
+		eg_stapsdt(&notes, is64, be, e.vaddr + big - 16, e.base_addr, 0, "p",
+			   "past", "");
+		build_with(&e, &notes, &img);
+		for (k = 0; k < 2; k++) {
+			/* the R+X segment: 1 GiB of file bytes from offset 0,
+			 * or its usual bytes from an offset past the end */
+			snprintf(what, sizeof(what), "%s %s", t->arch,
+				 k ? "segment offset past eof" : "segment size past eof");
+			eg_write_phdr(&e, img.p + e.ehsize, k ? img.len + 0x1000 : 0,
+				      e.vaddr, big, big, 5);
+			f = open_mem(&img, what);
+			CHECK(f && usdtkit_file_site_count(f) == 2, "%s: open: %s\n%s",
+			      what, strerror(errno), lc.text);
+			if (f) {
+				const struct usdtkit_site *in = usdtkit_file_site(f, 0);
+				const struct usdtkit_site *past = usdtkit_file_site(f, 1);
+
+				CHECK(k ? usdtkit_site_status(in) == -ENOEXEC
+					: usdtkit_site_status(in) == 0 &&
+						  usdtkit_site_pc_offset(in) == e.text_off,
+				      "%s: site in the file: status %d offset %llu", what,
+				      usdtkit_site_status(in),
+				      (unsigned long long)usdtkit_site_pc_offset(in));
+				CHECK(usdtkit_site_status(past) == -ENOEXEC &&
+					      usdtkit_site_error(past),
+				      "%s: site past the file: status %d offset %llu", what,
+				      usdtkit_site_status(past),
+				      (unsigned long long)usdtkit_site_pc_offset(past));
+			}
+			usdtkit_file_close(f);
+		}
+		eg_free(&img);
+		eg_free(&notes);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Scale                                                              */
 /* ------------------------------------------------------------------ */
@@ -1907,6 +1966,7 @@ int main(void)
 	test_note_section_type();
 	test_refused_mem();
 	test_placement();
+	test_segment_past_eof();
 	test_symbols();
 	test_files();
 	test_scale();
