@@ -7,6 +7,7 @@
 # BUILD/fuzz/logs/; a summary line per harness (executions, cov, ft,
 # corpus, seconds) is printed and appended to BUILD/fuzz/logs/summary.tsv.
 set -eu
+export LC_ALL=C	# logs hold raw input bytes
 cd "$(dirname "$0")/.."
 build=build-fz
 jobs=2
@@ -51,7 +52,7 @@ run_one() {	# run_one HARNESS
 		"$fz/seeds/$h" >"$log" 2>&1 || rc=$?
 	end=$(date +%s)
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-	last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+	last=$(grep -aE '^#[0-9]+.*cov:' "$log" | tail -1)
 	cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 	corp=$(echo "$last" | sed -n 's/.*corp: \([0-9]*\).*/\1/p')
