@@ -15,3 +15,5 @@ run() {	# run BUILD_DIR [cmake args...]
 
 run build
 run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
+# ---- fuzzing (issue 6): libFuzzer harnesses, replay + bounded runs ----
+sh fuzz/ci.sh
