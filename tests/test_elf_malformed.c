@@ -1056,6 +1056,17 @@ static void test_note_section_type(void)
 		      lc.text);
 		usdtkit_file_close(f);
 		eg_free(&img);
+
+		/* ... or starts past it */
+		snprintf(what, sizeof(what), "%s notes offset past eof", t->arch);
+		build_with(&e, &notes, &img);
+		eg_patch_shdr(&e, &img, e.sec_notes, EG_SH_OFFSET, img.len + 0x1000);
+		f = open_mem(&img, what);
+		CHECK(!f && errno && cap_has(what, ".note.stapsdt", NULL),
+		      "%s: refused with a message: %s\n%s", what, strerror(errno),
+		      lc.text);
+		usdtkit_file_close(f);
+		eg_free(&img);
 		eg_free(&notes);
 	}
 }
@@ -1587,6 +1598,8 @@ enum sym_variant {
 	SV_STRTAB_UNTERMINATED,
 	SV_STRTAB_PAST,
 	SV_UNDEF,
+	SV_SHNDX_NOWHERE,
+	SV_SHNDX_RESERVED,
 	SV_DUPLICATE,
 	SV_NONE,
 	SV_COUNT
@@ -1613,6 +1626,8 @@ static const struct {
 	[SV_STRTAB_UNTERMINATED] = { "strtab unterminated", USDTKIT_ARG_UNRESOLVED },
 	[SV_STRTAB_PAST] = { "strtab past eof", USDTKIT_ARG_UNRESOLVED },
 	[SV_UNDEF] = { "symbol undefined", USDTKIT_ARG_UNRESOLVED },
+	[SV_SHNDX_NOWHERE] = { "st_shndx 99", -1 },
+	[SV_SHNDX_RESERVED] = { "st_shndx 0xff7f", -1 },
 	[SV_DUPLICATE] = { "two different 'counter'", USDTKIT_ARG_AMBIGUOUS },
 	[SV_NONE] = { "no symtab", USDTKIT_ARG_UNRESOLVED },
 };
@@ -1696,15 +1711,20 @@ static void test_symbols(void)
 				eg_patch_shdr(&e, &img, e.sec_strtab, EG_SH_OFFSET,
 					      img.len - 4);
 				break;
-			case SV_UNDEF: {
-				/* st_shndx of symbol 2 (index 1 is "other") */
+			case SV_UNDEF:
+			case SV_SHNDX_NOWHERE:
+			case SV_SHNDX_RESERVED: {
+				/* st_shndx of symbol 2 (index 1 is "other"): 0
+				 * (undefined), a section that does not exist, or
+				 * one in the reserved range */
+				uint64_t shndx = v == SV_UNDEF ? 0 : v == SV_SHNDX_NOWHERE ? 99 : 0xff7f;
 				size_t at = e.shdr_off[e.sec_symtab];
 				uint64_t symoff = eg_get_uint(img.p + at + 8 + 2 * e.asz,
 							      e.asz, eg_be(&e));
 
 				eg_set_uint(img.p + symoff + 2 * e.symentsize +
 						    (is64 ? 6 : 14),
-					    0, 2, eg_be(&e));
+					    shndx, 2, eg_be(&e));
 				break;
 			}
 			default:
