@@ -5,7 +5,7 @@
 # BUILD (default build-fz) is configured with clang and USDTKIT_FUZZ=ON if
 # needed. Crashes land as BUILD/fuzz/<harness>-crash-*; logs in
 # BUILD/fuzz/logs/; a summary line per harness (executions, cov, ft,
-# corpus, seconds) is printed and appended to BUILD/fuzz/logs/summary.tsv.
+# corpus, wall and CPU seconds) is printed and appended to BUILD/fuzz/logs/summary.tsv.
 set -eu
 export LC_ALL=C	# logs hold raw input bytes
 cd "$(dirname "$0")/.."
@@ -46,6 +46,7 @@ run_one() {	# run_one HARNESS
 	log=$fz/logs/$h.log
 	start=$(date +%s)
 	rc=0
+	/usr/bin/time -f '%U %S' -o "$fz/logs/$h.time" \
 	nice -n 19 "$fz/$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -dict="fuzz/dict/$(dict_of "$h").dict" \
 		-artifact_prefix="$fz/$h-" "$fz/corpus/$h" "fuzz/regressions/$h" \
@@ -56,9 +57,10 @@ run_one() {	# run_one HARNESS
 	cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 	corp=$(echo "$last" | sed -n 's/.*corp: \([0-9]*\).*/\1/p')
-	printf '%s\t%s\texecs=%s\tcov=%s\tft=%s\tcorpus=%s\tsecs=%s\trc=%s\n' \
+	cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.0f", $1 + $2 }' "$fz/logs/$h.time")
+	printf '%s\t%s\texecs=%s\tcov=%s\tft=%s\tcorpus=%s\tsecs=%s\tcpu_s=%s\trc=%s\n' \
 		"$(date -u +%FT%TZ)" "$h" "${execs:-?}" "${cov:-?}" "${ft:-?}" \
-		"${corp:-?}" $((end - start)) "$rc" | tee -a "$fz/logs/summary.tsv"
+		"${corp:-?}" $((end - start)) "${cpu:-?}" "$rc" | tee -a "$fz/logs/summary.tsv"
 	return 0
 }
 
