@@ -225,6 +225,7 @@ struct fz_mem {
 	unsigned int want;	/* the size the argument asks for */
 	uint64_t addr_max;	/* 32-bit targets: addresses wrap */
 	unsigned int calls, refused;
+	uint64_t addr;		/* of the last read */
 };
 
 static inline int fz_read_mem(void *cookie, uint64_t addr, void *buf, size_t size)
@@ -232,6 +233,7 @@ static inline int fz_read_mem(void *cookie, uint64_t addr, void *buf, size_t siz
 	struct fz_mem *m = cookie;
 
 	m->calls++;
+	m->addr = addr;
 	FUZZ_ASSERT(buf && size == m->want,
 		    "read of %zu bytes for a %u-byte argument", size, m->want);
 	FUZZ_ASSERT(addr <= m->addr_max, "address 0x%llx past the target's space",
@@ -243,6 +245,48 @@ static inline int fz_read_mem(void *cookie, uint64_t addr, void *buf, size_t siz
 	}
 	memcpy(buf, m->bytes + (addr - m->base), size);
 	return 0;
+}
+
+/* The value of a memory read is the bytes read, in the target's byte
+ * order, sign- or zero-extended. */
+static inline void fz_check_loaded(const struct usdtkit_arch *arch,
+				   const struct usdtkit_arg *a, const uint8_t *p,
+				   uint64_t v)
+{
+	bool be = usdtkit_arch_elf_data(arch) == 2;
+	uint64_t want = 0;
+	unsigned int i, n = a->size;
+
+	for (i = 0; i < n; i++)
+		want = want << 8 | p[be ? i : n - 1 - i];
+	if (a->is_signed && !a->is_float && n < 8 && (want >> (n * 8 - 1)) & 1)
+		want |= ~UINT64_C(0) << (n * 8);
+	FUZZ_ASSERT(v == want, "read 0x%llx, evaluated to 0x%llx",
+		    (unsigned long long)want, (unsigned long long)v);
+}
+
+/*
+ * A register snapshot for layout @l: with an odd @seed, every slot holds
+ * 0x1000 plus a small offset, in the layout's byte order, so base + disp
+ * often lands in the readable memory; else bytes of @seed (reads are
+ * mostly refused).
+ */
+static inline void fz_fill_regs(uint8_t *regs, size_t size,
+				const struct usdtkit_layout *l, uint64_t seed)
+{
+	size_t i, b;
+
+	for (i = 0; i < size; i++)
+		regs[i] = (uint8_t)((seed >> (8 * (i % 8))) + i / 8);
+	if (!(seed & 1))
+		return;
+	for (i = 0; i + l->slot_size <= size; i += l->slot_size) {
+		uint64_t v = 0x1000 + (i * 8 + seed) % 200;
+
+		for (b = 0; b < l->slot_size; b++)
+			regs[i + (l->big_endian ? l->slot_size - 1 - b : b)] =
+				(uint8_t)(b < 8 ? v >> (8 * b) : 0);
+	}
 }
 
 /*
@@ -259,8 +303,6 @@ static inline void fz_check_eval(const struct usdtkit_arch *arch,
 	uint8_t regs[1024];
 	size_t k, i;
 
-	for (i = 0; i < sizeof(regs); i++)
-		regs[i] = (uint8_t)((seed >> (8 * (i % 8))) + i / 8);
 	for (k = 0; k < 2; k++) {
 		const struct usdtkit_layout *l = usdtkit_arch_layout(arch, kinds[k]);
 		struct fz_mem m = { .base = 0x1000, .want = a->size };
@@ -275,6 +317,7 @@ static inline void fz_check_eval(const struct usdtkit_arch *arch,
 		if (!l)
 			continue;
 		FUZZ_ASSERT(l->size <= sizeof(regs), "layout of %u bytes", l->size);
+		fz_fill_regs(regs, sizeof(regs), l, seed);
 		m.addr_max = arch->ptr_size == 4 ? UINT32_MAX : UINT64_MAX;
 		for (i = 0; i < FZ_MEM_SIZE; i++)
 			m.bytes[i] = (uint8_t)(i * 7 + seed);
@@ -285,8 +328,10 @@ static inline void fz_check_eval(const struct usdtkit_arch *arch,
 			    "a %s argument read memory", usdtkit_loc_kind_str(a->kind));
 		if (m.refused)
 			FUZZ_ASSERT(err == -EFAULT, "refused read gave %d", err);
-		if (!err && a->kind == USDTKIT_LOC_MEM)
+		if (!err && a->kind == USDTKIT_LOC_MEM) {
 			FUZZ_ASSERT(m.calls == 1 && !m.refused, "value without a read");
+			fz_check_loaded(arch, a, m.bytes + (m.addr - m.base), v);
+		}
 		if (a->status != USDTKIT_ARG_OK)
 			FUZZ_ASSERT(err < 0, "status %s evaluated to a value",
 				    usdtkit_arg_status_str(a->status));
