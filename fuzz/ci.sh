@@ -8,9 +8,13 @@
 set -eu
 cd "$(dirname "$0")/.."
 secs=${USDTKIT_FUZZ_SECONDS:-40}
+# real binaries from the ELF tests (built by scripts/test.sh's ctest in
+# build/) seed fuzz_list too
+sh fuzz/fixture_seeds.sh build/tests/elf build-fuzz/fuzz/fixture-seeds
 CC=${USDTKIT_FUZZ_CC:-clang} cmake -S . -B build-fuzz \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo -DUSDTKIT_FUZZ=ON \
 	-DUSDTKIT_BUILD_TESTS=OFF -DUSDTKIT_BUILD_CLI=OFF -DUSDTKIT_BUILD_BENCH=OFF \
-	-DUSDTKIT_FUZZ_SECONDS="$secs" >/dev/null
+	-DUSDTKIT_FUZZ_SECONDS="$secs" \
+	-DUSDTKIT_FUZZ_FIXTURES="$PWD/build-fuzz/fuzz/fixture-seeds" >/dev/null
 cmake --build build-fuzz -j 2 >/dev/null
 ctest --test-dir build-fuzz --output-on-failure -j 2 -L fuzz

@@ -2,6 +2,7 @@
 # Fuzz every harness (or the ones named) for SECONDS each, two at a time,
 # at the lowest priority, growing the working corpus in BUILD/fuzz/corpus.
 #   sh fuzz/run_long.sh [-b BUILD] [-j JOBS] SECONDS [HARNESS...]
+# FIXTURES (default build/tests/elf): ELF test fixtures as fuzz_list seeds.
 # BUILD (default build-fz) is configured with clang and USDTKIT_FUZZ=ON if
 # needed. Crashes land as BUILD/fuzz/<harness>-crash-*; logs in
 # BUILD/fuzz/logs/; a summary line per harness (executions, cov, ft,
@@ -31,6 +32,8 @@ fi
 cmake --build "$build" -j 2 >/dev/null
 fz=$build/fuzz
 mkdir -p "$fz/logs"
+# the ELF test fixtures, when a build has made them (FIXTURES=DIR)
+sh fuzz/fixture_seeds.sh "${FIXTURES:-build/tests/elf}" "$fz/fixture-seeds"
 
 dict_of() {
 	case $1 in
@@ -46,11 +49,13 @@ run_one() {	# run_one HARNESS
 	log=$fz/logs/$h.log
 	start=$(date +%s)
 	rc=0
+	extra=
+	[ "$h" = fuzz_list ] && extra=$fz/fixture-seeds
 	/usr/bin/time -f '%U %S' -o "$fz/logs/$h.time" \
 	nice -n 19 "$fz/$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -dict="fuzz/dict/$(dict_of "$h").dict" \
 		-artifact_prefix="$fz/$h-" "$fz/corpus/$h" "fuzz/regressions/$h" \
-		"$fz/seeds/$h" >"$log" 2>&1 || rc=$?
+		"$fz/seeds/$h" $extra >"$log" 2>&1 || rc=$?
 	end=$(date +%s)
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	last=$(grep -aE '^#[0-9]+.*cov:' "$log" | tail -1)
