@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/fsuid.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -1429,6 +1430,19 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/*
+ * Memory stays bounded: the peak resident size after the scale tests
+ * (100k notes, 1 MB args strings and symbol names) is far below 1 GiB
+ * (about 60 MB plain; ASan and valgrind add their own, hence the room).
+ */
+static void check_peak_rss(void)
+{
+	struct rusage ru;
+
+	CHECK(!getrusage(RUSAGE_SELF, &ru) && ru.ru_maxrss < 1024L * 1024,
+	      "peak RSS %ld KiB", ru.ru_maxrss);
+}
+
 static void test_scale(void)
 {
 	const struct target *t = &targets[0];
@@ -1574,6 +1588,7 @@ static void test_scale(void)
 	eg_free(&img);
 	eg_free(&notes);
 	eg_free(&args);
+	check_peak_rss();
 }
 
 /* ------------------------------------------------------------------ */
