@@ -28,26 +28,38 @@ static const struct fz_target fz_targets[] = {
 #define FZ_NTARGETS (sizeof(fz_targets) / sizeof(fz_targets[0]))
 
 /*
- * An image of target @t around raw .note.stapsdt bytes: @flags bit 0 an
- * executable (else a shared object), bit 1 a .stapsdt.base section, bit 2
- * symbols (two named "counter": ambiguous), bit 3 no program headers.
+ * The layout of an image of target @t with @flags: bit 0 an executable
+ * (else a shared object), bit 1 a .stapsdt.base section, bit 3 no
+ * program headers. Addresses are known before the notes are (elfgen).
+ */
+static inline void fz_layout(const struct fz_target *t, unsigned flags,
+			     struct eg_elf *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->cls = t->cls;
+	e->data = t->data;
+	e->machine = t->machine;
+	e->type = flags & 1 ? EG_ET_EXEC : EG_ET_DYN;
+	e->vaddr = flags & 1 ? 0x400000 : 0;
+	e->base_scn = flags & 2;
+	e->no_phdrs = flags & 8;
+	eg_layout(e);
+}
+
+/*
+ * An image of target @t around raw .note.stapsdt bytes, laid out as
+ * fz_layout() says; @flags bit 2 adds symbols ("counter", "x",
+ * _GLOBAL_OFFSET_TABLE_), bit 4 a second "counter" (ambiguous).
  */
 static inline void fz_build(const struct fz_target *t, unsigned flags,
-		     const void *notes, size_t notes_size, struct eg_buf *img)
+			    const void *notes, size_t notes_size,
+			    struct eg_buf *img)
 {
 	struct eg_elf e;
 	struct eg_sym syms[4];
 
-	memset(&e, 0, sizeof(e));
 	memset(syms, 0, sizeof(syms));
-	e.cls = t->cls;
-	e.data = t->data;
-	e.machine = t->machine;
-	e.type = flags & 1 ? EG_ET_EXEC : EG_ET_DYN;
-	e.vaddr = flags & 1 ? 0x400000 : 0;
-	e.base_scn = flags & 2;
-	e.no_phdrs = flags & 8;
-	eg_layout(&e);
+	fz_layout(t, flags, &e);
 	if (flags & 4) {
 		syms[0] = (struct eg_sym){ .name = "counter", .value = e.data_addr + 8, .size = 4 };
 		syms[1] = (struct eg_sym){ .name = "x", .value = e.data_addr + 16, .size = 8 };

@@ -137,15 +137,8 @@ static void corpus_notes(const struct fz_target *t, int ti, unsigned flags,
 	bool is64 = t->cls == EG_ELFCLASS64, be = t->data == EG_MSB;
 	size_t i, n = 0;
 
-	/* the addresses fz_build() will use: the layout is fixed */
-	memset(&e, 0, sizeof(e));
-	e.cls = t->cls;
-	e.data = t->data;
-	e.machine = t->machine;
-	e.type = flags & 1 ? EG_ET_EXEC : EG_ET_DYN;
-	e.vaddr = flags & 1 ? 0x400000 : 0;
-	e.base_scn = flags & 2;
-	eg_layout(&e);
+	/* the addresses fz_build() will use */
+	fz_layout(t, flags, &e);
 	for (i = first; i < nspecs && n < max; i++) {
 		int st = specs[i].target == 6 ? 5 : specs[i].target;
 
