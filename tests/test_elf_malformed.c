@@ -1011,6 +1011,7 @@ static void test_note_section_type(void)
 		struct usdtkit_file *f;
 		struct eg_elf e;
 		char what[64];
+		int k;
 
 		snprintf(what, sizeof(what), "%s progbits", t->arch);
 		init_elf(&e, t);
@@ -1046,28 +1047,22 @@ static void test_note_section_type(void)
 		usdtkit_file_close(f);
 		eg_free(&img);
 
-		/* the section itself runs past the end of the file */
-		snprintf(what, sizeof(what), "%s notes past eof", t->arch);
+		/* the section itself runs past the end of the file, or
+		 * starts past it */
 		init_elf(&e, t);
-		build_with(&e, &notes, &img);
-		eg_patch_shdr(&e, &img, e.sec_notes, EG_SH_SIZE, 0x100000);
-		f = open_mem(&img, what);
-		CHECK(!f && errno && cap_has(what, ".note.stapsdt", NULL),
-		      "%s: refused with a message: %s\n%s", what, strerror(errno),
-		      lc.text);
-		usdtkit_file_close(f);
-		eg_free(&img);
-
-		/* ... or starts past it */
-		snprintf(what, sizeof(what), "%s notes offset past eof", t->arch);
-		build_with(&e, &notes, &img);
-		eg_patch_shdr(&e, &img, e.sec_notes, EG_SH_OFFSET, img.len + 0x1000);
-		f = open_mem(&img, what);
-		CHECK(!f && errno && cap_has(what, ".note.stapsdt", NULL),
-		      "%s: refused with a message: %s\n%s", what, strerror(errno),
-		      lc.text);
-		usdtkit_file_close(f);
-		eg_free(&img);
+		for (k = 0; k < 2; k++) {
+			snprintf(what, sizeof(what), "%s notes %s past eof", t->arch,
+				 k ? "offset" : "size");
+			build_with(&e, &notes, &img);
+			eg_patch_shdr(&e, &img, e.sec_notes, k ? EG_SH_OFFSET : EG_SH_SIZE,
+				      k ? img.len + 0x1000 : 0x100000);
+			f = open_mem(&img, what);
+			CHECK(!f && errno && cap_has(what, ".note.stapsdt", NULL),
+			      "%s: refused with a message: %s\n%s", what,
+			      strerror(errno), lc.text);
+			usdtkit_file_close(f);
+			eg_free(&img);
+		}
 		eg_free(&notes);
 	}
 }
@@ -1270,6 +1265,58 @@ static void test_refused_mem(void)
 /* Placement errors are per site                                      */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A program header whose bytes run past the end of the file (found by
+ * fuzz_list): a pc inside the segment but past the file has no file
+ * offset to attach at, so its site is refused, never given an offset
+ * outside the file; a pc whose bytes are in the file still places.
+ */
+static void segment_past_eof(const struct target *t)
+{
+	uint64_t big = (uint64_t)1 << 30;
+	struct eg_buf notes = { 0 }, img = { 0 };
+	struct usdtkit_file *f;
+	struct eg_elf e;
+	char what[64];
+	int k;
+
+	init_elf(&e, t);
+	eg_stapsdt(&notes, t_is64(t), t_be(t), e.text_addr, e.base_addr, 0, "p", "in", "");
+	eg_stapsdt(&notes, t_is64(t), t_be(t), e.vaddr + big - 16, e.base_addr, 0, "p",
+		   "past", "");
+	build_with(&e, &notes, &img);
+	for (k = 0; k < 2; k++) {
+		/* the R+X segment: 1 GiB of file bytes from offset 0,
+		 * or its usual bytes from an offset past the end */
+		snprintf(what, sizeof(what), "%s %s", t->arch,
+			 k ? "segment offset past eof" : "segment size past eof");
+		eg_write_phdr(&e, img.p + e.ehsize, k ? img.len + 0x1000 : 0,
+			      e.vaddr, big, big, 5);
+		f = open_mem(&img, what);
+		CHECK(f && usdtkit_file_site_count(f) == 2, "%s: open: %s\n%s",
+		      what, strerror(errno), lc.text);
+		if (f) {
+			const struct usdtkit_site *in = usdtkit_file_site(f, 0);
+			const struct usdtkit_site *past = usdtkit_file_site(f, 1);
+
+			CHECK(k ? usdtkit_site_status(in) == -ENOEXEC
+				: usdtkit_site_status(in) == 0 &&
+					  usdtkit_site_pc_offset(in) == e.text_off,
+			      "%s: site in the file: status %d offset %llu", what,
+			      usdtkit_site_status(in),
+			      (unsigned long long)usdtkit_site_pc_offset(in));
+			CHECK(usdtkit_site_status(past) == -ENOEXEC &&
+				      usdtkit_site_error(past),
+			      "%s: site past the file: status %d offset %llu", what,
+			      usdtkit_site_status(past),
+			      (unsigned long long)usdtkit_site_pc_offset(past));
+		}
+		usdtkit_file_close(f);
+	}
+	eg_free(&img);
+	eg_free(&notes);
+}
+
 static void test_placement(void)
 {
 	size_t ti;
@@ -1356,67 +1403,10 @@ static void test_placement(void)
 		usdtkit_file_close(f);
 		eg_free(&img);
 		eg_free(&notes);
+		segment_past_eof(t);
 	}
 }
 
-/*
- * A program header whose bytes run past the end of the file (found by
- * fuzz_list): a pc inside the segment but past the file has no file
- * offset to attach at, so its site is refused, never given an offset
- * outside the file; a pc whose bytes are in the file still places.
- */
-static void test_segment_past_eof(void)
-{
-	size_t ti;
-
-	begin("segment past eof");
-	for (ti = 0; ti < NTARGETS; ti++) {
-		const struct target *t = &targets[ti];
-		bool is64 = t_is64(t), be = t_be(t);
-		struct eg_buf notes = { 0 }, img = { 0 };
-		struct usdtkit_file *f;
-		struct eg_elf e;
-		char what[64];
-		uint64_t big = (uint64_t)1 << 30;
-		int k;
-
-		init_elf(&e, t);
-		eg_stapsdt(&notes, is64, be, e.text_addr, e.base_addr, 0, "p", "in", "");
-		eg_stapsdt(&notes, is64, be, e.vaddr + big - 16, e.base_addr, 0, "p",
-			   "past", "");
-		build_with(&e, &notes, &img);
-		for (k = 0; k < 2; k++) {
-			/* the R+X segment: 1 GiB of file bytes from offset 0,
-			 * or its usual bytes from an offset past the end */
-			snprintf(what, sizeof(what), "%s %s", t->arch,
-				 k ? "segment offset past eof" : "segment size past eof");
-			eg_write_phdr(&e, img.p + e.ehsize, k ? img.len + 0x1000 : 0,
-				      e.vaddr, big, big, 5);
-			f = open_mem(&img, what);
-			CHECK(f && usdtkit_file_site_count(f) == 2, "%s: open: %s\n%s",
-			      what, strerror(errno), lc.text);
-			if (f) {
-				const struct usdtkit_site *in = usdtkit_file_site(f, 0);
-				const struct usdtkit_site *past = usdtkit_file_site(f, 1);
-
-				CHECK(k ? usdtkit_site_status(in) == -ENOEXEC
-					: usdtkit_site_status(in) == 0 &&
-						  usdtkit_site_pc_offset(in) == e.text_off,
-				      "%s: site in the file: status %d offset %llu", what,
-				      usdtkit_site_status(in),
-				      (unsigned long long)usdtkit_site_pc_offset(in));
-				CHECK(usdtkit_site_status(past) == -ENOEXEC &&
-					      usdtkit_site_error(past),
-				      "%s: site past the file: status %d offset %llu", what,
-				      usdtkit_site_status(past),
-				      (unsigned long long)usdtkit_site_pc_offset(past));
-			}
-			usdtkit_file_close(f);
-		}
-		eg_free(&img);
-		eg_free(&notes);
-	}
-}
 
 /* ------------------------------------------------------------------ */
 /* Scale                                                              */
@@ -2001,7 +1991,6 @@ int main(void)
 	test_note_section_type();
 	test_refused_mem();
 	test_placement();
-	test_segment_past_eof();
 	test_symbols();
 	test_files();
 	test_scale();
