@@ -62,9 +62,14 @@ static void fuzz_arch(const struct usdtkit_arch *arch, const char *text,
 		check_alone(arch, text, &args[i], i);
 		fz_check_snprintf(arch, text, &args[i]);
 		fz_check_eval(arch, &args[i], (uint64_t)len * 0x9e3779b97f4a7c15ull);
-		/* symbol-relative: resolve at some address, then evaluate */
-		if (r.kind == USDTKIT_LOC_SYMBOL &&
-		    !usdtkit_arg_resolve(arch, &r, 0x1000, 0x1010, 0x1080)) {
+		/* symbol-relative: resolve at some address, then evaluate; a
+		 * refused resolution leaves the argument as it was */
+		if (r.kind != USDTKIT_LOC_SYMBOL)
+			continue;
+		if (usdtkit_arg_resolve(arch, &r, 0x1000, 0x1010, 0x1080)) {
+			FUZZ_ASSERT(fz_arg_eq(&args[i], &r, true, 0),
+				    "arg %d changed by a refused resolution", i);
+		} else {
 			FUZZ_ASSERT(r.kind == USDTKIT_LOC_MEM || r.kind == USDTKIT_LOC_CONST,
 				    "resolved to %s", usdtkit_loc_kind_str(r.kind));
 			fz_check_arg(arch, &r, len, i);
