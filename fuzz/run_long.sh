@@ -2,11 +2,13 @@
 # Fuzz every harness (or the ones named) for SECONDS each, two at a time,
 # at the lowest priority, growing the working corpus in BUILD/fuzz/corpus.
 #   sh fuzz/run_long.sh [-b BUILD] [-j JOBS] SECONDS [HARNESS...]
-# FIXTURES (default build/tests/elf): ELF test fixtures as fuzz_list seeds.
 # BUILD (default build-fz) is configured with clang and USDTKIT_FUZZ=ON if
-# needed. Crashes land as BUILD/fuzz/<harness>-crash-*; logs in
-# BUILD/fuzz/logs/; a summary line per harness (executions, cov, ft,
-# corpus, wall and CPU seconds) is printed and appended to BUILD/fuzz/logs/summary.tsv.
+# needed; FIXTURES (default build/tests/elf) has ELF test fixtures that
+# seed fuzz_list. Crashes land as BUILD/fuzz/<harness>-crash-*, logs in
+# BUILD/fuzz/logs/; a line per harness (executions, cov, ft, corpus, wall
+# and CPU seconds) is printed and appended to BUILD/fuzz/logs/summary.tsv.
+# -timeout is 60 s: at nice 19 on a busy shared machine a 1 ms input was
+# once starved for 14 s and reported as a timeout.
 set -eu
 export LC_ALL=C	# logs hold raw input bytes
 cd "$(dirname "$0")/.."
@@ -52,7 +54,7 @@ run_one() {	# run_one HARNESS
 	extra=
 	[ "$h" = fuzz_list ] && extra=$fz/fixture-seeds
 	/usr/bin/time -f '%U %S' -o "$fz/logs/$h.time" \
-	nice -n 19 "$fz/$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	nice -n 19 "$fz/$h" -max_total_time="$secs" -timeout=60 -rss_limit_mb=2048 \
 		-print_final_stats=1 -dict="fuzz/dict/$(dict_of "$h").dict" \
 		-artifact_prefix="$fz/$h-" "$fz/corpus/$h" "fuzz/regressions/$h" \
 		"$fz/seeds/$h" $extra >"$log" 2>&1 || rc=$?
