@@ -126,6 +126,12 @@ static int load_segments(struct loader *ld)
 		s->offset = ph.p_offset;
 		s->filesz = ph.p_filesz;
 		s->flags = ph.p_flags;
+		/* only bytes the file holds can be attached to: a segment
+		 * running past the end would give offsets outside the file */
+		if (ld->image && s->offset > ld->image_size)
+			s->filesz = 0;
+		else if (ld->image && s->filesz > ld->image_size - s->offset)
+			s->filesz = ld->image_size - s->offset;
 	}
 	return 0;
 }

@@ -9,6 +9,8 @@ pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils py
       libc6-dev-s390x-cross libc6-dev-i386-cross
       systemtap-sdt-dev
       libbpf-dev clang llvm bpftool"
+# ---- fuzzing (issue 6): clang 14 and its libFuzzer runtime ----
+pkgs="$pkgs clang libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

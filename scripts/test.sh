@@ -20,3 +20,6 @@ run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
 # unit tests and probe-site checks under qemu-user ----
 sh scripts/cross.sh
 # ---- end cross ----
+
+# ---- fuzzing (issue 6): libFuzzer harnesses, replay + bounded runs ----
+sh fuzz/ci.sh

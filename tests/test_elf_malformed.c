@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/fsuid.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -1010,6 +1011,7 @@ static void test_note_section_type(void)
 		struct usdtkit_file *f;
 		struct eg_elf e;
 		char what[64];
+		int k;
 
 		snprintf(what, sizeof(what), "%s progbits", t->arch);
 		init_elf(&e, t);
@@ -1045,17 +1047,22 @@ static void test_note_section_type(void)
 		usdtkit_file_close(f);
 		eg_free(&img);
 
-		/* the section itself runs past the end of the file */
-		snprintf(what, sizeof(what), "%s notes past eof", t->arch);
+		/* the section itself runs past the end of the file, or
+		 * starts past it */
 		init_elf(&e, t);
-		build_with(&e, &notes, &img);
-		eg_patch_shdr(&e, &img, e.sec_notes, EG_SH_SIZE, 0x100000);
-		f = open_mem(&img, what);
-		CHECK(!f && errno && cap_has(what, ".note.stapsdt", NULL),
-		      "%s: refused with a message: %s\n%s", what, strerror(errno),
-		      lc.text);
-		usdtkit_file_close(f);
-		eg_free(&img);
+		for (k = 0; k < 2; k++) {
+			snprintf(what, sizeof(what), "%s notes %s past eof", t->arch,
+				 k ? "offset" : "size");
+			build_with(&e, &notes, &img);
+			eg_patch_shdr(&e, &img, e.sec_notes, k ? EG_SH_OFFSET : EG_SH_SIZE,
+				      k ? img.len + 0x1000 : 0x100000);
+			f = open_mem(&img, what);
+			CHECK(!f && errno && cap_has(what, ".note.stapsdt", NULL),
+			      "%s: refused with a message: %s\n%s", what,
+			      strerror(errno), lc.text);
+			usdtkit_file_close(f);
+			eg_free(&img);
+		}
 		eg_free(&notes);
 	}
 }
@@ -1258,6 +1265,58 @@ static void test_refused_mem(void)
 /* Placement errors are per site                                      */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A program header whose bytes run past the end of the file (found by
+ * fuzz_list): a pc inside the segment but past the file has no file
+ * offset to attach at, so its site is refused, never given an offset
+ * outside the file; a pc whose bytes are in the file still places.
+ */
+static void segment_past_eof(const struct target *t)
+{
+	uint64_t big = (uint64_t)1 << 30;
+	struct eg_buf notes = { 0 }, img = { 0 };
+	struct usdtkit_file *f;
+	struct eg_elf e;
+	char what[64];
+	int k;
+
+	init_elf(&e, t);
+	eg_stapsdt(&notes, t_is64(t), t_be(t), e.text_addr, e.base_addr, 0, "p", "in", "");
+	eg_stapsdt(&notes, t_is64(t), t_be(t), e.vaddr + big - 16, e.base_addr, 0, "p",
+		   "past", "");
+	build_with(&e, &notes, &img);
+	for (k = 0; k < 2; k++) {
+		/* the R+X segment: 1 GiB of file bytes from offset 0,
+		 * or its usual bytes from an offset past the end */
+		snprintf(what, sizeof(what), "%s %s", t->arch,
+			 k ? "segment offset past eof" : "segment size past eof");
+		eg_write_phdr(&e, img.p + e.ehsize, k ? img.len + 0x1000 : 0,
+			      e.vaddr, big, big, 5);
+		f = open_mem(&img, what);
+		CHECK(f && usdtkit_file_site_count(f) == 2, "%s: open: %s\n%s",
+		      what, strerror(errno), lc.text);
+		if (f) {
+			const struct usdtkit_site *in = usdtkit_file_site(f, 0);
+			const struct usdtkit_site *past = usdtkit_file_site(f, 1);
+
+			CHECK(k ? usdtkit_site_status(in) == -ENOEXEC
+				: usdtkit_site_status(in) == 0 &&
+					  usdtkit_site_pc_offset(in) == e.text_off,
+			      "%s: site in the file: status %d offset %llu", what,
+			      usdtkit_site_status(in),
+			      (unsigned long long)usdtkit_site_pc_offset(in));
+			CHECK(usdtkit_site_status(past) == -ENOEXEC &&
+				      usdtkit_site_error(past),
+			      "%s: site past the file: status %d offset %llu", what,
+			      usdtkit_site_status(past),
+			      (unsigned long long)usdtkit_site_pc_offset(past));
+		}
+		usdtkit_file_close(f);
+	}
+	eg_free(&img);
+	eg_free(&notes);
+}
+
 static void test_placement(void)
 {
 	size_t ti;
@@ -1351,8 +1410,10 @@ static void test_placement(void)
 		usdtkit_file_close(f);
 		eg_free(&img);
 		eg_free(&notes);
+		segment_past_eof(t);
 	}
 }
+
 
 /* ------------------------------------------------------------------ */
 /* Scale                                                              */
@@ -1364,6 +1425,19 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Memory stays bounded: the peak resident size after the scale tests
+ * (100k notes, 1 MB args strings and symbol names) is far below 1 GiB
+ * (about 60 MB plain; ASan and valgrind add their own, hence the room).
+ */
+static void check_peak_rss(void)
+{
+	struct rusage ru;
+
+	CHECK(!getrusage(RUSAGE_SELF, &ru) && ru.ru_maxrss < 1024L * 1024,
+	      "peak RSS %ld KiB", ru.ru_maxrss);
 }
 
 static void test_scale(void)
@@ -1511,6 +1585,7 @@ static void test_scale(void)
 	eg_free(&img);
 	eg_free(&notes);
 	eg_free(&args);
+	check_peak_rss();
 }
 
 /* ------------------------------------------------------------------ */
@@ -1535,6 +1610,8 @@ enum sym_variant {
 	SV_STRTAB_UNTERMINATED,
 	SV_STRTAB_PAST,
 	SV_UNDEF,
+	SV_SHNDX_NOWHERE,
+	SV_SHNDX_RESERVED,
 	SV_DUPLICATE,
 	SV_NONE,
 	SV_COUNT
@@ -1561,6 +1638,8 @@ static const struct {
 	[SV_STRTAB_UNTERMINATED] = { "strtab unterminated", USDTKIT_ARG_UNRESOLVED },
 	[SV_STRTAB_PAST] = { "strtab past eof", USDTKIT_ARG_UNRESOLVED },
 	[SV_UNDEF] = { "symbol undefined", USDTKIT_ARG_UNRESOLVED },
+	[SV_SHNDX_NOWHERE] = { "st_shndx 99", -1 },
+	[SV_SHNDX_RESERVED] = { "st_shndx 0xff7f", -1 },
 	[SV_DUPLICATE] = { "two different 'counter'", USDTKIT_ARG_AMBIGUOUS },
 	[SV_NONE] = { "no symtab", USDTKIT_ARG_UNRESOLVED },
 };
@@ -1644,15 +1723,20 @@ static void test_symbols(void)
 				eg_patch_shdr(&e, &img, e.sec_strtab, EG_SH_OFFSET,
 					      img.len - 4);
 				break;
-			case SV_UNDEF: {
-				/* st_shndx of symbol 2 (index 1 is "other") */
+			case SV_UNDEF:
+			case SV_SHNDX_NOWHERE:
+			case SV_SHNDX_RESERVED: {
+				/* st_shndx of symbol 2 (index 1 is "other"): 0
+				 * (undefined), a section that does not exist, or
+				 * one in the reserved range */
+				uint64_t shndx = v == SV_UNDEF ? 0 : v == SV_SHNDX_NOWHERE ? 99 : 0xff7f;
 				size_t at = e.shdr_off[e.sec_symtab];
 				uint64_t symoff = eg_get_uint(img.p + at + 8 + 2 * e.asz,
 							      e.asz, eg_be(&e));
 
 				eg_set_uint(img.p + symoff + 2 * e.symentsize +
 						    (is64 ? 6 : 14),
-					    0, 2, eg_be(&e));
+					    shndx, 2, eg_be(&e));
 				break;
 			}
 			default:
