@@ -56,7 +56,7 @@ run_one() {	# run_one HARNESS
 	/usr/bin/time -f '%U %S' -o "$fz/logs/$h.time" \
 	nice -n 19 "$fz/$h" -max_total_time="$secs" -timeout=60 -rss_limit_mb=2048 \
 		-print_final_stats=1 -dict="fuzz/dict/$(dict_of "$h").dict" \
-		-artifact_prefix="$fz/$h-" "$fz/corpus/$h" "fuzz/regressions/$h" \
+		-artifact_prefix="$fz/$h-" "$fz/corpus/$h" "$fz/regressions/$h" \
 		"$fz/seeds/$h" $extra >"$log" 2>&1 || rc=$?
 	end=$(date +%s)
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
