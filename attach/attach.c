@@ -202,7 +202,9 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 	int err = 0;
 
 	while (!err && (s = usdtkit_file_next_site(f, s, r->provider, r->name))) {
-		struct usdtkit_target tg = { .path = kpath, .offset = usdtkit_site_pc_offset(s) };
+		struct usdtkit_target tg = { .path = kpath, .offset = usdtkit_site_pc_offset(s),
+					     .provider = usdtkit_site_provider(s),
+					     .name = usdtkit_site_name(s) };
 		uint64_t nop5 = usdtkit_site_nop5_offset(s);
 		int64_t delta = 0;
 

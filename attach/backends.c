@@ -43,8 +43,8 @@ int usdtkit__attach_multi(struct usdtkit_link *l, const struct bpf_program *prog
 				       any_ref ? refs : NULL, cookies,
 				       (uint32_t)n, pid < 0 ? 0 : pid);
 	if (fd < 0)
-		usdtkit__warn(&l->log, "%s: uprobe_multi link for %zu sites: %s",
-			      t[0].path, n, strerror(-fd));
+		usdtkit__warn(&l->log, "%s: uprobe_multi link of %zu sites (first %s:%s): %s",
+			      t[0].path, n, t[0].provider, t[0].name, strerror(-fd));
 	else
 		l->multi_fd = fd;
 out:
@@ -79,8 +79,9 @@ int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
 						     (size_t)t[i].offset, &o);
 		err = libbpf_get_error(bl);
 		if (err) {
-			usdtkit__warn(&l->log, "%s: uprobe at offset 0x%llx: %s",
-				      t[i].path, (unsigned long long)t[i].offset,
+			usdtkit__warn(&l->log, "%s: %s:%s: uprobe at file offset 0x%llx "
+				      "(site %zu of %zu): %s", t[i].path, t[i].provider,
+				      t[i].name, (unsigned long long)t[i].offset, i + 1, n,
 				      strerror(-err));
 			return err;
 		}

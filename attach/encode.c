@@ -20,7 +20,7 @@ static bool kernel_is_64bit(void)
 	return strstr(u.machine, "64") || !strcmp(u.machine, "s390x");
 }
 
-enum usdtkit_layout_kind usdtkit__kernel_layout(const struct usdtkit_arch *arch)
+static enum usdtkit_layout_kind kernel_layout(const struct usdtkit_arch *arch)
 {
 	if (usdtkit_arch_ptr_size(arch) == 4 && kernel_is_64bit() &&
 	    usdtkit_arch_layout(arch, USDTKIT_LAYOUT_COMPAT64))
@@ -299,7 +299,7 @@ int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,
 			 .ip_delta = ip_delta };
 	int i, err;
 
-	e.layout = usdtkit_arch_layout(arch, usdtkit__kernel_layout(arch));
+	e.layout = usdtkit_arch_layout(arch, kernel_layout(arch));
 	if (!e.layout)
 		return -ENOENT;
 	/* only libbpf's layouts need the IP as a register */

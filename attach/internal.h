@@ -53,6 +53,7 @@ struct usdtkit_target {
 	uint64_t ref_ctr;	/* semaphore file offset, 0 if none */
 	uint64_t ip;		/* absolute address (IPMAP), 0 if unknown */
 	int spec_id;
+	const char *provider, *name;	/* for messages */
 };
 
 struct usdtkit_link {
@@ -80,7 +81,6 @@ int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,
 			 const struct usdtkit_arg *args, int nargs,
 			 uint64_t cookie, int64_t ip_delta,
 			 enum usdtkit_spec_abi abi, void *out, size_t out_size);
-enum usdtkit_layout_kind usdtkit__kernel_layout(const struct usdtkit_arch *arch);
 
 /* Largest spec of any layout (own and libbpf v2: 304 bytes). */
 #define USDTKIT_SPEC_MAX_BYTES 304

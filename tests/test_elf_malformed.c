@@ -1129,39 +1129,34 @@ static void test_refused_mem(void)
 		expect_refused(what, bad.p, bad.len, ENOEXEC, NULL);
 		eg_free(&bad);
 
-		/* section headers past the end of the file */
-		eg_put(&bad, img.p, img.len);
-		eg_patch_ehdr(&e, &bad, EG_E_SHOFF, img.len + 0x1000);
-		snprintf(what, sizeof(what), "%s shoff past eof", t->arch);
-		expect_refused(what, bad.p, bad.len, ENOEXEC, NULL);
-		eg_patch_ehdr(&e, &bad, EG_E_SHOFF, img.len - 8);
-		snprintf(what, sizeof(what), "%s shoff across eof", t->arch);
-		expect_refused(what, bad.p, bad.len, ENOEXEC, NULL);
-		eg_patch_ehdr(&e, &bad, EG_E_SHOFF, t_is64(t) ? ~0ull - 63 : 0xffffffc0u);
-		snprintf(what, sizeof(what), "%s shoff wraps", t->arch);
-		expect_refused(what, bad.p, bad.len, ENOEXEC, NULL);
-		eg_patch_ehdr(&e, &bad, EG_E_SHOFF, e.shoff);
-		eg_patch_ehdr(&e, &bad, EG_E_SHNUM, 0xff00);
-		snprintf(what, sizeof(what), "%s shnum past eof", t->arch);
-		expect_refused(what, bad.p, bad.len, ENOEXEC, NULL);
-		eg_free(&bad);
+		/* header tables past, across or wrapping the end of the file */
+		{
+			const bool w = t_is64(t);
+			const struct {
+				const char *what;
+				int field;
+				uint64_t value;
+			} hdr[] = {
+				{ "shoff past eof", EG_E_SHOFF, img.len + 0x1000 },
+				{ "shoff across eof", EG_E_SHOFF, img.len - 8 },
+				{ "shoff wraps", EG_E_SHOFF, w ? ~0ull - 63 : 0xffffffc0u },
+				{ "shnum past eof", EG_E_SHNUM, 0xff00 },
+				{ "phoff past eof", EG_E_PHOFF, img.len + 0x100 },
+				{ "phoff across eof", EG_E_PHOFF, img.len - 16 },
+				{ "phoff wraps", EG_E_PHOFF, w ? ~0ull - 31 : 0xffffffe0u },
+				{ "phnum past eof", EG_E_PHNUM, 0xfff0 },
+			};
+			size_t h;
 
-		/* program headers past the end of the file */
-		eg_put(&bad, img.p, img.len);
-		eg_patch_ehdr(&e, &bad, EG_E_PHOFF, img.len + 0x100);
-		snprintf(what, sizeof(what), "%s phoff past eof", t->arch);
-		expect_refused(what, bad.p, bad.len, ENOEXEC, NULL);
-		eg_patch_ehdr(&e, &bad, EG_E_PHOFF, img.len - 16);
-		snprintf(what, sizeof(what), "%s phoff across eof", t->arch);
-		expect_refused(what, bad.p, bad.len, ENOEXEC, NULL);
-		eg_patch_ehdr(&e, &bad, EG_E_PHOFF, t_is64(t) ? ~0ull - 31 : 0xffffffe0u);
-		snprintf(what, sizeof(what), "%s phoff wraps", t->arch);
-		expect_refused(what, bad.p, bad.len, ENOEXEC, NULL);
-		eg_patch_ehdr(&e, &bad, EG_E_PHOFF, e.ehsize);
-		eg_patch_ehdr(&e, &bad, EG_E_PHNUM, 0xfff0);
-		snprintf(what, sizeof(what), "%s phnum past eof", t->arch);
-		expect_refused(what, bad.p, bad.len, ENOEXEC, NULL);
-		eg_free(&bad);
+			for (h = 0; h < sizeof(hdr) / sizeof(hdr[0]); h++) {
+				/* one bad field in an otherwise good image */
+				eg_put(&bad, img.p, img.len);
+				eg_patch_ehdr(&e, &bad, hdr[h].field, hdr[h].value);
+				snprintf(what, sizeof(what), "%s %s", t->arch, hdr[h].what);
+				expect_refused(what, bad.p, bad.len, ENOEXEC, NULL);
+				eg_free(&bad);
+			}
+		}
 
 		/* section names that cannot be read: the notes cannot be found */
 		{
