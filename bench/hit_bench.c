@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Per-hit cost of one hot USDT probe with 3 arguments (a register, a
- * stack slot in the red zone, a global through a pointer register), fired M times in a loop of this
- * very process, timed with clock_gettime:
+ * Per-hit cost of two hot USDT probes with 3 arguments, fired M times in
+ * loops of this very process, timed with clock_gettime and by the
+ * kernel's bpf_stats (run time of each program run):
+ *
+ *   hit:hot   a register, a stack slot in the red zone, a global through a
+ *             pointer register (two user-memory reads)
+ *   hit:reg   three registers (what gcc -O2 makes of most probes)
+ *
+ * Scenarios (nop5 and the floor on hit:hot only):
  *
  *   none            no probe attached
  *   usdtkit count   a program that only counts hits (multi link)
@@ -23,6 +29,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <usdtkit/attach.h>
@@ -70,6 +78,24 @@ __attribute__((noinline)) void hot_loop(long m)
 				     NOP5
 				     :: HB_ARG(1, i, "r"), HB_ARG(2, st, "m"),
 					HB_ARG(3, *gp, "m"));
+	}
+}
+
+/*
+ * The same three values, all in registers: what gcc -O2 makes of most
+ * probes (the common form in ../shared/corpus). Here usdtkit reads
+ * nothing from user memory, so the reading cost is decoding alone.
+ */
+__attribute__((noinline)) void reg_loop(long m)
+{
+	long i, b, c;
+
+	for (i = 0; i < m; i++) {
+		b = 3 * i + 1;
+		c = 7 * i + 2;
+		__asm__ __volatile__(STAP_PROBE_ASM(hit, reg, STAP_PROBE_ASM_TEMPLATE(3))
+				     :: HB_ARG(1, i, "r"), HB_ARG(2, b, "r"),
+					HB_ARG(3, c, "r"));
 	}
 }
 
@@ -164,7 +190,25 @@ struct result {
 	unsigned long hits, bad;	/* summed over the reps */
 	long last[3];
 	double med;
+	double kns[64];		/* kernel bpf_stats: ns per program run */
+	int kdone;
+	double kmed;
 };
+
+/* the kernel's run_time_ns and run_cnt of @p (bpf_stats on) */
+static void prog_stats(const struct bpf_program *p, unsigned long long *ns,
+		       unsigned long long *cnt)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	*ns = *cnt = 0;
+	if (!bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len)) {
+		*ns = info.run_time_ns;
+		*cnt = info.run_cnt;
+	}
+}
 
 static void uk_destroy(struct uk *u)
 {
@@ -199,14 +243,28 @@ static void reset_counters(void)
 	lb->bss->hits = lb->bss->bad = 0;
 }
 
-/* attach, run the loop M times, detach; per-iteration ns in *ns */
-static int run(int sc, long m, double *ns, struct result *res)
+/* the probes: hit:hot (register, red-zone stack slot, global through a
+ * pointer) and hit:reg (three registers) */
+enum { P_HOT, P_REG, NP };
+static const char *const pname[NP] = { "hot", "reg" };
+static void (*const ploop[NP])(long) = { hot_loop, reg_loop };
+
+/* nop5 and the floor are about memory arguments: hit:hot only */
+static bool runs_on(int sc, int pr)
 {
+	return pr == P_HOT || !(sc == S_UK_FLOOR || sc == S_UK5_COUNT || sc == S_UK5_READ);
+}
+
+/* attach, run the loop M times, detach; per-iteration ns in *ns */
+static int run(int sc, int pr, long m, double *ns, struct result *res)
+{
+	const char *probe = pname[pr];
 	struct usdtkit_link *ul = NULL;
 	struct bpf_link *bl = NULL;
 	struct bpf_program *p = NULL;
 	const long *last = NULL;
 	unsigned long *hits = NULL, *bad = NULL;
+	unsigned long long k0 = 0, c0 = 0, k1, c1;
 	double t0;
 	LIBBPF_OPTS(usdtkit_attach_opts, o, .print = uk_print);
 
@@ -223,14 +281,15 @@ static int run(int sc, long m, double *ns, struct result *res)
 		o.mode = USDTKIT_MODE_MULTI;
 		o.use_nop5 = sc == S_UK5_COUNT || sc == S_UK5_READ;
 		hits = &ukm->bss->hits, bad = &ukm->bss->bad, last = ukm->bss->last;
-		ul = usdtkit_attach(p, 0, self, "hit", "hot", &o);
+		ul = usdtkit_attach(p, 0, self, "hit", probe, &o);
 		if (!ul)
 			return -errno;
 		break;
 	case S_UK_FLOOR:
 		o.mode = USDTKIT_MODE_MULTI;
 		hits = &ukm->bss->hits, bad = &ukm->bss->bad, last = NULL;
-		ul = usdtkit_attach(ukm->floor, 0, self, "hit", "hot", &o);
+		p = ukm->floor;
+		ul = usdtkit_attach(p, 0, self, "hit", probe, &o);
 		if (!ul)
 			return -errno;
 		break;
@@ -239,7 +298,7 @@ static int run(int sc, long m, double *ns, struct result *res)
 		p = sc == S_UKP_COUNT ? ukp->count : ukp->read3;
 		o.mode = USDTKIT_MODE_PERF;
 		hits = &ukp->bss->hits, bad = &ukp->bss->bad, last = ukp->bss->last;
-		ul = usdtkit_attach(p, 0, self, "hit", "hot", &o);
+		ul = usdtkit_attach(p, 0, self, "hit", probe, &o);
 		if (!ul)
 			return -errno;
 		break;
@@ -247,14 +306,21 @@ static int run(int sc, long m, double *ns, struct result *res)
 	case S_LB_READ:
 		p = sc == S_LB_COUNT ? lb->progs.lb_count : lb->progs.lb_read3;
 		hits = &lb->bss->hits, bad = &lb->bss->bad, last = lb->bss->last;
-		bl = bpf_program__attach_usdt(p, getpid(), self, "hit", "hot", NULL);
+		bl = bpf_program__attach_usdt(p, getpid(), self, "hit", probe, NULL);
 		if (!bl)
 			return -errno;
 		break;
 	}
+	if (p)
+		prog_stats(p, &k0, &c0);
 	t0 = now_ns();
-	hot_loop(m);
+	ploop[pr](m);
 	*ns = (now_ns() - t0) / (double)m;
+	if (p) {
+		prog_stats(p, &k1, &c1);
+		if (c1 > c0)
+			res->kns[res->kdone++] = (double)(k1 - k0) / (double)(c1 - c0);
+	}
 	usdtkit_link_destroy(ul);
 	bpf_link__destroy(bl);
 	if (hits) {
@@ -268,14 +334,122 @@ static int run(int sc, long m, double *ns, struct result *res)
 	return 0;
 }
 
+/* reading cost of each reader: read3 (or floor) minus count, by wall
+ * clock [0] and by the kernel's run time of the program [1] */
+enum { R_LB, R_UK, R_UKP, R_UK5, R_FLOOR, NR };
+static const int r_read[NR] = { S_LB_READ, S_UK_READ, S_UKP_READ, S_UK5_READ, S_UK_FLOOR };
+static const int r_count[NR] = { S_LB_COUNT, S_UK_COUNT, S_UKP_COUNT, S_UK5_COUNT, S_UK_COUNT };
+static const char *const rname[NR] = {
+	"libbpf BPF_USDT (perf uprobe)", "usdtkit (multi)", "usdtkit (perf)",
+	"usdtkit (multi, nop5)", "floor: spec lookup + 2 user reads, no decoding (multi)",
+};
+static const char *const rkey[NR] = {
+	"libbpf", "usdtkit_multi", "usdtkit_perf", "usdtkit_nop5", "floor",
+};
+
+static void ratio(const char *what, double lb, double uk)
+{
+	if (uk <= 0)
+		printf("%s: usdtkit %.1f ns (no cost above noise), libbpf %.1f ns", what, uk, lb);
+	else
+		printf("%s: %.2fx", what, lb / uk);
+}
+
+/* the scenario table and the reading costs of one probe */
+static void report(int pr, const struct result *res, long m, double rd[2][NR])
+{
+	int sc, k;
+
+	printf("\n### hit:%s\n\n| scenario | ns per iteration | hit ns (minus none) | kernel ns "
+	       "per run | bad hits | last a, b, c |\n| --- | ---: | ---: | ---: | ---: | --- |\n",
+	       pname[pr]);
+	for (sc = 0; sc < NS; sc++) {
+		const struct result *x = &res[sc];
+
+		if (!runs_on(sc, pr))
+			continue;
+		if (sc == S_NONE)
+			printf("| %s | %.1f | - | - | - | - |\n", sname[sc], x->med);
+		else if (strstr(sname[sc], "count"))	/* reads nothing */
+			printf("| %s | %.1f | %.1f | %.1f | - | - |\n", sname[sc], x->med,
+			       x->med - res[S_NONE].med, x->kmed);
+		else
+			printf("| %s | %.1f | %.1f | %.1f | %lu / %lu | %ld, %ld, %ld |\n",
+			       sname[sc], x->med, x->med - res[S_NONE].med, x->kmed, x->bad,
+			       x->hits, x->last[0], x->last[1], x->last[2]);
+	}
+	for (k = 0; k < NR; k++) {
+		rd[0][k] = res[r_read[k]].med - res[r_count[k]].med;
+		rd[1][k] = res[r_read[k]].kmed - res[r_count[k]].kmed;
+	}
+	printf("\nexpected last values: %ld, %ld, %ld\n", m - 1, 3 * (m - 1) + 1,
+	       7 * (m - 1) + 2);
+	printf("\n| hit:%s: reading 3 args (read3 - count) | wall ns per hit | kernel ns "
+	       "per run |\n| --- | ---: | ---: |\n", pname[pr]);
+	for (k = 0; k < NR; k++)
+		if (runs_on(r_read[k], pr))
+			printf("| %s | %.1f | %.1f |\n", rname[k], rd[0][k], rd[1][k]);
+	printf("\nhit:%s: libbpf / usdtkit reading cost: ", pname[pr]);
+	ratio("multi (wall)", rd[0][R_LB], rd[0][R_UK]);
+	ratio(", perf (wall)", rd[0][R_LB], rd[0][R_UKP]);
+	ratio(", multi (kernel)", rd[1][R_LB], rd[1][R_UK]);
+	ratio(", perf (kernel)", rd[1][R_LB], rd[1][R_UKP]);
+	printf("\nhit:%s: at most half of libbpf's: wall %s, kernel %s\n", pname[pr],
+	       rd[0][R_UK] <= rd[0][R_LB] / 2 && rd[0][R_UKP] <= rd[0][R_LB] / 2 ? "met" : "NOT met",
+	       rd[1][R_UK] <= rd[1][R_LB] / 2 && rd[1][R_UKP] <= rd[1][R_LB] / 2 ? "met" : "NOT met");
+}
+
+static void write_json(const char *path, struct result res[NP][NS],
+		       double rd[NP][2][NR], long m, int reps)
+{
+	FILE *jf = fopen(path, "w");
+	const char *sep;
+	int pr, sc, k;
+
+	if (!jf)
+		return;
+	fprintf(jf, "{\"hits\": %ld, \"reps\": %d", m, reps);
+	for (pr = 0; pr < NP; pr++) {
+		fprintf(jf, ", \"%s\": {\"ns_per_iter\": {", pname[pr]);
+		for (sep = "", sc = 0; sc < NS; sc++)
+			if (runs_on(sc, pr)) {
+				fprintf(jf, "%s\"%s\": %.2f", sep, skey[sc], res[pr][sc].med);
+				sep = ", ";
+			}
+		fprintf(jf, "}, \"kernel_ns_per_run\": {");
+		for (sep = "", sc = 1; sc < NS; sc++)
+			if (runs_on(sc, pr)) {
+				fprintf(jf, "%s\"%s\": %.2f", sep, skey[sc], res[pr][sc].kmed);
+				sep = ", ";
+			}
+		fprintf(jf, "}, \"bad\": {");
+		for (sep = "", sc = 1; sc < NS; sc++)
+			if (runs_on(sc, pr)) {
+				fprintf(jf, "%s\"%s\": %lu", sep, skey[sc], res[pr][sc].bad);
+				sep = ", ";
+			}
+		fprintf(jf, "}, \"read_ns\": {");
+		for (sep = "", k = 0; k < NR; k++)
+			if (runs_on(r_read[k], pr)) {
+				fprintf(jf, "%s\"%s\": [%.2f, %.2f]", sep, rkey[k], rd[pr][0][k],
+					rd[pr][1][k]);
+				sep = ", ";
+			}
+		fprintf(jf, "}}");
+	}
+	fprintf(jf, "}\n");
+	fclose(jf);
+}
+
 int main(int argc, char **argv)
 {
-	static struct result res[NS];
+	static struct result res[NP][NS];
+	double rd[NP][2][NR];
+	int stats_fd;
 	long m = 200000;
-	int reps = 7, i, r, sc, err;
+	int reps = 7, i, r, sc, pr, err;
 	const char *json = NULL;
 	ssize_t n;
-	FILE *jf;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-v"))
@@ -310,77 +484,48 @@ int main(int argc, char **argv)
 		fprintf(stderr, "loading the usdtkit programs: %s\n", strerror(-err));
 		return 1;
 	}
+	/* the kernel times every program run while this fd is open; the
+	 * cost (two clock reads per run) is the same for every program */
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (stats_fd < 0)
+		fprintf(stderr, "bpf_enable_stats: %s (kernel columns stay 0)\n",
+			strerror(errno));
 	printf("hits per measurement %ld, reps %d, usdtkit_features()->uprobe_syscall: %s\n",
 	       m, reps, usdtkit_features()->uprobe_syscall ? "yes" : "no");
 	hot_loop(m);	/* warm up */
+	reg_loop(m);
+	/* scenarios and probes interleaved, starting elsewhere each rep, so
+	 * that load on the machine hits all of them alike */
 	for (r = 0; r < reps; r++)
-		for (i = 0; i < NS; i++) {
+		for (i = 0; i < NS * NP; i++) {
 			double ns = 0;
 
 			sc = (i + r) % NS;
-			err = run(sc, m, &ns, &res[sc]);
+			pr = (i / NS + r) % NP;
+			if (!runs_on(sc, pr))
+				continue;
+			err = run(sc, pr, m, &ns, &res[pr][sc]);
 			if (err) {
-				fprintf(stderr, "%s: %s\n", sname[sc], strerror(-err));
+				fprintf(stderr, "hit:%s %s: %s\n", pname[pr], sname[sc],
+					strerror(-err));
 				return 1;
 			}
-			res[sc].ns[res[sc].done++] = ns;
+			res[pr][sc].ns[res[pr][sc].done++] = ns;
 			if (verbose)
-				fprintf(stderr, "rep %d %-22s %.1f ns/iter\n", r, sname[sc], ns);
+				fprintf(stderr, "rep %d hit:%s %-22s %.1f ns/iter\n", r,
+					pname[pr], sname[sc], ns);
 		}
-	for (sc = 0; sc < NS; sc++)
-		res[sc].med = median(res[sc].ns, res[sc].done);
-
-	printf("\n| scenario | ns per iteration | hit ns (minus none) | bad hits | last a, b, c |\n");
-	printf("| --- | ---: | ---: | ---: | --- |\n");
-	for (sc = 0; sc < NS; sc++) {
-		struct result *x = &res[sc];
-
-		if (sc == S_NONE)
-			printf("| %s | %.1f | - | - | - |\n", sname[sc], x->med);
-		else if (strstr(sname[sc], "count"))	/* reads nothing */
-			printf("| %s | %.1f | %.1f | - | - |\n", sname[sc], x->med,
-			       x->med - res[S_NONE].med);
-		else
-			printf("| %s | %.1f | %.1f | %lu / %lu | %ld, %ld, %ld |\n", sname[sc],
-			       x->med, x->med - res[S_NONE].med, x->bad, x->hits,
-			       x->last[0], x->last[1], x->last[2]);
-	}
-	{
-		double uk = res[S_UK_READ].med - res[S_UK_COUNT].med;
-		double ukp_ = res[S_UKP_READ].med - res[S_UKP_COUNT].med;
-		double uk5 = res[S_UK5_READ].med - res[S_UK5_COUNT].med;
-		double lbr = res[S_LB_READ].med - res[S_LB_COUNT].med;
-		double floor_ = res[S_UK_FLOOR].med - res[S_UK_COUNT].med;
-
-		printf("\nexpected last values: %ld, %ld, %ld\n", m - 1, 3 * (m - 1) + 1,
-		       7 * (m - 1) + 2);
-		printf("\n| reading 3 args (read3 - count) | ns per hit |\n| --- | ---: |\n");
-		printf("| libbpf BPF_USDT (perf uprobe) | %.1f |\n", lbr);
-		printf("| usdtkit (multi) | %.1f |\n", uk);
-		printf("| usdtkit (perf) | %.1f |\n", ukp_);
-		printf("| usdtkit (multi, nop5) | %.1f |\n", uk5);
-		printf("| floor: spec lookup + 2 user reads, no decoding (multi) | %.1f |\n",
-		       floor_);
-		printf("\nratio libbpf / usdtkit reading cost: multi %.2fx, perf %.2fx\n",
-		       lbr / uk, lbr / ukp_);
-		printf("target: usdtkit reading cost at most half of libbpf's: %s "
-		       "(multi %.1f vs %.1f ns)\n",
-		       uk <= lbr / 2 && ukp_ <= lbr / 2 ? "met" : "NOT met", uk, lbr);
-		if (json && (jf = fopen(json, "w"))) {
-			fprintf(jf, "{\"hits\": %ld, \"reps\": %d, \"ns_per_iter\": {", m, reps);
-			for (sc = 0; sc < NS; sc++)
-				fprintf(jf, "%s\"%s\": %.2f", sc ? ", " : "", skey[sc],
-					res[sc].med);
-			fprintf(jf, "}, \"bad\": {");
-			for (sc = 1; sc < NS; sc++)
-				fprintf(jf, "%s\"%s\": %lu", sc > 1 ? ", " : "", skey[sc],
-					res[sc].bad);
-			fprintf(jf, "}, \"read_ns\": {\"libbpf\": %.2f, \"usdtkit_multi\": %.2f, "
-				"\"usdtkit_perf\": %.2f, \"usdtkit_nop5\": %.2f}}\n",
-				lbr, uk, ukp_, uk5);
-			fclose(jf);
+	for (pr = 0; pr < NP; pr++) {
+		for (sc = 0; sc < NS; sc++) {
+			res[pr][sc].med = median(res[pr][sc].ns, res[pr][sc].done);
+			res[pr][sc].kmed = median(res[pr][sc].kns, res[pr][sc].kdone);
 		}
+		report(pr, res[pr], m, rd[pr]);
 	}
+	if (json)
+		write_json(json, res, rd, m, reps);
+	if (stats_fd >= 0)
+		close(stats_fd);
 	uk_destroy(ukm);
 	uk_destroy(ukp);
 	hit_libbpf__destroy(lb);
