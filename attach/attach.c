@@ -35,8 +35,8 @@ static void link_release(struct usdtkit_link *l)
 	if (l->multi_fd >= 0)
 		close(l->multi_fd);
 	l->multi_fd = -1;
-	usdtkit__links_destroy(l->plinks, l->nplinks);
-	l->nplinks = 0;
+	usdtkit__perf_release(l->perf, l->nperf, l->detach_wait);
+	l->nperf = 0;
 	if (l->man) {
 		pthread_mutex_lock(&l->man->lock);
 		for (i = 0; i < l->nips; i++)
@@ -54,7 +54,7 @@ void usdtkit_link_destroy(struct usdtkit_link *l)
 		return;
 	link_release(l);
 	usdtkit__manager_put(l->man);
-	free(l->plinks);
+	free(l->perf);
 	free(l->ids);
 	free(l->ips);
 	free(l);
@@ -277,6 +277,7 @@ static struct usdtkit_link *link_new(struct attach_req *r,
 	l->multi_fd = -1;
 	l->log.print = r->o.print;
 	l->log.ctx = r->o.print_ctx;
+	l->detach_wait = r->o.detach_wait;
 	l->man = usdtkit__manager_get(r->prog, &l->log);
 	mode = l->man ? pick_mode(r, l->man->abi, &l->log) : -errno;
 	if (mode < 0) {
@@ -441,7 +442,7 @@ size_t usdtkit_link_site_count(const struct usdtkit_link *l)
 
 size_t usdtkit_link_fd_count(const struct usdtkit_link *l)
 {
-	return l ? (l->multi_fd >= 0) + l->nplinks : 0;
+	return l ? (l->multi_fd >= 0) + l->nperf : 0;
 }
 
 int usdtkit_prog_prepare(struct bpf_program *prog, enum usdtkit_mode mode)

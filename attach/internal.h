@@ -56,14 +56,21 @@ struct usdtkit_target {
 	const char *provider, *name;	/* for messages */
 };
 
+/* A perf-event uprobe and the BPF link that binds the program to it. */
+struct usdtkit_perf_site {
+	int pfd;
+	int link_fd;	/* -1: none (the event itself holds the program) */
+};
+
 struct usdtkit_link {
 	struct usdtkit_manager *man;
 	struct usdtkit_log log;
 	enum usdtkit_mode mode;
 	size_t nsites;
 	int multi_fd;			/* MULTI, else -1 */
-	struct bpf_link **plinks;	/* PERF / IPMAP */
-	size_t nplinks;
+	struct usdtkit_perf_site *perf;	/* PERF / IPMAP */
+	size_t nperf;
+	bool detach_wait;		/* opts.detach_wait */
 	int *ids;			/* spec ids this link holds */
 	size_t nids;
 	uint64_t *ips;			/* IP-map entries this link holds */
@@ -94,12 +101,17 @@ int usdtkit__ip_add(struct usdtkit_manager *m, uint64_t ip, int id,
 		    const struct usdtkit_log *lg);
 void usdtkit__ip_del(struct usdtkit_manager *m, uint64_t ip);
 
-/* backends.c */
+/* multi.c */
 int usdtkit__attach_multi(struct usdtkit_link *l, const struct bpf_program *prog,
 			  const struct usdtkit_target *t, size_t n, int pid);
+
+/* perf.c */
 int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
 			 const struct usdtkit_target *t, size_t n, int pid,
 			 bool cookies);
-void usdtkit__links_destroy(struct bpf_link **links, size_t n);
+void usdtkit__perf_release(const struct usdtkit_perf_site *s, size_t n, bool wait);
+
+/* reaper.c */
+int usdtkit__reap_fds(const int *fds, size_t n);
 
 #endif

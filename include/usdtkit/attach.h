@@ -73,6 +73,10 @@ struct usdtkit_attach_opts {
 				 * it, but see docs: red zone) */
 	usdtkit_print_fn print;	/* diagnostics, may be NULL */
 	void *print_ctx;
+	bool detach_wait;	/* PERF/IPMAP: usdtkit_link_destroy() waits
+				 * until the kernel has removed every uprobe
+				 * (~0.1 s per site) instead of leaving that
+				 * to a background process */
 };
 
 struct usdtkit_link;
@@ -93,8 +97,13 @@ USDTKIT_API struct usdtkit_link *
 usdtkit_attach_pid(struct bpf_program *prog, int pid, const char *provider,
 		   const char *name, const struct usdtkit_attach_opts *opts);
 
-/* Detach everything the link holds (concurrently for perf links) and
- * free it. NULL is a no-op. */
+/*
+ * Detach everything the link holds and free it. NULL is a no-op. When it
+ * returns the program runs at none of the link's sites. Perf-event
+ * uprobes (PERF, IPMAP) then stay in the kernel, inert, until a
+ * background process "usdtkit-reaper" has released them (the kernel
+ * takes ~0.1 s each, one at a time), unless opts.detach_wait was set.
+ */
 USDTKIT_API void usdtkit_link_destroy(struct usdtkit_link *link);
 
 USDTKIT_API enum usdtkit_mode usdtkit_link_mode(const struct usdtkit_link *link);

@@ -4,6 +4,7 @@
  *
  *   test_attach multi|perf|ipmap BUILD_DIR
  *   test_attach rollback BUILD_DIR
+ *   test_attach detach BUILD_DIR
  *
  * Every probe of the fixtures (0, 3 and 12 arguments of every width and
  * sign, registers, stack, a global through %rip, an array element through
@@ -14,8 +15,10 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -43,6 +46,14 @@ static void print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
 	(void)ctx;
 	if (level == USDTKIT_LOG_WARN)
 		snprintf(last_msg, sizeof(last_msg), "%s", msg);
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static const char *path_of(const char *name)
@@ -778,6 +789,110 @@ static void rollback_midway(enum usdtkit_mode mode)
 	usdtkit_file_close(f);
 }
 
+/* ---- detach of perf-event uprobes ---- */
+
+#define MAX_DSITES 8
+
+/* The first byte of each site in process @pid: int3 (0xcc) while a
+ * uprobe is installed there. Number of sites read. */
+static int site_bytes(pid_t pid, const uint64_t *pc, int n, unsigned char *b)
+{
+	char path[64];
+	int fd, i, ok = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (i = 0; fd >= 0 && i < n; i++)
+		ok += pread(fd, &b[i], 1, (off_t)pc[i]) == 1;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+static int count_byte(const unsigned char *b, int n, unsigned char v)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += b[i] == v;
+	return k;
+}
+
+/*
+ * Every fx:* site of the running non-PIE fixture is int3 while attached.
+ * After usdtkit_link_destroy() the program must be gone at once (no
+ * event, fds and kernel links back at baseline); the breakpoints go at
+ * once with opts.detach_wait, else once the background reaper has
+ * released the perf events.
+ */
+static void detach_case(enum usdtkit_mode mode, bool wait)
+{
+	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg,
+		    .detach_wait = wait);
+	const char *nopie = path_of("fx_nopie");
+	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
+	const struct usdtkit_site *site = NULL;
+	unsigned char before[MAX_DSITES], b[MAX_DSITES];
+	uint64_t pc[MAX_DSITES];
+	struct ring_buffer *rb = NULL;
+	struct usdtkit_link *l;
+	struct seen s = { 0 };
+	struct progset ps;
+	struct fx_proc a;
+	int n = 0, fds, links, i, left;
+	double t0, dt;
+
+	printf("  detach / %s%s\n", usdtkit_mode_str(mode), wait ? " / detach_wait" : "");
+	while (f && n < MAX_DSITES && (site = usdtkit_file_next_site(f, site, "fx", "*")))
+		pc[n++] = usdtkit_site_pc(site);
+	CHECK(n >= 3, "fx_nopie has %d fx sites", n);
+	CHECK(!progset_load(&ps, false, mode), "load");
+	CHECK(!fx_start(&a, nopie, 0), "start");
+	CHECK(site_bytes(a.pid, pc, n, before) == n && !count_byte(before, n, 0xcc),
+	      "sites readable and not yet int3");
+	fds = count_fds();
+	links = settled_links(-1);
+	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "*", &o);
+	CHECK(l && usdtkit_link_fd_count(l) == (size_t)n, "attach: %s", l ? "" : last_msg);
+	CHECK(site_bytes(a.pid, pc, n, b) == n && count_byte(b, n, 0xcc) == n,
+	      "every site int3 while attached (%d of %d)", count_byte(b, n, 0xcc), n);
+
+	t0 = mono_s();
+	usdtkit_link_destroy(l);
+	site_bytes(a.pid, pc, n, b);
+	dt = mono_s() - t0;
+	left = count_byte(b, n, 0xcc);
+	if (wait)
+		CHECK(left == 0, "detach_wait: %d sites still int3 after destroy", left);
+	/* the kernel releases one event per ~0.1 s (bench/README.md): a
+	 * destroy this quick cannot have released all of them itself */
+	else if (dt < 0.15)
+		CHECK(left > 0, "destroy took %.3f s and released all %d sites itself", dt, n);
+	printf("    destroy returned in %.3f s, %d of %d sites still int3\n", dt, left, n);
+	CHECK(count_fds() == fds, "fds %d, baseline %d", count_fds(), fds);
+	CHECK(settled_links(links) == links, "links %d, baseline %d", count_links(), links);
+	rb = ring_buffer__new(ps.events_fd, on_event, &s, NULL);
+	CHECK(!fx_fire(&a, ROUNDS), "fire");
+	if (rb)
+		ring_buffer__consume(rb);
+	CHECK(!s.hits[P_ZERO] && !s.hits[P_THREE] && !s.hits[P_TWELVE],
+	      "no hit after destroy: %d %d %d", s.hits[P_ZERO], s.hits[P_THREE],
+	      s.hits[P_TWELVE]);
+	/* nothing stays behind: every breakpoint goes, in the background */
+	for (i = 0; i < 600 && left; i++) {
+		usleep(50 * 1000);
+		site_bytes(a.pid, pc, n, b);
+		left = count_byte(b, n, 0xcc);
+	}
+	CHECK(!left && !memcmp(b, before, (size_t)n), "%d sites still int3 after %.1f s",
+	      left, mono_s() - t0);
+	printf("    all %d uprobes gone after %.3f s\n", n, mono_s() - t0);
+	ring_buffer__free(rb);
+	fx_stop(&a);
+	progset_destroy(&ps);
+	usdtkit_file_close(f);
+}
+
 int main(int argc, char **argv)
 {
 	int mode;
@@ -820,6 +935,12 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "compat")) {
 		run_compat(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
 		run_compat(USDTKIT_MODE_PERF);
+		return check_done();
+	}
+	if (!strcmp(argv[1], "detach")) {
+		detach_case(USDTKIT_MODE_PERF, false);
+		detach_case(USDTKIT_MODE_PERF, true);
+		detach_case(USDTKIT_MODE_IPMAP, false);
 		return check_done();
 	}
 	if (!strcmp(argv[1], "rollback")) {

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Perf-event uprobes: one per site, each bound to the program by a BPF
+ * link that carries the site's cookie.
+ *
+ * usdtkit opens the perf events itself rather than through libbpf, whose
+ * bpf_link owns both fds and closes them together, because detach has
+ * two parts of very different cost (measured in bench/README.md):
+ *  - closing a BPF perf link unhooks the program after an RCU
+ *    tasks-trace grace period (~30 ms); closes from many threads share
+ *    grace periods, so all links go in about the time of one;
+ *  - closing the perf event removes the breakpoint and its trace event,
+ *    which the kernel serializes on event_mutex (~0.1 s each).
+ * Once the links are gone the events run nothing, so the second part can
+ * be left to a background process (reaper.c) and detach costs the first.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "internal.h"
+
+#define UPROBE_PMU "/sys/bus/event_source/devices/uprobe/"
+
+static int read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -EINVAL;
+	buf[n] = 0;
+	return 0;
+}
+
+/*
+ * The uprobe PMU's dynamic type, and where its config takes the
+ * semaphore offset ("config:32-63"; -1 if the kernel has no
+ * ref_ctr_offset). Read once per attach: sysfs is the only source.
+ */
+static int uprobe_pmu(int *ref_shift)
+{
+	char buf[64];
+	int type, lo, hi, err;
+
+	err = read_small(UPROBE_PMU "type", buf, sizeof(buf));
+	if (err)
+		return err;
+	if (sscanf(buf, "%d", &type) != 1 || type < 0)
+		return -EINVAL;
+	*ref_shift = -1;
+	if (!read_small(UPROBE_PMU "format/ref_ctr_offset", buf, sizeof(buf)) &&
+	    sscanf(buf, "config:%d-%d", &lo, &hi) == 2 && lo > 0 && lo < 64)
+		*ref_shift = lo;
+	return type;
+}
+
+/* libbpf's pid convention: -1 any process (the event is then
+ * system-wide, which needs a CPU), 0 this one, N that one */
+static int perf_open(int type, int ref_shift, const struct usdtkit_target *t, int pid)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	if (t->ref_ctr && ref_shift < 0)
+		return -EOPNOTSUPP;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = (uint32_t)type;
+	a.config = t->ref_ctr ? t->ref_ctr << ref_shift : 0;
+	a.config1 = (uint64_t)(uintptr_t)t->path;
+	a.config2 = t->offset;
+	fd = syscall(__NR_perf_event_open, &a, pid < 0 ? -1 : pid, pid == -1 ? 0 : -1,
+		     -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/*
+ * Bind the program to the event. Kernels before 5.15 have no perf links
+ * (and no cookies): there, IPMAP mode attaches the old way and the event
+ * itself holds the program (link_fd stays -1).
+ */
+static int perf_bind(int prog_fd, struct usdtkit_perf_site *s, uint64_t cookie)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, o, .perf_event.bpf_cookie = cookie);
+	int fd = bpf_link_create(prog_fd, s->pfd, BPF_PERF_EVENT, &o);
+
+	if (fd >= 0) {
+		s->link_fd = fd;
+		return 0;
+	}
+	fd = -errno;
+	if (cookie || fd != -EINVAL)
+		return fd;
+	if (ioctl(s->pfd, PERF_EVENT_IOC_SET_BPF, prog_fd) ||
+	    ioctl(s->pfd, PERF_EVENT_IOC_ENABLE, 0))
+		return -errno;
+	return 0;
+}
+
+/* One perf-event uprobe per site; the cookie carries the spec id unless
+ * the program looks IPs up instead (IPMAP). */
+int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
+			 const struct usdtkit_target *t, size_t n, int pid,
+			 bool cookies)
+{
+	struct usdtkit_perf_site *ps;
+	const char *what = "perf_event_open";
+	int type, shift = -1, err = 0;
+	size_t i;
+
+	type = uprobe_pmu(&shift);
+	if (type < 0) {
+		usdtkit__warn(&l->log, "%s: no uprobe PMU in " UPROBE_PMU ": %s",
+			      t[0].path, strerror(-type));
+		return type;
+	}
+	ps = realloc(l->perf, (l->nperf + n) * sizeof(*ps));
+	if (!ps)
+		return -ENOMEM;
+	l->perf = ps;
+	for (i = 0; i < n && !err; i++) {
+		struct usdtkit_perf_site *s = &l->perf[l->nperf];
+
+		s->link_fd = -1;
+		s->pfd = perf_open(type, shift, &t[i], pid);
+		if (s->pfd < 0) {
+			err = s->pfd;
+			break;
+		}
+		l->nperf++;	/* from here on the teardown closes it */
+		what = "BPF link";
+		err = perf_bind(bpf_program__fd(prog), s, cookies ?
+				usdtkit__cookie(l->man, t[i].spec_id) : 0);
+	}
+	if (err)
+		usdtkit__warn(&l->log, "%s: %s:%s: uprobe at file offset 0x%llx (site %zu of %zu): "
+			      "%s: %s", t[i].path, t[i].provider, t[i].name,
+			      (unsigned long long)t[i].offset, i + 1, n, what, strerror(-err));
+	return err;
+}
+
+/* ---- detach ---- */
+
+/* Threads that close BPF links at once; their grace periods overlap. */
+#define CLOSE_THREADS 128
+#define CLOSE_STACK (64 * 1024)
+
+struct close_job {
+	const struct usdtkit_perf_site *s;
+	size_t n, step, first;
+};
+
+static void *close_links(void *arg)
+{
+	const struct close_job *j = arg;
+	size_t i;
+
+	for (i = j->first; i < j->n; i += j->step)
+		if (j->s[i].link_fd >= 0)
+			close(j->s[i].link_fd);
+	return NULL;
+}
+
+static void links_close(const struct usdtkit_perf_site *s, size_t n)
+{
+	struct close_job jobs[CLOSE_THREADS];
+	pthread_t th[CLOSE_THREADS];
+	size_t i, nth = n < CLOSE_THREADS ? n : CLOSE_THREADS, started = 0;
+	pthread_attr_t at;
+
+	if (nth <= 1) {
+		struct close_job j = { s, n, 1, 0 };
+
+		close_links(&j);
+		return;
+	}
+	/* small stacks: 128 threads must fit a 32-bit address space too */
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, CLOSE_STACK);
+	for (i = 0; i < nth; i++) {
+		jobs[i] = (struct close_job){ s, n, nth, i };
+		if (pthread_create(&th[i], &at, close_links, &jobs[i]))
+			break;
+		started++;
+	}
+	pthread_attr_destroy(&at);
+	/* the jobs no thread took (thread creation failed) run here */
+	for (i = started; i < nth; i++)
+		close_links(&jobs[i]);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+}
+
+/*
+ * Unhook the program from every site, then release the perf events: in
+ * place when @wait, else by a background process when one can be
+ * started. Events that hold the program themselves (no link) are always
+ * closed here, since closing them is what detaches.
+ */
+void usdtkit__perf_release(const struct usdtkit_perf_site *s, size_t n, bool wait)
+{
+	int *fds = NULL;
+	size_t i, k = 0;
+
+	if (!n)
+		return;
+	links_close(s, n);
+	if (!wait)
+		fds = malloc(n * sizeof(*fds));
+	for (i = 0; i < n; i++) {
+		if (fds && s[i].link_fd >= 0)
+			fds[k++] = s[i].pfd;
+		else
+			close(s[i].pfd);
+	}
+	if (k)
+		usdtkit__reap_fds(fds, k);
+	for (i = 0; i < k; i++)
+		close(fds[i]);
+	free(fds);
+}
