@@ -112,6 +112,6 @@ int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
 void usdtkit__perf_release(const struct usdtkit_perf_site *s, size_t n, bool wait);
 
 /* reaper.c */
-int usdtkit__reap_fds(const int *fds, size_t n);
+int usdtkit__close_in_background(const int *fds, size_t n);
 
 #endif

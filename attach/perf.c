@@ -229,8 +229,6 @@ void usdtkit__perf_release(const struct usdtkit_perf_site *s, size_t n, bool wai
 			close(s[i].pfd);
 	}
 	if (k)
-		usdtkit__reap_fds(fds, k);
-	for (i = 0; i < k; i++)
-		close(fds[i]);
+		usdtkit__close_in_background(fds, k);
 	free(fds);
 }
