@@ -848,8 +848,13 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	CHECK(n >= 3, "fx_nopie has %d fx sites", n);
 	CHECK(!progset_load(&ps, false, mode), "load");
 	CHECK(!fx_start(&a, nopie, 0), "start");
+	/* an earlier test's reaper may still be releasing uprobes on this
+	 * file (they apply to new processes too): wait for it */
+	for (i = 0; i < 600 && site_bytes(a.pid, pc, n, before) == n &&
+			   count_byte(before, n, 0xcc); i++)
+		usleep(50 * 1000);
 	CHECK(site_bytes(a.pid, pc, n, before) == n && !count_byte(before, n, 0xcc),
-	      "sites readable and not yet int3");
+	      "sites readable and not int3 before the attach");
 	fds = count_fds();
 	links = settled_links(-1);
 	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "*", &o);
