@@ -164,6 +164,9 @@ static inline void fz_check_args(const struct usdtkit_arch *arch, const char *te
 				    pos, i, (unsigned char)text[pos]);
 		pos = (size_t)a->text_off + a->text_len;
 	}
+	/* the text belongs to the caller: never print it after this */
+	fz_ctx = NULL;
+	fz_ctx_len = 0;
 }
 
 static inline int fz_reg_eq(const struct usdtkit_reg *a, const struct usdtkit_reg *b)
