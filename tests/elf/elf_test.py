@@ -838,6 +838,26 @@ def test_cli(d):
         C.eq(len(r.stdout.splitlines()), len(readelf_notes(good)),
              "missing + good: sites of the good file")
 
+        # names with control characters (a hostile file): the text table
+        # shows them as \xNN and stays one line per site; JSON has them
+        hostile = os.path.join(tmp, "hostile")
+        img = bytearray(open(os.path.join(x, "fix_pie_O2"), "rb").read())
+        at = img.find(b"stapsdt\x00") + 8 + 24	# owner, then pc/base/sema
+        C.eq(bytes(img[at:at + 4]), b"fix\x00", "first provider of fix_pie_O2")
+        img[at + 1] = 0x1b
+        name = img.index(b"\x00", at) + 1
+        img[name + 1] = 0x0a
+        open(hostile, "wb").write(img)
+        r = run([USDTKIT, "list", hostile])
+        asan_clean(r, "list hostile")
+        C.check("f\\x1bx:" in r.stdout and "\x1b" not in r.stdout,
+                "hostile provider in text: %r" % r.stdout[:200])
+        sites, _ = usdtkit_list(hostile)
+        C.eq(len([l for l in r.stdout.splitlines() if not l.startswith(" ")]),
+             len(sites), "hostile: one header line per site")
+        C.eq(sites[0]["provider"], "f\x1bx", "hostile provider in JSON")
+        C.check("\n" in sites[0]["name"], "hostile name in JSON")
+
     # several files: all their sites, in order
     a, b = os.path.join(x, "fix_pie_O2"), os.path.join(d, "arm", "libfix.so")
     sites, _ = usdtkit_list(a, b)
