@@ -5,23 +5,24 @@
  * A perf-event uprobe costs the kernel ~0.1 s to release, one at a time
  * (perf.c). A child process that holds copies of the fds makes our own
  * closes cheap: the kernel releases an event when its last reference
- * goes, in whichever process that is. The child exits at once: the
- * kernel drops its memory (exit_mm) before it closes its files
- * (exit_files), so it holds no copy of our address space while the
- * events are released, and it runs no code of ours meanwhile.
- *
- * It must also be the last to close: it waits on a pipe until we have
- * closed ours, or the kernel's release would fall to whichever of us
- * closes last (measured: our closes took 9 s for 100 sites when it won).
+ * goes, in whichever process that is. The child must be the last to
+ * close, so it waits on a pipe until we have closed ours (else the
+ * release falls to whichever of us closes last: our closes took 9 s for
+ * 100 sites when it exited first). Then it exits: the kernel drops its
+ * memory (exit_mm) before it closes its files (exit_files), so it holds
+ * no copy of our address space while the events are released, and it
+ * runs no code of ours meanwhile.
  *
  * It is a grandchild, so that nothing has to wait for it and it outlives
  * us if we exit first (init reaps it). The child in between has no exit
  * signal: the application's wait() and SIGCHLD handler never see it.
- * Both run only async-signal-safe calls: we may have other threads.
+ * Both run only async-signal-safe calls (we may have other threads) and
+ * with every signal blocked (no handler of the application runs there).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,7 @@ static int reaper_start(const int *fds, size_t n, int pipe_rd)
 	struct reap_job j = { .n = n + 1, .wait_fd = pipe_rd };
 	char *stacks = malloc(2 * REAPER_STACK);
 	int *keep = malloc((n + 1) * sizeof(*keep));
+	sigset_t all, old;
 	int st = 0, err = 0;
 	pid_t pid;
 
@@ -114,11 +116,15 @@ static int reaper_start(const int *fds, size_t n, int pipe_rd)
 	j.keep = keep;
 	/* stacks grow down on every architecture usdtkit builds for */
 	j.stack2 = stacks + 2 * REAPER_STACK;
+	/* the children inherit our handlers: with every signal blocked no
+	 * handler of the application ever runs in them (SIGKILL still works) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pid = clone(middle, stacks + REAPER_STACK, 0, &j);
-	if (pid < 0) {
-		err = -errno;
+	err = pid < 0 ? -errno : 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
 		goto out;
-	}
 	while (waitpid(pid, &st, __WCLONE) < 0)
 		if (errno != EINTR) {
 			st = 0;	/* SIGCHLD ignored: reaped for us */
