@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -818,6 +819,14 @@ static int count_byte(const unsigned char *b, int n, unsigned char v)
 	return k;
 }
 
+static volatile sig_atomic_t sigchld_seen;
+
+static void on_sigchld(int sig)
+{
+	(void)sig;
+	sigchld_seen++;
+}
+
 /*
  * Every fx:* site of the running non-PIE fixture is int3 while attached.
  * After usdtkit_link_destroy() the program must be gone at once (no
@@ -857,6 +866,10 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	      "sites readable and not int3 before the attach");
 	fds = count_fds();
 	links = settled_links(-1);
+	/* the reaper's processes must never reach the application's SIGCHLD
+	 * handler (or its wait()) */
+	sigchld_seen = 0;
+	signal(SIGCHLD, on_sigchld);
 	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "*", &o);
 	CHECK(l && usdtkit_link_fd_count(l) == (size_t)n, "attach: %s", l ? "" : last_msg);
 	CHECK(site_bytes(a.pid, pc, n, b) == n && count_byte(b, n, 0xcc) == n,
@@ -892,6 +905,9 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	CHECK(!left && !memcmp(b, before, (size_t)n), "%d sites still int3 after %.1f s",
 	      left, mono_s() - t0);
 	printf("    all %d uprobes gone after %.3f s\n", n, mono_s() - t0);
+	CHECK(!sigchld_seen && waitpid(-1, NULL, WNOHANG) == 0,
+	      "the application saw %d SIGCHLD or a child of usdtkit's", (int)sigchld_seen);
+	signal(SIGCHLD, SIG_DFL);
 	ring_buffer__free(rb);
 	fx_stop(&a);
 	progset_destroy(&ps);
