@@ -35,55 +35,19 @@ debarch() {	# toolchain name -> Debian architecture ("" if none)
 	esac
 }
 
-aptdir=$PWD/build-cross/apt
-apt_cross() {	# apt-get with the private state
-	apt-get -qq -o Dir::State::Lists="$aptdir/lists" \
-		-o Dir::Cache="$aptdir/cache" \
-		-o Dir::Etc::SourceList="$aptdir/sources.list" \
-		-o Dir::Etc::SourceParts="$aptdir/sources.list.d" \
-		-o APT::Architectures::=arm64 -o APT::Architectures::=armhf \
-		-o APT::Architectures::=s390x -o APT::Architectures::=i386 "$@"
-}
+. scripts/cross-apt.sh
 
 # The target's packages: libelf (ELF core), libbpf (attach layer), and
 # what they need to link.
-pkgs="libelf1 libelf-dev zlib1g zlib1g-dev libzstd1 libbpf1 libbpf-dev"
+pkgs="libelf1 libelf-dev zlib1g zlib1g-dev libzstd1 libzstd-dev libbpf1 libbpf-dev"
 
 # sysroot DEBARCH: unpack the target's packages once; prints its path.
 sysroot() {
 	root=$PWD/build-cross/sysroot-$1
 	if [ ! -f "$root/.done" ]; then
-		if [ ! -d "$aptdir/lists" ]; then
-			mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" \
-				"$aptdir/sources.list.d"
-			# the machine's sources less the security suite: it holds
-			# none of these packages, and its foreign indices are the
-			# ones a mirror mid-sync fails on
-			grep -sv security /etc/apt/sources.list > "$aptdir/sources.list" || true
-			for f in /etc/apt/sources.list.d/*.sources; do
-				[ -f "$f" ] || continue
-				awk 'BEGIN { RS = ""; ORS = "\n\n" } !/security/' "$f" \
-					> "$aptdir/sources.list.d/${f##*/}"
-			done
-			for f in /etc/apt/sources.list.d/*.list; do
-				[ -f "$f" ] || continue
-				grep -v security "$f" > "$aptdir/sources.list.d/${f##*/}" || true
-			done
-			# a foreign index missing on the mirror is no error here:
-			# the download below fails if it needed it
-			apt_cross update >&2 || echo "cross: apt update reported errors" >&2
-		fi
 		rm -rf "$root" "$root.debs"
-		mkdir -p "$root.debs"
 		# shellcheck disable=SC2046
-		(cd "$root.debs" && apt_cross download $(for p in $pkgs; do
-			echo "$p:$1"; done) 2>&1 | grep -v unsandboxed >&2) || true
-		for p in $pkgs; do
-			ls "$root.debs/${p}_"*.deb >/dev/null 2>&1 || {
-				echo "cross: cannot download $p:$1" >&2
-				return 1
-			}
-		done
+		apt_cross_fetch "$root.debs" $(for p in $pkgs; do echo "$p:$1"; done) || return 1
 		for d in "$root.debs"/*.deb; do
 			dpkg -x "$d" "$root"
 		done

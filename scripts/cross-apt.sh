@@ -1,0 +1,84 @@
+#!/bin/sh
+# Sourced by scripts/cross.sh, scripts/riscv64/*.sh and tests/vm/*.sh: a
+# private apt state for foreign-architecture packages and Debian source
+# packages, so that nothing of the machine's own dpkg state changes.
+#
+# Why private (docs/ARCHES.md): `dpkg --add-architecture` makes every
+# later `apt-get update` of the machine fetch four foreign indices (which
+# fail while a mirror is mid-sync), and `apt-get install PKG:ARCH` is
+# refused whenever the host's packages come from bookworm-security and
+# are newer than the foreign ones. The state lives in the cache directory
+# (USDTKIT_CACHE, default /var/cache/usdtkit), which outlives a clean
+# clone: the machine that runs CI keeps what an earlier run fetched.
+#
+# It holds the machine's own Debian sources less the security suite (it
+# has none of the packages we need, and its foreign indices are the ones
+# that fail mid-sync), with deb-src added for `apt_cross source`.
+
+USDTKIT_CACHE=${USDTKIT_CACHE:-/var/cache/usdtkit}
+aptdir=$USDTKIT_CACHE/apt
+
+apt_cross() {	# apt-get with the private state
+	apt-get -qq -o Dir::State::Lists="$aptdir/lists" \
+		-o Dir::Cache="$aptdir/cache" \
+		-o Dir::Etc::SourceList="$aptdir/sources.list" \
+		-o Dir::Etc::SourceParts="$aptdir/sources.list.d" \
+		-o APT::Architectures::=amd64 \
+		-o APT::Architectures::=arm64 -o APT::Architectures::=armhf \
+		-o APT::Architectures::=s390x -o APT::Architectures::=i386 "$@"
+}
+
+apt_cache_cross() {	# apt-cache with the private state
+	apt-cache -o Dir::State::Lists="$aptdir/lists" \
+		-o Dir::Cache="$aptdir/cache" \
+		-o Dir::Etc::SourceList="$aptdir/sources.list" \
+		-o Dir::Etc::SourceParts="$aptdir/sources.list.d" \
+		-o APT::Architectures::=amd64 \
+		-o APT::Architectures::=arm64 -o APT::Architectures::=armhf \
+		-o APT::Architectures::=s390x -o APT::Architectures::=i386 "$@"
+}
+
+# apt_cross_init: make the state and update it once (a lock keeps two
+# scripts that run at once from updating it together).
+apt_cross_init() {
+	mkdir -p "$aptdir"
+	(
+		flock 9
+		[ -f "$aptdir/.updated" ] && exit 0
+		mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" \
+			"$aptdir/sources.list.d"
+		grep -sv security /etc/apt/sources.list > "$aptdir/sources.list" || true
+		# deb822: drop the security stanza, add deb-src to the rest
+		for f in /etc/apt/sources.list.d/*.sources; do
+			[ -f "$f" ] || continue
+			awk 'BEGIN { RS = ""; ORS = "\n\n" } !/security/' "$f" |
+				sed 's/^Types: deb$/Types: deb deb-src/' \
+				> "$aptdir/sources.list.d/${f##*/}"
+		done
+		for f in /etc/apt/sources.list.d/*.list; do
+			[ -f "$f" ] || continue
+			grep -v security "$f" | sed 'p; s/^deb /deb-src /' \
+				> "$aptdir/sources.list.d/${f##*/}" || true
+		done
+		# a foreign index missing on the mirror is no error here: the
+		# download that needed it fails and says so
+		apt_cross update >&2 || echo "cross-apt: apt update reported errors" >&2
+		touch "$aptdir/.updated"
+	) 9>"$aptdir/.lock"
+}
+
+# apt_cross_fetch DIR PKG[:ARCH]...: download the packages into DIR
+# (cached by apt in the state); fails naming the first one missing.
+apt_cross_fetch() {
+	local dir=$1 n p; shift
+	apt_cross_init
+	mkdir -p "$dir"
+	(cd "$dir" && apt_cross download "$@" 2>&1 | grep -v unsandboxed >&2) || true
+	for p in "$@"; do
+		n=${p%%:*}
+		ls "$dir/${n}_"*.deb >/dev/null 2>&1 || {
+			echo "cross-apt: cannot download $p" >&2
+			return 1
+		}
+	done
+}
