@@ -1,0 +1,128 @@
+#!/bin/sh
+# Sourced by scripts/riscv64/*.sh: what the riscv64 builds share.
+#
+# riscv64 is no Debian 12 architecture (a port in 12, official from 13),
+# so bookworm has no riscv64 binary package of libelf, libbpf, zlib,
+# zstd, busybox or a kernel. We build them from bookworm's own source
+# packages with Debian's cross compiler (gcc-riscv64-linux-gnu), fetched
+# with the private apt state of scripts/cross-apt.sh (issue 11: never a
+# binary from outside Debian's archive, nothing from the next release).
+#
+# Every result is cached in $USDTKIT_CACHE/riscv64/<name>-<key>, where the
+# key hashes the source versions and the recipe (rv_key), so that a later
+# run with the same versions costs an apt lookup and nothing else. A
+# result is built in a temporary directory next to it and renamed into
+# place when complete: rename is atomic, so a directory with that name
+# is always whole, and a killed build leaves only a temporary directory
+# that the next run (holding the lock) removes.
+#
+# Stdout is reserved for the result path the script prints; progress goes
+# to stderr, one line per step, and the tools' output to log files.
+
+: "${rv_top:?set rv_top to the repository root before sourcing}"
+. "$rv_top/scripts/cross-apt.sh"
+
+rv_cache=$USDTKIT_CACHE/riscv64
+rv_triplet=riscv64-linux-gnu
+rv_jobs=$(nproc)
+
+rv_say() {
+	echo "riscv64: $*" >&2
+}
+
+rv_die() {
+	echo "riscv64: error: $*" >&2
+	exit 1
+}
+
+# rv_run LOG CMD...: run CMD with its output appended to LOG; on failure
+# show the end of the log, which is where make and configure say why.
+rv_run() {
+	local log=$1
+	shift
+	if ! "$@" >>"$log" 2>&1; then
+		echo "riscv64: failed: $*" >&2
+		tail -n 30 "$log" >&2
+		rv_die "full log: $log"
+	fi
+}
+
+# rv_step LOG WHAT CMD...: rv_run, timed, in one line of progress.
+rv_step() {
+	local log=$1 what=$2 t0 t1
+	shift 2
+	t0=$(date +%s)
+	rv_run "$log" "$@"
+	t1=$(date +%s)
+	rv_say "$what ($((t1 - t0)) s)"
+}
+
+# rv_dscs SRCPKG...: the .dsc file name of each source package, as the
+# private apt state resolves it now (the newest version among bookworm
+# and bookworm-updates). Its name carries the version, so it is both the
+# cache key's input and what rv_unpack unpacks.
+rv_dscs() {
+	apt_cross_init
+	apt_cross source --print-uris "$@" 2>/dev/null |
+		sed -n "s/^'[^']*' \([^ ]*\.dsc\) .*/\1/p"
+}
+
+# rv_key WORD...: a short stable hash of the words (versions, recipe).
+rv_key() {
+	printf '%s\n' "$@" | sha256sum | cut -c1-16
+}
+
+# rv_unpack SRCPKG DSC DIR LOG: download the source package into
+# $rv_cache/src once (apt checks the files against the signed index;
+# they are kept, so a rebuild downloads nothing) and unpack it into DIR
+# with dpkg-source, which also applies Debian's patches.
+rv_unpack() {
+	local src=$1 dsc=$2 dir=$3 log=$4
+	mkdir -p "$rv_cache/src"
+	(
+		# two scripts fetching at once must not write the same file
+		flock 8
+		[ -f "$rv_cache/src/$dsc" ] && exit 0
+		cd "$rv_cache/src" && apt_cross source --download-only "$src"
+	) 8>"$rv_cache/src/.lock" >>"$log" 2>&1 ||
+		rv_die "cannot download the source of $src (log: $log)"
+	[ -f "$rv_cache/src/$dsc" ] ||
+		rv_die "apt fetched another version of $src than $dsc (log: $log)"
+	rv_run "$log" dpkg-source -x "$rv_cache/src/$dsc" "$dir"
+}
+
+# rv_begin NAME KEY [FILE]: if $rv_cache/NAME-KEY exists, print it (or
+# FILE in it) and exit.
+# Otherwise take NAME's lock (held until the script exits: a second run
+# waits here, then finds the result), make a fresh temporary directory
+# $rv_tmp and log directory $rv_log, and set $rv_out, the final path.
+rv_begin() {
+	rv_out=$rv_cache/$1-$2
+	rv_print=$rv_out${3:+/$3}
+	if [ -e "$rv_out" ]; then
+		echo "$rv_print"
+		exit 0
+	fi
+	mkdir -p "$rv_cache"
+	exec 9>"$rv_cache/.$1.lock"
+	flock 9
+	if [ -e "$rv_out" ]; then	# built while we waited
+		echo "$rv_print"
+		exit 0
+	fi
+	# what a killed run left; nobody else uses it, we hold the lock
+	rm -rf "$rv_cache/.tmp-$1-"*
+	rv_tmp=$(mktemp -d "$rv_cache/.tmp-$1-$2.XXXXXX")
+	trap 'rm -rf "$rv_tmp"' EXIT
+	trap 'exit 130' INT TERM HUP
+	rv_log=$rv_cache/log/$1-$2
+	rm -rf "$rv_log"
+	mkdir -p "$rv_log"
+}
+
+# rv_commit DIR: rename DIR (inside $rv_tmp) to $rv_out and print it
+# (or the FILE given to rv_begin).
+rv_commit() {
+	mv "$1" "$rv_out"
+	echo "$rv_print"
+}
