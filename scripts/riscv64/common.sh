@@ -73,16 +73,19 @@ rv_key() {
 }
 
 # rv_unpack SRCPKG DSC DIR LOG: download the source package into
-# $rv_cache/src once (apt checks the files against the signed index;
-# they are kept, so a rebuild downloads nothing) and unpack it into DIR
-# with dpkg-source, which also applies Debian's patches.
+# $rv_cache/src and unpack it into DIR with dpkg-source, which also
+# applies Debian's patches. The files are kept: apt skips those already
+# there whose checksums match the index, so a rebuild downloads nothing
+# and an interrupted download is completed. (dpkg-source warns that it
+# cannot verify the .dsc's signature without debian-keyring; apt has
+# checked every file against the Sources index, which the archive's
+# InRelease signs, and dpkg-source the tarballs against the .dsc.)
 rv_unpack() {
 	local src=$1 dsc=$2 dir=$3 log=$4
 	mkdir -p "$rv_cache/src"
 	(
 		# two scripts fetching at once must not write the same file
 		flock 8
-		[ -f "$rv_cache/src/$dsc" ] && exit 0
 		cd "$rv_cache/src" && apt_cross source --download-only "$src"
 	) 8>"$rv_cache/src/.lock" >>"$log" 2>&1 ||
 		rv_die "cannot download the source of $src (log: $log)"

@@ -71,7 +71,7 @@ mkdir -p "$rv_cache/log"
 cp "$log" "$rv_cache/log/smoke-console.log"
 
 grep '^SMOKE:' "$log" | tr -d '\r' || true
-echo "boot to poweroff: $(echo "$t1 - $t0" | bc) s (qemu exit $rc);" \
+echo "boot to poweroff: $(echo "$t1 - $t0" | bc | xargs printf %.2f) s (qemu exit $rc);" \
 	"console: $rv_cache/log/smoke-console.log"
 [ "$rc" = 0 ] || rv_die "qemu exited $rc (124: timeout)"
 grep -q '^SMOKE: done fail=0' "$log" || rv_die "a check failed in the guest"
