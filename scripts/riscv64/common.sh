@@ -22,9 +22,9 @@
 : "${rv_top:?set rv_top to the repository root before sourcing}"
 . "$rv_top/scripts/cross-apt.sh"
 
-rv_cache=$USDTKIT_CACHE/riscv64
-rv_triplet=riscv64-linux-gnu
-rv_jobs=$(nproc)
+# (used by the scripts that source this file)
+# shellcheck disable=SC2034
+rv_cache=$USDTKIT_CACHE/riscv64 rv_triplet=riscv64-linux-gnu rv_jobs=$(nproc)
 
 rv_say() {
 	echo "riscv64: $*" >&2
@@ -37,24 +37,25 @@ rv_die() {
 
 # rv_run LOG CMD...: run CMD with its output appended to LOG; on failure
 # show the end of the log, which is where make and configure say why.
+# (No `local` in POSIX sh: the helpers' own variables start with _rv.)
 rv_run() {
-	local log=$1
+	_rv_log=$1
 	shift
-	if ! "$@" >>"$log" 2>&1; then
+	if ! "$@" >>"$_rv_log" 2>&1; then
 		echo "riscv64: failed: $*" >&2
-		tail -n 30 "$log" >&2
-		rv_die "full log: $log"
+		tail -n 30 "$_rv_log" >&2
+		rv_die "full log: $_rv_log"
 	fi
 }
 
 # rv_step LOG WHAT CMD...: rv_run, timed, in one line of progress.
 rv_step() {
-	local log=$1 what=$2 t0 t1
+	_rv_what=$2
+	_rv_t0=$(date +%s)
+	_rv_steplog=$1
 	shift 2
-	t0=$(date +%s)
-	rv_run "$log" "$@"
-	t1=$(date +%s)
-	rv_say "$what ($((t1 - t0)) s)"
+	rv_run "$_rv_steplog" "$@"
+	rv_say "$_rv_what ($(($(date +%s) - _rv_t0)) s)"
 }
 
 # rv_dscs SRCPKG...: the .dsc file name of each source package, as the
@@ -73,22 +74,25 @@ rv_key() {
 }
 
 # rv_unpack SRCPKG DSC DIR LOG: download the source package into
-# $rv_cache/src once (apt checks the files against the signed index;
-# they are kept, so a rebuild downloads nothing) and unpack it into DIR
-# with dpkg-source, which also applies Debian's patches.
+# $rv_cache/src and unpack it into DIR with dpkg-source, which also
+# applies Debian's patches. The files are kept: apt skips those already
+# there whose checksums match the index, so a rebuild downloads nothing
+# and an interrupted download is completed. (dpkg-source warns that it
+# cannot verify the .dsc's signature without debian-keyring; apt has
+# checked every file against the Sources index, which the archive's
+# InRelease signs, and dpkg-source the tarballs against the .dsc.)
 rv_unpack() {
-	local src=$1 dsc=$2 dir=$3 log=$4
+	_rv_src=$1 _rv_dsc=$2 _rv_dir=$3 _rv_ulog=$4
 	mkdir -p "$rv_cache/src"
 	(
 		# two scripts fetching at once must not write the same file
 		flock 8
-		[ -f "$rv_cache/src/$dsc" ] && exit 0
-		cd "$rv_cache/src" && apt_cross source --download-only "$src"
-	) 8>"$rv_cache/src/.lock" >>"$log" 2>&1 ||
-		rv_die "cannot download the source of $src (log: $log)"
-	[ -f "$rv_cache/src/$dsc" ] ||
-		rv_die "apt fetched another version of $src than $dsc (log: $log)"
-	rv_run "$log" dpkg-source -x "$rv_cache/src/$dsc" "$dir"
+		cd "$rv_cache/src" && apt_cross source --download-only "$_rv_src"
+	) 8>"$rv_cache/src/.lock" >>"$_rv_ulog" 2>&1 ||
+		rv_die "cannot download the source of $_rv_src (log: $_rv_ulog)"
+	[ -f "$rv_cache/src/$_rv_dsc" ] ||
+		rv_die "apt fetched another version of $_rv_src than $_rv_dsc (log: $_rv_ulog)"
+	rv_run "$_rv_ulog" dpkg-source -x "$rv_cache/src/$_rv_dsc" "$_rv_dir"
 }
 
 # rv_begin NAME KEY [FILE]: if $rv_cache/NAME-KEY exists, print it (or

@@ -56,7 +56,8 @@ while IFS= read -r line; do
 	esac
 done < "$frag"
 # what the tests need, whatever the fragment says
-for o in BPF_SYSCALL BPF_JIT BPF_EVENTS PERF_EVENTS UPROBES UPROBE_EVENTS \
+for o in BPF_SYSCALL BPF_JIT BPF_JIT_DEFAULT_ON BPF_EVENTS PERF_EVENTS \
+	UPROBES UPROBE_EVENTS \
 	BLK_DEV_INITRD DEVTMPFS SERIAL_8250_CONSOLE; do
 	grep -qx "CONFIG_$o=y" "$d/.config" || {
 		echo "riscv64: CONFIG_$o is not y in the kernel's .config" >&2
@@ -64,7 +65,7 @@ for o in BPF_SYSCALL BPF_JIT BPF_EVENTS PERF_EVENTS UPROBES UPROBE_EVENTS \
 	}
 done
 [ "$bad" = 0 ] || rv_die "the kernel config lacks what the tests need (see above; log: $log)"
-rv_say "linux: .config has BPF_SYSCALL BPF_JIT BPF_EVENTS PERF_EVENTS UPROBE_EVENTS"
+rv_say "linux: .config has BPF_SYSCALL BPF_JIT(_DEFAULT_ON) BPF_EVENTS PERF_EVENTS UPROBE_EVENTS"
 
 rv_step "$log" "linux: build Image (-j$rv_jobs)" make -C "$d" "$@" -j"$rv_jobs" Image
 mkdir "$rv_tmp/out"

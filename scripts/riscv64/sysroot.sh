@@ -24,7 +24,9 @@ rv_top=$(cd "$(dirname "$0")/../.." && pwd)
 # although the source versions do not.
 recipe=1
 
+# (word lists: $srcs and $dscs are split on purpose below)
 srcs="zlib libzstd elfutils libbpf"
+# shellcheck disable=SC2086
 dscs=$(rv_dscs $srcs)
 for s in $srcs; do
 	case $dscs in
@@ -36,6 +38,7 @@ done
 rv_begin sysroot "$(rv_key "sysroot recipe $recipe" $dscs)"
 
 dsc() {	# the .dsc of source package $1
+	# shellcheck disable=SC2086
 	printf '%s\n' $dscs | grep "^$1_"
 }
 
@@ -60,7 +63,7 @@ rv_step "$rv_log/zlib.log" "zlib: configure" sh -c "cd '$d' &&
 	CHOST=$rv_triplet CFLAGS='$cflags' ./configure --prefix=/usr --libdir=$lib"
 rv_step "$rv_log/zlib.log" "zlib: build" make -C "$d" -j"$rv_jobs"
 rv_step "$rv_log/zlib.log" "zlib: install" make -C "$d" install DESTDIR="$root"
-rm -rf "$root/usr/share"	# man page
+rm -rf "${root:?}/usr/share"	# man page
 
 # --- zstd (the library only) ---
 # libzstd.a and libzstd.so.1 from lib/; the zstd programs are not needed.
@@ -101,11 +104,11 @@ rv_unpack libbpf "$(dsc libbpf)" "$d" "$rv_log/libbpf.log"
 set -- CC="$cc" AR="$rv_triplet-ar" CFLAGS="$cflags" LDFLAGS="$ldflags" \
 	PREFIX=/usr LIBDIR="$lib" DESTDIR="$root"
 rv_step "$rv_log/libbpf.log" "libbpf: build" \
-	env PKG_CONFIG_LIBDIR="$root$lib/pkgconfig" PKG_CONFIG_PATH= \
+	env PKG_CONFIG_LIBDIR="$root$lib/pkgconfig" PKG_CONFIG_PATH="" \
 	PKG_CONFIG_SYSROOT_DIR="$root" \
 	make -C "$d/src" -j"$rv_jobs" "$@"
 rv_step "$rv_log/libbpf.log" "libbpf: install" \
-	env PKG_CONFIG_LIBDIR="$root$lib/pkgconfig" PKG_CONFIG_PATH= \
+	env PKG_CONFIG_LIBDIR="$root$lib/pkgconfig" PKG_CONFIG_PATH="" \
 	PKG_CONFIG_SYSROOT_DIR="$root" \
 	make -C "$d/src" "$@" install
 
@@ -131,10 +134,11 @@ for l in libelf libbpf libz libzstd; do
 	[ -e "$root$lib/$l.so" ] || rv_die "missing $lib/$l.so"
 done
 for p in libelf libbpf zlib libzstd; do
-	PKG_CONFIG_LIBDIR="$root$lib/pkgconfig" PKG_CONFIG_PATH= \
+	PKG_CONFIG_LIBDIR="$root$lib/pkgconfig" PKG_CONFIG_PATH="" \
 		PKG_CONFIG_SYSROOT_DIR="$root" \
 		pkg-config --exists --print-errors "$p" ||
 		rv_die "$p.pc does not work"
 done
+# shellcheck disable=SC2086
 printf '%s\n' $dscs > "$root/SOURCES"
 rv_commit "$root"
