@@ -86,29 +86,6 @@ static void site_json(struct jw *w, const struct list_opts *o,
 	JW_LIT(w, "]}\n");
 }
 
-/*
- * Text from the file (names, argument strings, paths) as it is, but for
- * control characters, which become \xNN: a hostile file must not move
- * the terminal's cursor or forge lines of the table.
- */
-static void jw_text(struct jw *w, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i = 0, run;
-
-	while (i < n) {
-		for (run = i; run < n && (unsigned char)s[run] >= 0x20 && s[run] != 0x7f; run++)
-			;
-		jw_put(w, s + i, run - i);
-		if (run == n)
-			break;
-		JW_LIT(w, "\\x");
-		jw_putc(w, hex[(unsigned char)s[run] >> 4]);
-		jw_putc(w, hex[s[run] & 15]);
-		i = run + 1;
-	}
-}
-
 static void jw_str(struct jw *w, const char *s)
 {
 	jw_text(w, s, strlen(s));

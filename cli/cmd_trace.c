@@ -38,15 +38,19 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/* Messages quote names from files: escaped, one line each. */
 void trace_err(const char *fmt, ...)
 {
+	char *msg = NULL;
 	va_list ap;
+	int n;
 
-	fputs("usdtkit trace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputs("usdtkit trace: ", stderr);
+	put_text_line(stderr, n < 0 ? "(out of memory)" : msg);
+	free(msg);
 }
 
 /* The library's diagnostics: warnings always, the rest with -v. */
@@ -56,8 +60,10 @@ void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
 
 	if (level == USDTKIT_LOG_WARN)
 		t->warnings++;
-	if (level == USDTKIT_LOG_WARN || t->verbose)
-		fprintf(stderr, "usdtkit: %s\n", msg);
+	if (level == USDTKIT_LOG_WARN || t->verbose) {
+		fputs("usdtkit: ", stderr);
+		put_text_line(stderr, msg);
+	}
 }
 
 /* libbpf explains a failed load at length: only with -v, we say why. */
@@ -127,14 +133,13 @@ static int attach_one(struct tracer *t, size_t i)
 			p->path ? ":" : "", p->provider, p->name, strerror(-err));
 		goto out;
 	}
-	if (p->mixed)
-		trace_err("note: the sites of %s:%s differ in their arguments; "
-			"printing them as the first site has them", p->provider,
-			p->name);
+	/* a probe whose sites differ (an int here, a long there) is fine:
+	 * every hit carries the width and sign of the site that fired */
 	if (t->verbose)
-		fprintf(stderr, "usdtkit trace: %s:%s: %zu site(s), mode %s\n",
-			p->provider, p->name, usdtkit_link_site_count(p->link),
-			usdtkit_mode_str(usdtkit_link_mode(p->link)));
+		trace_err("%s:%s: %zu site(s), mode %s%s", p->provider, p->name,
+			  usdtkit_link_site_count(p->link),
+			  usdtkit_mode_str(usdtkit_link_mode(p->link)),
+			  p->mixed ? ", sites differ in their arguments" : "");
 out:
 	free(prov);
 	free(name);
