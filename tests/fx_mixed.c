@@ -4,7 +4,8 @@
  * (libruby's string__create: `-4@$0` at one site, `-8@%reg` at others):
  * mixed:val fires with an int at one site and a long at another. Also
  * hostile:name, whose provider and name tests/cli_trace_hostile.sh
- * rewrites in a copy with terminal control characters.
+ * rewrites in a copy with terminal control characters, and (fx_fp.c) a
+ * probe whose argument sits where BPF cannot read it.
  *
  * usage: fx_mixed ROUNDS   (one round fires each site once; then waits
  * for stdin to close, so a tracer can attach first: it starts firing when
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 
 #include <sys/sdt.h>
+
+void fx_fp_site(double d);	/* fx_fp.c */
 
 __attribute__((noinline)) static void int_site(int v)
 {
@@ -49,5 +52,6 @@ int main(int argc, char **argv)
 		}
 		hostile_site(r);
 	}
+	fx_fp_site(0.5);
 	return 0;
 }
