@@ -83,7 +83,14 @@ static void site_json(struct jw *w, const struct list_opts *o,
 			jw_putc(w, ',');
 		json_arg(w, usdtkit_file_arch(f), spec, usdtkit_site_arg(s, i), i);
 	}
-	JW_LIT(w, "]}\n");
+	jw_putc(w, ']');
+	/* arguments past USDTKIT_SITE_MAX_ARGS were counted, not decoded */
+	if (usdtkit_site_arg_total(s) > n) {
+		JW_LIT(w, ",\"args_total\":");
+		json_i64(w, usdtkit_site_arg_total(s));
+		JW_LIT(w, ",\"args_truncated\":true");
+	}
+	JW_LIT(w, "}\n");
 }
 
 /*
@@ -172,6 +179,17 @@ static void site_text(struct jw *w, const struct list_opts *o,
 		jw_putc(w, ' ');
 		jw_str(w, buf);
 		jw_putc(w, '\n');
+	}
+	if (usdtkit_site_arg_total(s) > n) {
+		JW_LIT(w, "    [");
+		json_i64(w, n);
+		JW_LIT(w, "..");
+		json_i64(w, usdtkit_site_arg_total(s) - 1);
+		JW_LIT(w, "] not decoded: ");
+		json_i64(w, usdtkit_site_arg_total(s));
+		JW_LIT(w, " arguments, only the first ");
+		json_i64(w, n);
+		JW_LIT(w, " are\n");
 	}
 }
 

@@ -33,7 +33,8 @@ struct usdtkit_site {
 	uint64_t nop5_offset;
 	int status;		/* 0 or -errno */
 	const char *error;
-	int nargs;
+	int nargs;		/* decoded: at most USDTKIT_SITE_MAX_ARGS */
+	int nargs_total;	/* in the args string */
 	struct usdtkit_arg *args;	/* into file->args */
 };
 
