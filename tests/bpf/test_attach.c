@@ -766,10 +766,12 @@ static void rollback_midway(enum usdtkit_mode mode)
 	links = settled_links(-1);
 	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "*", &o);
 	CHECK(!l, "attach must fail at fx:sema");
-	/* the kernel's refusal names the file and the probe (multi: the first
-	 * of the link's probes; perf: the very site) */
+	/* the kernel's refusal (EINVAL, the reason only in its log) names the
+	 * file, the very site (multi: found by bisection) and the likely
+	 * cause: the blocker's different semaphore offset */
 	CHECK(strstr(last_msg, nopie) && strstr(last_msg, "uprobe") &&
-	      strstr(last_msg, mode == USDTKIT_MODE_MULTI ? "fx:" : "fx:sema"),
+	      strstr(last_msg, "fx:sema") && strstr(last_msg, "ref_ctr_offset") &&
+	      strstr(last_msg, "different semaphore offset"),
 	      "message: %s", last_msg);
 	CHECK(count_fds() == fds, "fds %d, baseline %d", count_fds(), fds);
 	CHECK(settled_links(links) == links, "links %d, baseline %d", count_links(), links);
@@ -785,6 +787,43 @@ static void rollback_midway(enum usdtkit_mode mode)
 	ring_buffer__free(rb);
 	bpf_link__destroy(libbpf_get_error(blocker) ? NULL : blocker);
 	fx_stop(&a);
+	progset_destroy(&ps);
+	progset_destroy(&blk);
+	usdtkit_file_close(f);
+}
+
+/*
+ * bcc registers ref_ctr_offset 0x6 on probes without a semaphore: a probe
+ * without one is then refused, and the message says why.
+ */
+static void bcc_blocker(enum usdtkit_mode mode)
+{
+	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+	LIBBPF_OPTS(bpf_uprobe_opts, bo, .ref_ctr_offset = 0x6);
+	const char *nopie = path_of("fx_nopie");
+	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
+	const struct usdtkit_site *site = f ? usdtkit_file_next_site(f, NULL, "fx", "three") : NULL;
+	struct bpf_link *blocker = NULL;
+	struct progset ps, blk;
+	struct usdtkit_link *l;
+
+	printf("  bcc-like blocker / %s\n", usdtkit_mode_str(mode));
+	CHECK(site && !usdtkit_site_semaphore_offset(site), "fx:three has no semaphore");
+	CHECK(!progset_load(&ps, false, mode) && !progset_load(&blk, false, USDTKIT_MODE_PERF),
+	      "load");
+	if (site) {
+		blocker = bpf_program__attach_uprobe_opts(blk.prog, -1, nopie,
+							  usdtkit_site_pc_offset(site), &bo);
+		CHECK(!libbpf_get_error(blocker), "blocker uprobe");
+	}
+	last_msg[0] = 0;
+	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "three", &o);
+	CHECK(!l && errno == EINVAL, "attach must fail: %p errno %d", (void *)l, errno);
+	CHECK(strstr(last_msg, "fx:three") && strstr(last_msg, "no semaphore") &&
+	      strstr(last_msg, "bcc"), "message: %s", last_msg);
+	printf("    %s\n", last_msg);
+	usdtkit_link_destroy(l);
+	bpf_link__destroy(libbpf_get_error(blocker) ? NULL : blocker);
 	progset_destroy(&ps);
 	progset_destroy(&blk);
 	usdtkit_file_close(f);
@@ -971,6 +1010,8 @@ int main(int argc, char **argv)
 		rollback_midway(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
 		rollback_midway(USDTKIT_MODE_PERF);
 		rollback_midway(USDTKIT_MODE_IPMAP);
+		bcc_blocker(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
+		bcc_blocker(USDTKIT_MODE_PERF);
 		return check_done();
 	}
 	mode = usdtkit_mode_parse(argv[1]);
