@@ -125,6 +125,20 @@ if command -v setpriv >/dev/null; then
 		ko "not root: exit $rc"; cat "$tmp/err"; fi
 fi
 
+# -p on a running program whose file was deleted (as by a package
+# upgrade): the probes are found and traced in the inode it maps
+cp "$demo" "$tmp/gone"
+"$tmp/gone" -i 2 -n 200000 >/dev/null &
+gpid=$!
+sleep 0.2
+rm "$tmp/gone"
+timeout 30 "$u" trace --count 5 --json -p "$gpid" 'demo:request' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ] && check_requests "$tmp/out" 5 "$gpid" >"$tmp/py" 2>&1; then ok; else
+	ko "-p on a deleted binary: exit $rc"; cat "$tmp/err" "$tmp/py"; fi
+kill "$gpid" 2>/dev/null
+wait "$gpid" 2>/dev/null
+
 # Least privilege: CAP_BPF and CAP_PERFMON, nothing else, as a user that
 # is not root (ambient capabilities), against a demo of the same user.
 # uprobe_multi (AUTO on kernels that have it) must trace; perf-event

@@ -204,6 +204,13 @@ struct scenario {
 	bool sema;		/* has fx:sema */
 };
 
+/* What happens to the fixture's file once it runs: unlinked, or another
+ * file renamed over it (a package upgrade of a running program). */
+struct file_change {
+	bool unlink_exe;
+	const char *replace_with;
+};
+
 static int attach_all(const struct progset *ps, const struct scenario *sc,
 		      enum usdtkit_mode mode, pid_t pid, struct usdtkit_link **links)
 {
@@ -228,8 +235,8 @@ static int attach_all(const struct progset *ps, const struct scenario *sc,
 	return n;
 }
 
-static void run_scenario(enum usdtkit_mode mode, const struct scenario *sc,
-			 bool libbpf)
+static void run_scenario_changed(enum usdtkit_mode mode, const struct scenario *sc,
+				 bool libbpf, const struct file_change *ch)
 {
 	struct usdtkit_link *links[NPROBES] = { 0 };
 	struct fx_proc a, b;
@@ -252,6 +259,10 @@ static void run_scenario(enum usdtkit_mode mode, const struct scenario *sc,
 	CHECK(!err, "start second %s", sc->exe);
 	if (err)
 		goto out;
+	if (ch && ch->unlink_exe)
+		CHECK(!unlink(sc->exe), "unlink %s", sc->exe);
+	if (ch && ch->replace_with)
+		CHECK(!rename(ch->replace_with, sc->exe), "replace %s", sc->exe);
 	nprobes = attach_all(&ps, sc, mode, a.pid, links);
 	/* IP-map mode cannot know a PIE's or library's address in processes
 	 * that do not exist yet: a clear refusal is the right answer */
@@ -296,6 +307,12 @@ out:
 		usdtkit_link_destroy(links[p]);
 	ring_buffer__free(rb);
 	progset_destroy(&ps);
+}
+
+static void run_scenario(enum usdtkit_mode mode, const struct scenario *sc,
+			 bool libbpf)
+{
+	run_scenario_changed(mode, sc, libbpf, NULL);
 }
 
 /*
@@ -343,6 +360,60 @@ static void run_mode(enum usdtkit_mode mode)
 	for (i = 0; i < sizeof(sc) / sizeof(sc[0]); i++)
 		run_scenario(mode, &sc[i], false);
 	run_i386(mode);
+}
+
+/* A copy of @src at @dst, mode 0755; 0 or -errno. */
+static int copy_file(const char *src, const char *dst)
+{
+	char buf[65536];
+	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, err = 0;
+	ssize_t n;
+
+	if (in >= 0)
+		out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (in < 0 || out < 0)
+		err = -errno;
+	while (!err && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			err = -EIO;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out))
+		err = err ? err : -errno;
+	return err;
+}
+
+/*
+ * A running program whose file was deleted, or replaced by a new version
+ * (renamed over it, as package managers do): maps shows "(deleted)", and
+ * usdtkit_attach_pid() must attach to the inode the process maps.
+ */
+static void run_deleted(enum usdtkit_mode mode)
+{
+	char tmp[] = "/tmp/usdtkit-deleted.XXXXXX", del[64], rep[64], next[64];
+	const struct scenario sc[] = {
+		{ "deleted pie, by pid", del, NULL, "fx", true, false, true, true },
+		{ "replaced nopie, by pid", rep, NULL, "fx", false, false, true, true },
+	};
+	const struct file_change gone = { .unlink_exe = true },
+				 upgraded = { .replace_with = next };
+
+	if (!mkdtemp(tmp)) {
+		CHECK(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(del, sizeof(del), "%s/fx_del", tmp);
+	snprintf(rep, sizeof(rep), "%s/fx_rep", tmp);
+	snprintf(next, sizeof(next), "%s/fx_rep.new", tmp);
+	/* the new version is another build: its sites are elsewhere */
+	CHECK(!copy_file(path_of("fx_pie"), del) && !copy_file(path_of("fx_nopie"), rep) &&
+	      !copy_file(path_of("fx_pie"), next), "copies in %s", tmp);
+	run_scenario_changed(mode, &sc[0], false, &gone);
+	run_scenario_changed(mode, &sc[1], false, &upgraded);
+	unlink(del);
+	unlink(rep);
+	unlink(next);
+	rmdir(tmp);
 }
 
 /*
@@ -1001,6 +1072,12 @@ int main(int argc, char **argv)
 		detach_case(USDTKIT_MODE_PERF, false);
 		detach_case(USDTKIT_MODE_PERF, true);
 		detach_case(USDTKIT_MODE_IPMAP, false);
+		return check_done();
+	}
+	if (!strcmp(argv[1], "deleted")) {
+		run_deleted(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
+		run_deleted(USDTKIT_MODE_PERF);
+		run_deleted(USDTKIT_MODE_IPMAP);
 		return check_done();
 	}
 	if (!strcmp(argv[1], "rollback")) {
