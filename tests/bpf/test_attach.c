@@ -800,6 +800,80 @@ static int map_entries(int fd)
 	return n;
 }
 
+/* ---- what a traced process sees: its site bytes and semaphores ---- */
+
+#define MAX_FX_SITES 16
+
+/* The first byte of each site in process @pid: int3 (0xcc) while a
+ * uprobe is installed there. Number of sites read. */
+static int site_bytes(pid_t pid, const uint64_t *pc, int n, unsigned char *b)
+{
+	char path[64];
+	int fd, i, ok = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (i = 0; fd >= 0 && i < n; i++)
+		ok += pread(fd, &b[i], 1, (off_t)pc[i]) == 1;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+static int count_byte(const unsigned char *b, int n, unsigned char v)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += b[i] == v;
+	return k;
+}
+
+/* The 2-byte semaphore at @addr in @pid, -1 if unreadable. */
+static int sema_value(pid_t pid, uint64_t addr)
+{
+	char path[64];
+	unsigned short v;
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = pread(fd, &v, sizeof(v), (off_t)addr);
+	close(fd);
+	return r == sizeof(v) ? v : -1;
+}
+
+/*
+ * Seconds until no site of @pc traps and the semaphore at @sema is 0
+ * again, polled every ms for up to @limit s; -1 if that never happens.
+ */
+static double until_restored(pid_t pid, const uint64_t *pc, int n, uint64_t sema,
+			     double limit)
+{
+	unsigned char b[16];
+	double t0 = mono_s();
+
+	if (n > 16)
+		return -1;
+	do {
+		if (site_bytes(pid, pc, n, b) == n && !count_byte(b, n, 0xcc) &&
+		    sema_value(pid, sema) == 0)
+			return mono_s() - t0;
+		usleep(1000);
+	} while (mono_s() - t0 < limit);
+	return -1;
+}
+
+/* A uprobe_multi link releases every site when its fd closes; perf-event
+ * uprobes go one at a time, ~0.1 s each (docs/RELIABILITY.md). */
+static double restore_limit(enum usdtkit_mode mode, int sites)
+{
+	return mode == USDTKIT_MODE_MULTI ? 1.0 : 1.0 + 0.5 * sites;
+}
+
 /*
  * The kernel refuses a uprobe whose semaphore offset differs from that of
  * an existing uprobe at the same place. A blocker uprobe at fx:sema with
@@ -817,10 +891,17 @@ static void rollback_midway(enum usdtkit_mode mode)
 	struct usdtkit_link *l;
 	struct seen s = { 0 };
 	struct ring_buffer *rb = NULL;
+	const struct usdtkit_site *site = NULL;
+	uint64_t pc[MAX_FX_SITES];
 	struct fx_proc a;
-	int fds, links;
+	int fds, links, n = 0;
+	double back;
 
 	printf("  rollback midway / %s\n", usdtkit_mode_str(mode));
+	/* the sites the blocker does not hold */
+	while (f && n < MAX_FX_SITES && (site = usdtkit_file_next_site(f, site, "fx", "*")))
+		if (site != sema)
+			pc[n++] = usdtkit_site_pc(site);
 	CHECK(sema && usdtkit_site_semaphore_offset(sema), "fx:sema has a semaphore");
 	CHECK(!progset_load(&ps, false, mode) && !progset_load(&blk, false, USDTKIT_MODE_PERF),
 	      "load");
@@ -848,6 +929,11 @@ static void rollback_midway(enum usdtkit_mode mode)
 	CHECK(settled_links(links) == links, "links %d, baseline %d", count_links(), links);
 	CHECK(map_entries(ps.ip_map_fd) == 0, "IP-map entries left: %d",
 	      map_entries(ps.ip_map_fd));
+	/* the sites attached before the refusal trap no more, soon */
+	back = sema ? until_restored(a.pid, pc, n, usdtkit_site_semaphore(sema),
+				     restore_limit(mode, n)) : -1;
+	CHECK(back >= 0, "sites or semaphore not restored after the rollback");
+	printf("    %d sites restored %.3f s after the failed attach returned\n", n, back);
 	rb = ring_buffer__new(ps.events_fd, on_event, &s, NULL);
 	CHECK(!fx_fire(&a, ROUNDS), "fire");
 	if (rb)
@@ -900,34 +986,9 @@ static void bcc_blocker(enum usdtkit_mode mode)
 	usdtkit_file_close(f);
 }
 
-/* ---- detach of perf-event uprobes ---- */
+/* ---- detach: the program goes at once, breakpoints and semaphores soon ---- */
 
 #define MAX_DSITES 8
-
-/* The first byte of each site in process @pid: int3 (0xcc) while a
- * uprobe is installed there. Number of sites read. */
-static int site_bytes(pid_t pid, const uint64_t *pc, int n, unsigned char *b)
-{
-	char path[64];
-	int fd, i, ok = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	for (i = 0; fd >= 0 && i < n; i++)
-		ok += pread(fd, &b[i], 1, (off_t)pc[i]) == 1;
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-static int count_byte(const unsigned char *b, int n, unsigned char v)
-{
-	int i, k = 0;
-
-	for (i = 0; i < n; i++)
-		k += b[i] == v;
-	return k;
-}
 
 static volatile sig_atomic_t sigchld_seen;
 
@@ -938,11 +999,12 @@ static void on_sigchld(int sig)
 }
 
 /*
- * Every fx:* site of the running non-PIE fixture is int3 while attached.
- * After usdtkit_link_destroy() the program must be gone at once (no
- * event, fds and kernel links back at baseline); the breakpoints go at
- * once with opts.detach_wait, else once the background reaper has
- * released the perf events.
+ * Every fx:* site of the running non-PIE fixture is int3 while attached,
+ * and fx:sema's semaphore 1. After usdtkit_link_destroy() the program
+ * must be gone at once (no event, fds and kernel links back at baseline);
+ * the breakpoints and the semaphore go back within 1 s in multi mode and
+ * with opts.detach_wait, else once the background reaper has had the
+ * kernel release the perf events (~0.1 s each: docs/RELIABILITY.md).
  */
 static void detach_case(enum usdtkit_mode mode, bool wait)
 {
@@ -952,19 +1014,22 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
 	const struct usdtkit_site *site = NULL;
 	unsigned char before[MAX_DSITES], b[MAX_DSITES];
-	uint64_t pc[MAX_DSITES];
+	uint64_t pc[MAX_DSITES], sema = 0;
 	struct ring_buffer *rb = NULL;
 	struct usdtkit_link *l;
 	struct seen s = { 0 };
 	struct progset ps;
 	struct fx_proc a;
 	int n = 0, fds, links, i, left;
-	double t0, dt;
+	double t0, dt, back;
 
 	printf("  detach / %s%s\n", usdtkit_mode_str(mode), wait ? " / detach_wait" : "");
-	while (f && n < MAX_DSITES && (site = usdtkit_file_next_site(f, site, "fx", "*")))
+	while (f && n < MAX_DSITES && (site = usdtkit_file_next_site(f, site, "fx", "*"))) {
 		pc[n++] = usdtkit_site_pc(site);
-	CHECK(n >= 3, "fx_nopie has %d fx sites", n);
+		if (usdtkit_site_semaphore(site))
+			sema = usdtkit_site_semaphore(site);
+	}
+	CHECK(n >= 3 && sema, "fx_nopie has %d fx sites, one with a semaphore", n);
 	CHECK(!progset_load(&ps, false, mode), "load");
 	CHECK(!fx_start(&a, nopie, 0), "start");
 	/* an earlier test's reaper may still be releasing uprobes on this
@@ -981,17 +1046,22 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	sigchld_seen = 0;
 	signal(SIGCHLD, on_sigchld);
 	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "*", &o);
-	CHECK(l && usdtkit_link_fd_count(l) == (size_t)n, "attach: %s", l ? "" : last_msg);
+	CHECK(l && usdtkit_link_fd_count(l) == (mode == USDTKIT_MODE_MULTI ? 1 : (size_t)n),
+	      "attach: %s", l ? "" : last_msg);
 	CHECK(site_bytes(a.pid, pc, n, b) == n && count_byte(b, n, 0xcc) == n,
 	      "every site int3 while attached (%d of %d)", count_byte(b, n, 0xcc), n);
+	CHECK(sema_value(a.pid, sema) == 1, "semaphore %d while attached",
+	      sema_value(a.pid, sema));
 
 	t0 = mono_s();
 	usdtkit_link_destroy(l);
 	site_bytes(a.pid, pc, n, b);
 	dt = mono_s() - t0;
 	left = count_byte(b, n, 0xcc);
-	if (wait)
-		CHECK(left == 0, "detach_wait: %d sites still int3 after destroy", left);
+	if (wait || mode == USDTKIT_MODE_MULTI)
+		CHECK(left == 0 && sema_value(a.pid, sema) == 0,
+		      "%d sites still int3, semaphore %d after destroy", left,
+		      sema_value(a.pid, sema));
 	/* the kernel releases one event per ~0.1 s (bench/README.md): a
 	 * destroy this quick cannot have released all of them itself */
 	else if (dt < 0.15)
@@ -1006,15 +1076,16 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	CHECK(!s.hits[P_ZERO] && !s.hits[P_THREE] && !s.hits[P_TWELVE],
 	      "no hit after destroy: %d %d %d", s.hits[P_ZERO], s.hits[P_THREE],
 	      s.hits[P_TWELVE]);
-	/* nothing stays behind: every breakpoint goes, in the background */
-	for (i = 0; i < 600 && left; i++) {
-		usleep(50 * 1000);
-		site_bytes(a.pid, pc, n, b);
-		left = count_byte(b, n, 0xcc);
-	}
-	CHECK(!left && !memcmp(b, before, (size_t)n), "%d sites still int3 after %.1f s",
-	      left, mono_s() - t0);
-	printf("    all %d uprobes gone after %.3f s\n", n, mono_s() - t0);
+	/* nothing stays behind: every breakpoint and the semaphore go back,
+	 * for perf-event uprobes in the background */
+	back = until_restored(a.pid, pc, n, sema, restore_limit(wait ? USDTKIT_MODE_MULTI :
+								mode, n));
+	site_bytes(a.pid, pc, n, b);
+	CHECK(back >= 0 && !memcmp(b, before, (size_t)n),
+	      "%d sites still int3, semaphore %d, %.1f s after destroy",
+	      count_byte(b, n, 0xcc), sema_value(a.pid, sema), mono_s() - t0);
+	printf("    all %d uprobes gone and the semaphore 0 after %.3f s\n", n,
+	       mono_s() - t0);
 	CHECK(!sigchld_seen && waitpid(-1, NULL, WNOHANG) == 0,
 	      "the application saw %d SIGCHLD or a child of usdtkit's", (int)sigchld_seen);
 	signal(SIGCHLD, SIG_DFL);
@@ -1069,6 +1140,8 @@ int main(int argc, char **argv)
 		return check_done();
 	}
 	if (!strcmp(argv[1], "detach")) {
+		if (usdtkit_features()->uprobe_multi)
+			detach_case(USDTKIT_MODE_MULTI, false);
 		detach_case(USDTKIT_MODE_PERF, false);
 		detach_case(USDTKIT_MODE_PERF, true);
 		detach_case(USDTKIT_MODE_IPMAP, false);
