@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Kernel feature probes, run once per process: the answers cannot change
- * while it runs, and each probe loads a BPF program. Also the one bpf(2)
+ * while it runs, and most probes load a BPF program. Also the one bpf(2)
  * call Debian's libbpf 1.1 has no API for: a uprobe_multi link.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -68,6 +70,95 @@ static int load_probe_prog(const struct bpf_insn *insns, size_t n,
 	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, n, &o);
 
 	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * The least a tracer needs: a kprobe program ("r0 = 0; exit") loads. A
+ * socket filter would be the smaller question, but unprivileged users
+ * may load those (unprivileged_bpf_disabled=0) and still attach nothing.
+ * The fd (kept for the JIT probe) or the load's negative errno.
+ */
+static int probe_bpf(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return load_probe_prog(insns, 2, 0);
+}
+
+/*
+ * bpf_jit_enable can read 0 while every program is JITed
+ * (CONFIG_BPF_JIT_ALWAYS_ON), and 1 on an arch whose JIT gave up on this
+ * program: a loaded program's JIT image size is the answer.
+ */
+static bool probe_jit(int prog_fd)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return false;
+	return info.jited_prog_len > 0;
+}
+
+/* The decimal integer that starts file @path into *@v; 0 or -errno. */
+static int read_int_file(const char *path, int *v)
+{
+	char buf[32], *end;
+	ssize_t n;
+	long l;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -ENODATA;
+	buf[n] = 0;
+	errno = 0;
+	l = strtol(buf, &end, 10);
+	if (end == buf || errno || l < -2147483647L - 1 || l > 2147483647L)
+		return -EINVAL;
+	*v = (int)l;
+	return 0;
+}
+
+/* -1 without the sysctl: kernels without CONFIG_NET have none */
+static int probe_jit_sysctl(void)
+{
+	int v;
+
+	return read_int_file("/proc/sys/net/core/bpf_jit_enable", &v) ? -1 : v;
+}
+
+static bool probe_btf(void)
+{
+	return !access("/sys/kernel/btf/vmlinux", F_OK);
+}
+
+/* PERF and IPMAP open perf events of this PMU type (CONFIG_UPROBE_EVENTS) */
+static bool probe_uprobe_pmu(void)
+{
+	int type;
+
+	return !read_int_file("/sys/bus/event_source/devices/uprobe/type", &type);
+}
+
+/* A ring buffer of one page: the smallest size the kernel accepts. */
+static bool probe_ringbuf(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0,
+				page > 0 ? (__u32)page : 4096, NULL);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 static bool probe_cookie(void)
@@ -150,12 +241,28 @@ static bool probe_uprobe_syscall(void)
 static struct usdtkit_features features;
 static pthread_once_t features_once = PTHREAD_ONCE_INIT;
 
+/* Files first: they answer without privileges, the BPF probes do not. */
 static void probe_all(void)
 {
-	features.bpf_cookie = probe_cookie();
-	features.uprobe_multi = probe_multi();
+	int fd;
+
 	features.ref_ctr_offset = probe_ref_ctr();
 	features.uprobe_syscall = probe_uprobe_syscall();
+	features.jit_sysctl = probe_jit_sysctl();
+	features.btf = probe_btf();
+	features.uprobe_pmu = probe_uprobe_pmu();
+	fd = probe_bpf();
+	if (fd < 0) {
+		/* every other BPF probe would fail the same way */
+		features.bpf_err = fd;
+		return;
+	}
+	features.bpf = true;
+	features.jit = probe_jit(fd);
+	close(fd);
+	features.bpf_cookie = probe_cookie();
+	features.uprobe_multi = probe_multi();
+	features.ringbuf = probe_ringbuf();
 }
 
 const struct usdtkit_features *usdtkit_features(void)

@@ -13,6 +13,7 @@ int cmd_parse(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 #ifdef USDTKIT_CLI_TRACE
 int cmd_trace(int argc, char **argv);
+int cmd_features(int argc, char **argv);
 #endif
 
 /* Print "known architectures: ..." to stderr. */

@@ -16,6 +16,7 @@ static const struct {
 #endif
 #ifdef USDTKIT_CLI_TRACE
 	{ "trace", cmd_trace, "print USDT probe hits with their arguments (BPF)" },
+	{ "features", cmd_features, "what this kernel offers for tracing, the mode AUTO picks" },
 #endif
 };
 
@@ -25,7 +26,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: usdtkit COMMAND [ARGS...]\n\ncommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nusdtkit COMMAND --help for the options of one command\n");
 }
 

@@ -62,13 +62,14 @@ for t in $targets; do
 	set -- -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/$t.cmake \
 		-DUSDTKIT_BUILD_BENCH=OFF
 	case $t in
-	aarch64)	# the attach layer and its BPF skeleton too
-		set -- "$@" -DUSDTKIT_WITH_BPF=ON ;;
 	riscv64)	# no libbpf for riscv64 in Debian 12
 		set -- "$@" -DUSDTKIT_WITH_BPF=OFF ;;
-	*)	# the attach library, but no BPF programs: docs/ARCHES.md
-		set -- "$@" -DUSDTKIT_WITH_BPF=ON -DUSDTKIT_BPF_PROGRAMS=OFF ;;
+	*)	# the attach layer, `trace` and its BPF program in the
+		# target's byte order
+		set -- "$@" -DUSDTKIT_WITH_BPF=ON -DUSDTKIT_BPF_PROGRAMS=ON ;;
 	esac
+	# one static file for a board (docs/ARCHES.md)
+	set -- "$@" -DUSDTKIT_STATIC_CLI=ON
 	a=$(debarch "$t")
 	if [ -n "$a" ]; then
 		root=$(sysroot "$a")

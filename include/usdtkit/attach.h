@@ -41,17 +41,46 @@ enum usdtkit_mode {
 	USDTKIT_MODE_IPMAP = 3,
 };
 
-/* Kernel features, probed once per process (needs CAP_BPF or root). */
+/*
+ * Kernel features, probed once per process (the BPF ones need CAP_BPF and
+ * CAP_PERFMON, or root; without them they read false and bpf_err says
+ * why). The library owns the struct and hands out a pointer to it, so
+ * fields are only ever appended: a program built against an older header
+ * reads the fields it knows.
+ */
 struct usdtkit_features {
 	bool bpf_cookie;	/* bpf_get_attach_cookie() in kprobe programs */
 	bool uprobe_multi;	/* BPF_TRACE_UPROBE_MULTI with fixed PID filter */
 	bool ref_ctr_offset;	/* semaphores counted by the kernel */
 	bool uprobe_syscall;	/* x86-64: nop5 sites can be optimized */
+	/* appended for `usdtkit features` (issue 11) */
+	bool bpf;		/* a trivial kprobe program loads: bpf(2) works
+				 * for this process */
+	int bpf_err;		/* 0, or the negative errno of that load:
+				 * -EPERM not privileged, -ENOSYS a kernel
+				 * without CONFIG_BPF_SYSCALL */
+	bool jit;		/* that program was JIT-compiled (its
+				 * jited_prog_len > 0): the truth, also with
+				 * CONFIG_BPF_JIT_ALWAYS_ON, which no sysctl
+				 * shows; false when !bpf */
+	int jit_sysctl;		/* /proc/sys/net/core/bpf_jit_enable (0 off,
+				 * 1 on, 2 on + debug), -1 if there is no such
+				 * file (kernels without CONFIG_NET) */
+	bool btf;		/* /sys/kernel/btf/vmlinux exists */
+	bool uprobe_pmu;	/* the uprobe PMU (perf_event type in
+				 * /sys/bus/event_source/devices/uprobe/type)
+				 * that PERF and IPMAP attach through */
+	bool ringbuf;		/* BPF_MAP_TYPE_RINGBUF maps (Linux 5.8), as
+				 * `usdtkit trace` uses; false when !bpf */
 };
 
 USDTKIT_API const struct usdtkit_features *usdtkit_features(void);
 
-/* AUTO -> the backend this kernel gets; others as they are. */
+/*
+ * AUTO -> the backend this kernel gets; others as they are. Without
+ * BPF (features->bpf false) AUTO still names IPMAP, which then fails to
+ * attach: check features->bpf to tell "no backend at all".
+ */
 USDTKIT_API enum usdtkit_mode usdtkit_mode_resolve(enum usdtkit_mode mode);
 USDTKIT_API const char *usdtkit_mode_str(enum usdtkit_mode mode);
 /* "auto", "multi", "perf", "ipmap" -> mode; -EINVAL for anything else */

@@ -5,7 +5,8 @@
  *
  *	#include "vmlinux.h"            (or <linux/ptrace.h> etc.)
  *	#include <bpf/bpf_helpers.h>
- *	#include <bpf/bpf_tracing.h>    (with -D__TARGET_ARCH_x86 etc.)
+ *	#include <bpf/bpf_tracing.h>    (with -D__TARGET_ARCH_x86 etc.;
+ *	                                 i386 kernels: also -D__i386__)
  *	#include <usdtkit/usdtkit.bpf.h>
  *
  *	SEC("usdtkit")
@@ -58,7 +59,23 @@ struct {
 	__type(value, int);
 } usdtkit_ip_map SEC(".maps") __weak;
 
-#if defined(__TARGET_ARCH_x86) && !defined(USDTKIT_NO_DIRECT_CTX)
+/*
+ * 32-bit kernels (arm, i386): bpf_tracing.h's PT_REGS_IP() is no use there.
+ * It compiles the kernel's struct pt_regs with BPF's 8-byte long, so every
+ * offset is doubled, and libbpf 1.1 names arm's uregs[12] (r12), not the
+ * pc. The slots are 4 bytes: the pc is uregs[15] on arm; on i386 ip
+ * follows bx cx dx si di bp ax ds es fs gs orig_ax. A 32-bit program
+ * built this way assumes a 32-bit kernel; a 32-bit process on a 64-bit
+ * kernel is traced by a 64-bit program (the attach layer then writes its
+ * specs in the 64-bit layout).
+ */
+#if defined(__TARGET_ARCH_arm)
+#define USDTKIT__IP32_OFF 60
+#elif defined(__TARGET_ARCH_x86) && defined(__i386__)
+#define USDTKIT__IP32_OFF 48
+#endif
+
+#if defined(__TARGET_ARCH_x86) && !defined(__i386__) && !defined(USDTKIT_NO_DIRECT_CTX)
 /*
  * x86-64: read pt_regs slots straight from the context instead of through
  * bpf_probe_read_kernel(), a helper call per register. The verifier takes
@@ -123,9 +140,15 @@ static __always_inline int usdtkit__slot(struct pt_regs *ctx, int slot_size,
  */
 static __always_inline unsigned long usdtkit__ip(struct pt_regs *ctx)
 {
+#ifdef USDTKIT__IP32_OFF
+	unsigned int ip = 0;
+
+	bpf_probe_read_kernel(&ip, sizeof(ip), (void *)ctx + USDTKIT__IP32_OFF);
+#else
 	unsigned long ip = 0;
 
 	bpf_probe_read_kernel(&ip, sizeof(ip), &PT_REGS_IP(ctx));
+#endif
 	return ip;
 }
 #endif
