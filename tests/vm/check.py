@@ -289,7 +289,8 @@ def main():
     elif s == "api":
         check_api(v, log, "values")
     elif s == "rollback":
-        check_api(v, log, "rollback")
+        check_api(v, log, "rollback_auto")
+        check_api(v, log, "rollback_ipmap")
         v.check(not log["files"].get("leftovers"), "left behind: %s"
                 % log["files"].get("leftovers"))
     else:

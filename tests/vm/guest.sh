@@ -202,10 +202,14 @@ scenario_api() {
 }
 
 scenario_rollback() {
-	mkdir -p /tmp/rb
-	/w/vm_api rollback /w/vm_sites /tmp/rb auto > /tmp/rb.out 2>&1
-	rc api_rollback $?
-	emit api_rollback /tmp/rb.out
+	# auto (perf on 6.1) and ipmap (IP-map entries to undo); detach_wait,
+	# so nothing is left to a background reaper between the two
+	for m in auto ipmap; do
+		mkdir -p /tmp/rb_$m
+		/w/vm_api rollback /w/vm_sites /tmp/rb_$m $m > /tmp/rb.out 2>&1
+		rc api_rollback_$m $?
+		emit api_rollback_$m /tmp/rb.out
+	done
 	leftovers > /tmp/leftovers
 	emit leftovers /tmp/leftovers
 }

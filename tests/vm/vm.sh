@@ -9,14 +9,17 @@
 # usage: vm.sh TARGET SCENARIO BUILD_DIR TRIPLET MULTIARCH SYSROOT [HOST_CLI]
 #   BUILD_DIR  the cross build (its cli/usdtkit and tests/vm programs)
 #   TRIPLET, MULTIARCH, SYSROOT  where the target's ld.so, libc and
-#              libraries are, for any dynamic program (vm_sites_so)
+#              libraries are, for any dynamic program (vm_sites_so);
+#              SYSROOT "-" when the build has none
 #   HOST_CLI   the native usdtkit, whose `list` the guest's must equal
+#              (default: build/cli/usdtkit of this checkout)
 # Environment: USDTKIT_VM_TIMEOUT (s, default 600) for the whole boot;
 # USDTKIT_CACHE (scripts/cross-apt.sh) for kernels and busybox.
 set -eu
 target=$1 scenario=$2 build=$3 triplet=$4 multiarch=$5 sysroot=$6
-hostcli=${7:-}
 here=$(cd "$(dirname "$0")" && pwd)
+hostcli=${7:-$here/../../build/cli/usdtkit}
+[ -x "$hostcli" ] || hostcli=
 work=$build/tests/vm/run-$scenario
 root=$work/root
 timeout=${USDTKIT_VM_TIMEOUT:-600}
