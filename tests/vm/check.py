@@ -231,8 +231,11 @@ def check_basics(v, log, args):
         v.check(rc.get("list_" + f) == 0, "list %s: exit %s" % (f, rc.get("list_" + f)))
         if not v.check(args.host_cli, "list %s: no host CLI to compare with" % f):
             continue
+        # both streams, as the guest keeps them (a file without probes
+        # says so on stderr)
         host = subprocess.run([args.host_cli, "list", "--json", f], cwd=args.files,
-                              capture_output=True, text=True).stdout.rstrip("\n")
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True).stdout.rstrip("\n")
         v.check(host and guest == host, "list %s differs from the host's:\n  guest: %s\n  host:  %s"
                 % (f, guest[:300], host[:300]))
     # --mode multi on 6.1: exit 1, a clear message, nothing left behind

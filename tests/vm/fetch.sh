@@ -37,8 +37,7 @@ version() {
 # named after its version; prints that dir. Concurrent runs (ctest -j)
 # serialise on a lock, and a dir is complete once .done exists.
 unpack() {
-	local pkg=$1 pattern=$2 ver dir tmp
-	ver=$(version "$pkg")
+	local pkg=$1 ver=$2 pattern=$3 dir tmp
 	[ -n "$ver" ] || { echo "vm fetch: no candidate for $pkg" >&2; return 1; }
 	dir=$vmcache/${pkg%%:*}_$(echo "$ver" | tr ':' '_')_$arch
 	mkdir -p "$vmcache"
@@ -57,12 +56,22 @@ unpack() {
 	echo "$dir"
 }
 
+# resolve: the kernel package the metapackage names (linux-image-6.1.0-
+# NN-ARCH) and the candidate versions of it and busybox-static. apt-cache
+# takes seconds per call on the five-architecture lists, so the answer
+# is kept until the private lists change (an `apt_cross update`).
 apt_cross_init
-# the metapackage names the versioned image package (linux-image-6.1.0-NN-ARCH)
-kpkg=$(apt_cache_cross depends "$kmeta:$arch" |
-	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
-[ -n "$kpkg" ] || { echo "vm fetch: $kmeta:$arch names no kernel" >&2; exit 1; }
-kdir=$(unpack "$kpkg" './boot/vmlinuz-*')
-bdir=$(unpack "busybox-static:$arch" './bin/busybox')
+mkdir -p "$vmcache"
+memo=$vmcache/resolved-$arch
+if [ ! -s "$memo" ] || [ "$aptdir/lists" -nt "$memo" ]; then
+	kpkg=$(apt_cache_cross depends "$kmeta:$arch" |
+		awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+	[ -n "$kpkg" ] || { echo "vm fetch: $kmeta:$arch names no kernel" >&2; exit 1; }
+	echo "$kpkg $(version "$kpkg") $(version "busybox-static:$arch")" > "$memo.$$"
+	mv "$memo.$$" "$memo"
+fi
+read -r kpkg kver bver < "$memo"
+kdir=$(unpack "$kpkg" "$kver" './boot/vmlinuz-*')
+bdir=$(unpack "busybox-static:$arch" "$bver" './bin/busybox')
 echo "kernel $(ls "$kdir"/boot/vmlinuz-*)"
 echo "busybox $bdir/bin/busybox"

@@ -106,7 +106,7 @@ timeout "$timeout" "$@" -smp 1 -m 512M -nographic -no-reboot \
 	-append "console=$console quiet panic=-1" \
 	< /dev/null > "$work/console.log" 2>&1 || rc=$?
 end=$(date +%s.%N)
-echo "vm $target $scenario: qemu exit $rc after $(echo "$end - $start" | bc) s" \
+echo "vm $target $scenario: qemu exit $rc after $(awk "BEGIN { printf \"%.1f\", $end - $start }") s" \
 	"(kernel ${kernel##*/}, console $work/console.log)"
 
 # ---- the verdict ----
