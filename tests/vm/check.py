@@ -261,6 +261,32 @@ def check_api(v, log, what):
             "vm_api %s: %s" % (what, m[-1].group(0) if m else "no result line"))
 
 
+def check_thumb(v, log):
+    """Thumb-2 sites on a 32-bit arm kernel (no Thumb uprobes): every
+    probe traced right or refused with a reason that says Thumb, and the
+    workload unharmed."""
+    v.check("@@fired s" in log["text"], "the Thumb workload never finished firing "
+            "its probes with the trace attached (it crashed or hung at a uprobe)")
+    st = log["rc"].get("workload")
+    v.check(st == 0, "the Thumb workload's exit status: %s%s" % (
+        st, " (killed by signal %d)" % (st - 128) if st and st > 128 else ""))
+    err = log["files"].get("trace_thumb.err", [])
+    attached, skipped = trace_info(err)
+    for probe in sorted(skipped - {FP_PROBE}):
+        why = [l for l in err if ":%s:" % probe in l or ":%s " % probe in l]
+        # case matters: the workload's own path says "thumb"
+        v.check(any(re.search(r"Thumb", l) for l in why),
+                "trace thumb: usdtkit_cross:%s refused without saying Thumb: %s"
+                % (probe, " | ".join(why)[:300]))
+    events = [json.loads(l) for l in log["files"].get("trace_thumb.json", [])
+              if l.startswith("{")]
+    pid = [p for t, k, p in log["pids"] if t == "trace_thumb"]
+    want = [h for h in parse_expect(log["files"].get("s.expect", [])) if h[0] in attached]
+    n = compare_hits(v, "trace thumb", want, [e for e in events if e.get("pid") in pid])
+    print("trace thumb: %d probes attached, %d refused, %d hits compared"
+          % (len(attached), len(skipped), n))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--target", required=True)
@@ -271,6 +297,7 @@ def main():
     args = ap.parse_args()
     v = Verdict(args.target, args.scenario)
     log, text = parse_log(args.log)
+    log["text"] = text
     for n in log["notes"]:
         print("guest: " + n)
     if not v.check(log["begin"] and log["finish"] is not None,
@@ -296,6 +323,8 @@ def main():
         check_api(v, log, "rollback_ipmap")
         v.check(not log["files"].get("leftovers"), "left behind: %s"
                 % log["files"].get("leftovers"))
+    elif s == "thumb":
+        check_thumb(v, log)
     else:
         v.check(False, "unknown scenario")
     print("%s: %d passed, %d failed" % (v.where, v.passed, v.failed))

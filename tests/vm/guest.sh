@@ -213,3 +213,40 @@ scenario_rollback() {
 	leftovers > /tmp/leftovers
 	emit leftovers /tmp/leftovers
 }
+
+# armhf: the workload in Thumb-2, Debian's default. The 32-bit arm kernel
+# has no Thumb uprobes; usdtkit must either trace a probe right or refuse
+# it saying why, and never harm the process. Bounded: the workload gets
+# 60 s to fire, the trace 5 s more.
+scenario_thumb() {
+	local s n np t
+	# started here, not in $(...): its exit status is wanted
+	mkdir -p /tmp/s
+	/w/vm_sites_thumb run "$ROUNDS" /tmp/s > /tmp/s/out 2>&1 &
+	s=$!
+	wait_until 30 test -s /tmp/s/info || note "thumb workload wrote no info"
+	n=$(hits /w/vm_sites_thumb)
+	np=$(probes /w/vm_sites_thumb)
+	$CLI trace --json -v --mode perf --count "$n" \
+		/w/vm_sites_thumb:usdtkit_cross:'*' > /tmp/trace_thumb.json \
+		2> /tmp/trace_thumb.err &
+	t=$!
+	wait_until 300 trace_ready /tmp/trace_thumb.err "$np" || note "thumb: not attached"
+	sleep 1
+	touch /tmp/s/go
+	wait_until 60 eval "test -f /tmp/s/fired || ! alive $s"
+	if [ -f /tmp/s/fired ]; then
+		echo "@@fired s"
+	elif alive "$s"; then
+		note "thumb workload: hung (state $(cut -d' ' -f3 /proc/$s/stat)) after 60 s"
+		kill -9 "$s"
+	fi
+	wait "$s"
+	rc workload $?
+	dmesg | tail -20 > /tmp/dmesg
+	emit dmesg /tmp/dmesg
+	wait_until 5 eval "! alive $t" || kill -INT "$t"
+	finish_trace thumb "$t"
+	echo "@@pid trace_thumb s $s"
+	emit_workload s /tmp/s
+}

@@ -61,8 +61,8 @@ copy_libs() {
 
 cp "$busybox" "$root/bin/busybox"
 cp "$build/cli/usdtkit" "$root/bin/usdtkit"
-for p in vm_sites vm_sites_so vm_api; do
-	cp "$build/tests/vm/$p" "$root/w/$p"
+for p in vm_sites vm_sites_so vm_api vm_sites_thumb; do
+	[ -f "$build/tests/vm/$p" ] && cp "$build/tests/vm/$p" "$root/w/$p"
 done
 cp "$build/tests/vm/libvmsites.so" "$root/lib/"
 for f in "$root/bin/usdtkit" "$root/w/"* "$root/lib/libvmsites.so"; do
