@@ -248,5 +248,6 @@ scenario_thumb() {
 	wait_until 5 eval "! alive $t" || kill -INT "$t"
 	finish_trace thumb "$t"
 	echo "@@pid trace_thumb s $s"
-	emit_workload s /tmp/s
+	emit s.expect /tmp/s/expect
+	emit s.out /tmp/s/out
 }
