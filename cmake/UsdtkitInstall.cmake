@@ -8,7 +8,9 @@ install(TARGETS usdtkit usdtkit_static EXPORT usdtkitTargets
 install(DIRECTORY include/usdtkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
 if(TARGET usdtkit_cli)
-  install(TARGETS usdtkit_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # component "cli": all a board needs when the CLI is static
+  install(TARGETS usdtkit_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+    COMPONENT cli)
 endif()
 
 set(USDTKIT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/usdtkit)
@@ -30,3 +32,20 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/usdtkit.pc.in
   ${CMAKE_BINARY_DIR}/usdtkit.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/usdtkit.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# `cpack` in a build with a static CLI (scripts/cross.sh) makes
+# usdtkit-VERSION-TARGET-cli.tar.gz: the one file to copy onto a board.
+if(USDTKIT_STATIC_CLI AND TARGET usdtkit_cli)
+  if(USDTKIT_CROSS_NAME)
+    set(CPACK_SYSTEM_NAME ${USDTKIT_CROSS_NAME})
+  else()
+    set(CPACK_SYSTEM_NAME ${CMAKE_SYSTEM_PROCESSOR})
+  endif()
+  set(CPACK_GENERATOR TGZ)
+  set(CPACK_STRIP_FILES ON)
+  set(CPACK_ARCHIVE_COMPONENT_INSTALL ON)
+  set(CPACK_COMPONENTS_ALL cli)
+  set(CPACK_PACKAGE_NAME usdtkit)
+  set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+  include(CPack)
+endif()

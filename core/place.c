@@ -49,6 +49,27 @@ static void detect_nop5(struct usdtkit_file *f, struct usdtkit_site *s,
 		s->nop5_offset = s->pc_offset + 1;
 }
 
+/*
+ * 32-bit arm: Linux places uprobes on ARM-state instructions only. An arm
+ * kernel refuses an offset that is not 4-aligned and decodes a 4-aligned
+ * one as an ARM instruction, whose breakpoint would corrupt Thumb code;
+ * an arm64 kernel probes no AArch32 task at all. sys/sdt.h's "nop" is
+ * 0xbf00 in Thumb state and 0xe320f000 (or mov r0, r0) in ARM state, and
+ * code is stored little-endian on both byte orders (BE8).
+ */
+static bool arm_thumb_site(const struct usdtkit_file *f,
+			   const struct usdtkit_site *s,
+			   const uint8_t *image, size_t size)
+{
+	if (f->arch->e_machine != USDTKIT_EM_ARM)
+		return false;
+	if (s->pc & 3)
+		return true;
+	if (!image || s->pc_offset > size || size - s->pc_offset < 2)
+		return false;
+	return image[s->pc_offset] == 0x00 && image[s->pc_offset + 1] == 0xbf;
+}
+
 void usdtkit__site_place(struct usdtkit_file *f, struct usdtkit_site *s,
 			 const uint8_t *image, size_t image_size)
 {
@@ -69,6 +90,9 @@ void usdtkit__site_place(struct usdtkit_file *f, struct usdtkit_site *s,
 	} else {
 		s->pc_offset = s->pc - seg->vaddr + seg->offset;
 		detect_nop5(f, s, image, image_size);
+		if (arm_thumb_site(f, s, image, image_size))
+			site_fail(s, -EOPNOTSUPP, "Thumb code: Linux uprobes take "
+				  "only ARM-state instructions (build with -marm)");
 	}
 	if (!s->sema)
 		return;

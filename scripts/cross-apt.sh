@@ -18,8 +18,9 @@
 USDTKIT_CACHE=${USDTKIT_CACHE:-/var/cache/usdtkit}
 aptdir=$USDTKIT_CACHE/apt
 
-apt_cross() {	# apt-get with the private state
-	apt-get -qq -o Dir::State::Lists="$aptdir/lists" \
+apt_private() {	# apt_private TOOL ARGS...: apt-get or apt-cache with the private state
+	_tool=$1; shift
+	"$_tool" -o Dir::State::Lists="$aptdir/lists" \
 		-o Dir::Cache="$aptdir/cache" \
 		-o Dir::Etc::SourceList="$aptdir/sources.list" \
 		-o Dir::Etc::SourceParts="$aptdir/sources.list.d" \
@@ -28,15 +29,8 @@ apt_cross() {	# apt-get with the private state
 		-o APT::Architectures::=s390x -o APT::Architectures::=i386 "$@"
 }
 
-apt_cache_cross() {	# apt-cache with the private state
-	apt-cache -o Dir::State::Lists="$aptdir/lists" \
-		-o Dir::Cache="$aptdir/cache" \
-		-o Dir::Etc::SourceList="$aptdir/sources.list" \
-		-o Dir::Etc::SourceParts="$aptdir/sources.list.d" \
-		-o APT::Architectures::=amd64 \
-		-o APT::Architectures::=arm64 -o APT::Architectures::=armhf \
-		-o APT::Architectures::=s390x -o APT::Architectures::=i386 "$@"
-}
+apt_cross() { apt_private apt-get -qq "$@"; }
+apt_cache_cross() { apt_private apt-cache "$@"; }
 
 # apt_cross_init: make the state and update it once (a lock keeps two
 # scripts that run at once from updating it together).

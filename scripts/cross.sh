@@ -3,21 +3,15 @@
 # for each Debian cross target (cmake/toolchains/) and run its "cross"
 # tests under qemu-user: the unit tests and the probe-site check.
 #
-# The ELF core needs the target's libelf. Debian 12 has it for arm64,
-# armhf, s390x and i386, but `apt-get install libelf-dev:ARCH` needs
-# `dpkg --add-architecture` (after which every `apt-get update` of this
-# machine also fetches, and may fail on, four foreign indices) and pulls
-# libc6-dev:ARCH, which apt refuses whenever the host's packages are newer
-# (security updates) than the foreign ones. So the target's libelf,
-# libbpf, zlib and zstd are fetched with a private apt state
-# (build-cross/apt: lists of those four architectures, the machine's
-# sources less security) and unpacked with dpkg -x into
-# build-cross/sysroot-ARCH, which the toolchain file hands to pkg-config,
-# the linker and qemu. The attach layer (libbpf + a BPF skeleton) is
-# built for aarch64 only: Debian 12's bpftool cannot make a skeleton of
-# a big-endian (s390x) BPF object, and bpf_tracing.h has no 32-bit arm
-# or i386 target. riscv64 is no Debian 12 architecture: it builds the
-# parse layer only (no dependency), all its tests need.
+# Every target builds the whole of usdtkit: the ELF core, the attach
+# layer, the BPF programs in the target's byte order, and one static CLI
+# with `trace` (build-cross/TARGET/cli/usdtkit). The target's libelf,
+# libbpf, zlib and zstd come with a private apt state (scripts/cross-apt.sh:
+# no foreign architecture is added to this machine's dpkg) and are
+# unpacked with dpkg -x into build-cross/sysroot-ARCH, which the toolchain
+# file hands to pkg-config, the linker and qemu. riscv64 is no Debian 12
+# architecture: scripts/riscv64/sysroot.sh cross-builds the same
+# libraries from Debian 12's source packages (cached).
 #
 # usage: scripts/cross.sh [TARGET...]   (default: all five)
 set -eu
@@ -61,24 +55,20 @@ for t in $targets; do
 	dir=build-cross/$t
 	set -- -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/$t.cmake \
 		-DUSDTKIT_BUILD_BENCH=OFF
-	case $t in
-	riscv64)	# no libbpf for riscv64 in Debian 12
-		set -- "$@" -DUSDTKIT_WITH_BPF=OFF ;;
-	*)	# the attach layer, `trace` and its BPF program in the
-		# target's byte order
-		set -- "$@" -DUSDTKIT_WITH_BPF=ON -DUSDTKIT_BPF_PROGRAMS=ON ;;
-	esac
-	# one static file for a board (docs/ARCHES.md)
-	set -- "$@" -DUSDTKIT_STATIC_CLI=ON
+	# the attach layer, `trace` and its BPF program in the target's
+	# byte order; one static CLI for a board (docs/ARCHES.md)
+	set -- "$@" -DUSDTKIT_WITH_BPF=ON -DUSDTKIT_BPF_PROGRAMS=ON \
+		-DUSDTKIT_STATIC_CLI=ON
 	a=$(debarch "$t")
 	if [ -n "$a" ]; then
 		root=$(sysroot "$a")
-		set -- "$@" -DUSDTKIT_CROSS_SYSROOT="$root"
 	else
-		echo "cross: $t: parse layer only (no Debian 12 libelf for $t)"
-		set -- "$@" -DUSDTKIT_WITH_ELF=OFF
+		# riscv64 is no Debian 12 architecture: its libraries are
+		# built from Debian's sources (cached)
+		root=$(sh scripts/$t/sysroot.sh)
 	fi
-	if [ -n "$a" ] && [ -x build/cli/usdtkit ] && [ -d build/tests/elf ]; then
+	set -- "$@" -DUSDTKIT_CROSS_SYSROOT="$root"
+	if [ -x build/cli/usdtkit ] && [ -d build/tests/elf ]; then
 		# compare `usdtkit list` with the native build's (scripts/test.sh)
 		set -- "$@" -DUSDTKIT_HOST_CLI="$PWD/build/cli/usdtkit" \
 			-DUSDTKIT_HOST_ELF_DIR="$PWD/build/tests/elf"

@@ -11,6 +11,14 @@ pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils py
       libbpf-dev clang llvm bpftool"
 # ---- fuzzing (issue 6): clang 14 and its libFuzzer runtime ----
 pkgs="$pkgs clang libclang-rt-14-dev"
+# ---- riscv64 from Debian's sources (issue 11, scripts/riscv64/) ----
+# dpkg-source (dpkg-dev) unpacks the source packages (xz, bzip2: their
+# tarballs); bc bison flex libssl-dev gawk build the kernel; cpio and
+# qemu-system-misc (which brings OpenSBI in qemu-system-data) boot it.
+# elfutils, zlib, zstd and libbpf ship ready configure scripts and
+# Makefiles: no autotools.
+pkgs="$pkgs dpkg-dev xz-utils bzip2 make bc bison flex gawk libssl-dev cpio
+      qemu-system-misc"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

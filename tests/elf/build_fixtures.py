@@ -65,6 +65,15 @@ EXE_VARIANTS = {
     # globals exported in .dynsym: they still resolve once stripped
     "pie_O2_dyn": (["-O2", "-rdynamic"], True),
 }
+# Debian's armhf compiler emits Thumb-2, where no kernel places uprobes
+# (the sites are reported as such); ARM state too, for attachable sites.
+ARCH_VARIANTS = {
+    "arm": {
+        "pie_O2_arm": (["-O2", "-marm"], True),
+        "nopie_O2_arm": (["-O2", "-marm", "-fno-pie", "-no-pie",
+                          "-fno-section-anchors"], False),
+    },
+}
 COMMON = ["-g0", "-Wall", "-Wno-unused-variable"]
 
 SDT_CANDIDATES = [
@@ -121,7 +130,8 @@ def jobs_for(arch, out, inc):
         srcs = srcs + [os.path.join(SRC, "fix_nop5_x86_64.c")]
         base = base + ["-DFIX_NOP5"]
     jobs = []
-    for var, (flags, pie) in EXE_VARIANTS.items():
+    variants = dict(EXE_VARIANTS, **ARCH_VARIANTS.get(arch, {}))
+    for var, (flags, pie) in variants.items():
         f = os.path.join(d, "fix_" + var)
         cmds = [base + flags + ["-o", f] + srcs,
                 [strip, "-o", f + ".stripped", f]]

@@ -179,6 +179,12 @@ def readelf_section_addr(path, name):
     return None
 
 
+def arm_thumb(image, pc, pc_off):
+    """A 32-bit arm site in Thumb state: not 4-aligned, or sys/sdt.h's
+    "nop" in its 16-bit Thumb encoding (0xbf00, stored little-endian)."""
+    return bool(pc & 3) or image[pc_off:pc_off + 2] == b"\x00\xbf"
+
+
 def expected_offset(loads, addr, want_exec):
     """File offset of @addr in the PT_LOAD containing it, or None when it
     is not in a segment of the wanted kind."""
@@ -402,8 +408,18 @@ def check_file(ent, stats, delta=0, path=None, only=None):
         if pc_off is None or sem_off is None:
             C.check("error" in s, w + ": misplaced site has no error")
             stats.add("misplaced")
+        elif arch == "arm" and arm_thumb(image, pc, pc_off):
+            # no kernel places a uprobe on Thumb code: the site says so
+            C.check("Thumb" in s.get("error", ""), w + ": Thumb site, error %r"
+                    % s.get("error"))
+            # a prelink copy (delta) moves the notes, not the code
+            C.check(delta or "_arm" not in ent["variant"],
+                    w + ": -marm built, Thumb seen")
+            stats.add("thumb")
         else:
             C.check("error" not in s, w + ": unexpected error %r" % s.get("error"))
+            C.check(delta or arch != "arm" or "_arm" in ent["variant"],
+                    w + ": Thumb-2 build, ARM-state site seen")
             stats.add("placed")
             if sem:
                 stats.add("placed_sema")
