@@ -13,7 +13,7 @@
 #              SYSROOT "-" when the build has none
 #   HOST_CLI   the native usdtkit, whose `list` the guest's must equal
 #              (default: build/cli/usdtkit of this checkout)
-# Environment: USDTKIT_VM_TIMEOUT (s, default 600) for the whole boot;
+# Environment: USDTKIT_VM_TIMEOUT (s, default 300) for the whole boot;
 # USDTKIT_CACHE (scripts/cross-apt.sh) for kernels and busybox.
 set -eu
 target=$1 scenario=$2 build=$3 triplet=$4 multiarch=$5 sysroot=$6
@@ -22,7 +22,7 @@ hostcli=${7:-$here/../../build/cli/usdtkit}
 [ -x "$hostcli" ] || hostcli=
 work=$build/tests/vm/run-$scenario
 root=$work/root
-timeout=${USDTKIT_VM_TIMEOUT:-600}
+timeout=${USDTKIT_VM_TIMEOUT:-300}
 
 # ---- kernel and busybox (cached) ----
 fetched=$(sh "$here/fetch.sh" "$target")
