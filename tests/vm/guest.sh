@@ -62,6 +62,12 @@ trace_ready() {
 
 alive() { kill -0 "$1" 2>/dev/null; }
 
+# wait_attached ERRFILE N PID: until the trace is ready, or has died (a
+# failed attach: the host says why from its stderr), at most 120 s
+wait_attached() {
+	wait_until 120 eval "trace_ready $1 $2 || ! alive $3"
+}
+
 # finish NAME PID: wait up to 120 s for the trace, then report it
 finish_trace() {
 	if ! wait_until 120 eval "! alive $2"; then
@@ -97,7 +103,7 @@ scenario_trace() {
 		/w/vm_sites:usdtkit_cross:'*' /lib/libvmsites.so:usdtkit_cross:'*' \
 		> "/tmp/trace_$mode.json" 2> "/tmp/trace_$mode.err" &
 	t=$!
-	wait_until 120 trace_ready "/tmp/trace_$mode.err" "$np" ||
+	wait_attached "/tmp/trace_$mode.err" "$np" "$t" ||
 		note "trace $mode: not attached after 120 s"
 	echo "@@time attach_$mode $t0 $(cut -d' ' -f1 /proc/uptime)"
 	sleep 1
@@ -132,8 +138,8 @@ scenario_ipmap() {
 	$CLI trace --json -v --mode ipmap -p "$so" --count "$nb" \
 		usdtkit_cross:'*' > /tmp/trace_b.json 2> /tmp/trace_b.err &
 	tb=$!
-	wait_until 120 trace_ready /tmp/trace_a.err "$np" || note "trace a: not attached"
-	wait_until 120 trace_ready /tmp/trace_b.err "$np" || note "trace b: not attached"
+	wait_attached /tmp/trace_a.err "$np" "$ta" || note "trace a: not attached"
+	wait_attached /tmp/trace_b.err "$np" "$tb" || note "trace b: not attached"
 	sleep 1
 	# the untraced instance first: a leak would take trace a's first slots
 	touch /tmp/s2/go
@@ -186,7 +192,7 @@ scenario_basics() {
 		/w/vm_sites:usdtkit_cross:constants > /tmp/trace_after.json \
 		2> /tmp/trace_after.err &
 	t=$!
-	wait_until 120 trace_ready /tmp/trace_after.err 1 || note "trace after multi: not attached"
+	wait_attached /tmp/trace_after.err 1 "$t" || note "trace after multi: not attached"
 	sleep 1
 	touch /tmp/s/go
 	finish_trace after "$t"
@@ -231,7 +237,7 @@ scenario_thumb() {
 		/w/vm_sites_thumb:usdtkit_cross:'*' > /tmp/trace_thumb.json \
 		2> /tmp/trace_thumb.err &
 	t=$!
-	wait_until 120 trace_ready /tmp/trace_thumb.err "$np" || note "thumb: not attached"
+	wait_attached /tmp/trace_thumb.err "$np" "$t" || note "thumb: not attached"
 	sleep 1
 	touch /tmp/s/go
 	wait_until 60 eval "test -f /tmp/s/fired || ! alive $s"
