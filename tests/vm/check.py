@@ -144,6 +144,11 @@ def check_trace(v, log, name, want_mode):
     # only the FP-register probe may be skipped, and it must be when it
     # was in the glob: its arguments are unreadable, never silently read
     v.check(skipped <= {FP_PROBE}, "%s: skipped %s" % (tag, sorted(skipped)))
+    if FP_PROBE in skipped:
+        err = files.get("trace_%s.err" % name, [])
+        v.check(any(":%s:" % FP_PROBE in l and "FP/vector register" in l for l in err),
+                "%s: %s skipped without saying its arguments are in FP registers"
+                % (tag, FP_PROBE))
     events = []
     for i, line in enumerate(files.get("trace_%s.json" % name, [])):
         try:
