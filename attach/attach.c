@@ -151,8 +151,9 @@ static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
 	}
 	pthread_mutex_unlock(&m->lock);
 	if (id < 0) {
-		usdtkit__warn(&l->log, "%s: no free spec id (%u in use): raise "
-			      "USDTKIT_MAX_SPECS", where,
+		usdtkit__warn(&l->log, "%s: map usdtkit_specs is full (%u specs): "
+			      "build the program with a larger USDTKIT_MAX_SPECS, "
+			      "or set its max_entries before load", where,
 			      usdtkit_spec_table_used(m->specs));
 		return id;
 	}
@@ -238,9 +239,15 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 		if (!err && l->mode == USDTKIT_MODE_IPMAP) {
 			err = site_ip(l, f, s, proc, &tg.ip);
 			if (!err) {
+				char where[512];
+
+				snprintf(where, sizeof(where), "%s: %s:%s",
+					 usdtkit_file_name(f), usdtkit_site_provider(s),
+					 usdtkit_site_name(s));
 				tg.ip += (uint64_t)delta;
 				pthread_mutex_lock(&l->man->lock);
-				err = usdtkit__ip_add(l->man, tg.ip, tg.spec_id, &l->log);
+				err = usdtkit__ip_add(l->man, tg.ip, tg.spec_id, &l->log,
+						      where);
 				if (!err && (err = record((void **)&l->ips, &l->nips,
 							  sizeof(uint64_t), &tg.ip)))
 					usdtkit__ip_del(l->man, tg.ip);

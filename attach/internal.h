@@ -98,7 +98,7 @@ struct usdtkit_manager *usdtkit__manager_get(const struct bpf_program *prog,
 					     const struct usdtkit_log *lg);
 void usdtkit__manager_put(struct usdtkit_manager *m);
 int usdtkit__ip_add(struct usdtkit_manager *m, uint64_t ip, int id,
-		    const struct usdtkit_log *lg);
+		    const struct usdtkit_log *lg, const char *where);
 void usdtkit__ip_del(struct usdtkit_manager *m, uint64_t ip);
 
 /* multi.c */

@@ -251,7 +251,7 @@ static int ip_grow(struct usdtkit_manager *m)
  * program could not tell the two apart without cookies.
  */
 int usdtkit__ip_add(struct usdtkit_manager *m, uint64_t ip, int id,
-		    const struct usdtkit_log *lg)
+		    const struct usdtkit_log *lg, const char *where)
 {
 	struct usdtkit_ip_ent *e;
 	uint64_t key = ip;	/* the BPF side's long: 8 bytes on every host */
@@ -277,9 +277,14 @@ int usdtkit__ip_add(struct usdtkit_manager *m, uint64_t ip, int id,
 	}
 	if (bpf_map_update_elem(m->ip_fd, &key, &id, BPF_NOEXIST)) {
 		err = -errno;
-		usdtkit__warn(lg, "IP map: cannot add 0x%llx: %s%s",
-			      (unsigned long long)ip, strerror(-err),
-			      err == -E2BIG ? " (raise USDTKIT_MAX_IPS)" : "");
+		if (err == -E2BIG)
+			usdtkit__warn(lg, "%s: map usdtkit_ip_map is full (%zu "
+				      "entries): build the program with a larger "
+				      "USDTKIT_MAX_IPS, or set its max_entries "
+				      "before load", where, m->ip_used);
+		else
+			usdtkit__warn(lg, "%s: IP map: cannot add 0x%llx: %s", where,
+				      (unsigned long long)ip, strerror(-err));
 		return err;
 	}
 	e->ip = ip;

@@ -24,11 +24,16 @@ struct list_opts {
 	struct jw *out;		/* all of stdout goes through this buffer */
 };
 
+/* Library warnings, counted: when an open fails, the library has
+ * usually said why already, and one line per error is enough. */
 static void print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
 {
-	(void)ctx;
-	if (level == USDTKIT_LOG_WARN)
-		fprintf(stderr, "usdtkit: %s\n", msg);
+	unsigned *warned = ctx;
+
+	if (level != USDTKIT_LOG_WARN)
+		return;
+	fprintf(stderr, "usdtkit list: %s\n", msg);
+	(*warned)++;
 }
 
 static void site_json(struct jw *w, const struct list_opts *o,
@@ -83,30 +88,14 @@ static void site_json(struct jw *w, const struct list_opts *o,
 			jw_putc(w, ',');
 		json_arg(w, usdtkit_file_arch(f), spec, usdtkit_site_arg(s, i), i);
 	}
-	JW_LIT(w, "]}\n");
-}
-
-/*
- * Text from the file (names, argument strings, paths) as it is, but for
- * control characters, which become \xNN: a hostile file must not move
- * the terminal's cursor or forge lines of the table.
- */
-static void jw_text(struct jw *w, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i = 0, run;
-
-	while (i < n) {
-		for (run = i; run < n && (unsigned char)s[run] >= 0x20 && s[run] != 0x7f; run++)
-			;
-		jw_put(w, s + i, run - i);
-		if (run == n)
-			break;
-		JW_LIT(w, "\\x");
-		jw_putc(w, hex[(unsigned char)s[run] >> 4]);
-		jw_putc(w, hex[s[run] & 15]);
-		i = run + 1;
+	jw_putc(w, ']');
+	/* arguments past USDTKIT_SITE_MAX_ARGS were counted, not decoded */
+	if (usdtkit_site_arg_total(s) > n) {
+		JW_LIT(w, ",\"args_total\":");
+		json_i64(w, usdtkit_site_arg_total(s));
+		JW_LIT(w, ",\"args_truncated\":true");
 	}
+	JW_LIT(w, "}\n");
 }
 
 static void jw_str(struct jw *w, const char *s)
@@ -173,6 +162,17 @@ static void site_text(struct jw *w, const struct list_opts *o,
 		jw_str(w, buf);
 		jw_putc(w, '\n');
 	}
+	if (usdtkit_site_arg_total(s) > n) {
+		JW_LIT(w, "    [");
+		json_i64(w, n);
+		JW_LIT(w, "..");
+		json_i64(w, usdtkit_site_arg_total(s) - 1);
+		JW_LIT(w, "] not decoded: ");
+		json_i64(w, usdtkit_site_arg_total(s));
+		JW_LIT(w, " arguments, only the first ");
+		json_i64(w, n);
+		JW_LIT(w, " are\n");
+	}
 }
 
 /* Print the sites of @f that pass the filter; returns how many. */
@@ -200,11 +200,14 @@ static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f
 
 static int list_path(const struct list_opts *o, const char *path)
 {
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg };
+	unsigned warned = 0;
+	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg,
+					.print_ctx = &warned };
 	struct usdtkit_file *f = usdtkit_file_open(path, &oo);
 
 	if (!f) {
-		fprintf(stderr, "usdtkit list: %s: %s\n", path, strerror(errno));
+		if (!warned)
+			fprintf(stderr, "usdtkit list: %s: %s\n", path, strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
 	if (!usdtkit_file_site_count(f))
@@ -217,7 +220,9 @@ static int list_path(const struct list_opts *o, const char *path)
 
 static int list_pid(const struct list_opts *o)
 {
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg };
+	unsigned warned = 0;
+	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg,
+					.print_ctx = &warned };
 	struct usdtkit_proc *p = usdtkit_proc_open(o->pid, &oo);
 	size_t i, n = 0;
 
@@ -260,12 +265,16 @@ static int set_filter(struct list_opts *o, const char *arg)
 	return 0;
 }
 
-/* A positional argument is a file if it exists or looks like a path. */
+/*
+ * A positional argument is a file if it looks like a path or if there is
+ * something of that name: a dangling or looping symlink is a file whose
+ * open fails (ELOOP, ENOENT), never a name filter.
+ */
 static bool is_file_arg(const char *a)
 {
 	struct stat st;
 
-	return strchr(a, '/') || stat(a, &st) == 0;
+	return strchr(a, '/') || lstat(a, &st) == 0;
 }
 
 int cmd_list(int argc, char **argv)
@@ -296,7 +305,8 @@ int cmd_list(int argc, char **argv)
 		} else if (is_file_arg(a)) {
 			nfiles++;
 		} else if (o.filter || i != argc - 1) {
-			fprintf(stderr, "usdtkit list: %s: no such file\n", a);
+			/* only the last argument can be PROVIDER[:NAME] */
+			fprintf(stderr, "usdtkit list: %s: %s\n", a, strerror(ENOENT));
 			rc = EXIT_BAD_INPUT;
 		} else if (set_filter(&o, a)) {
 			return EXIT_BAD_INPUT;

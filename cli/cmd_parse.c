@@ -117,12 +117,21 @@ static int parse_one_spec(struct parse_opts *o, const char *spec)
 static int parse_stdin(struct parse_opts *o)
 {
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, lineno = 0;
 	ssize_t len;
 
 	while ((len = getline(&line, &cap, stdin)) >= 0) {
+		lineno++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = 0;
+		/* a spec never holds a NUL: say so rather than parse a prefix */
+		if (strlen(line) != (size_t)len) {
+			jw_flush(o->out);
+			fprintf(stderr, "usdtkit parse: stdin line %zu: NUL byte at "
+				"offset %zu\n", lineno, strlen(line));
+			o->invalid++;
+			continue;
+		}
 		parse_one_spec(o, line);
 	}
 	free(line);

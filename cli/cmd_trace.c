@@ -38,15 +38,19 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/* Messages quote names from files: escaped, one line each. */
 void trace_err(const char *fmt, ...)
 {
+	char *msg = NULL;
 	va_list ap;
+	int n;
 
-	fputs("usdtkit trace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputs("usdtkit trace: ", stderr);
+	put_text_line(stderr, n < 0 ? "(out of memory)" : msg);
+	free(msg);
 }
 
 /* The library's diagnostics: warnings always, the rest with -v. */
@@ -56,8 +60,10 @@ void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
 
 	if (level == USDTKIT_LOG_WARN)
 		t->warnings++;
-	if (level == USDTKIT_LOG_WARN || t->verbose)
-		fprintf(stderr, "usdtkit: %s\n", msg);
+	if (level == USDTKIT_LOG_WARN || t->verbose) {
+		fputs("usdtkit: ", stderr);
+		put_text_line(stderr, msg);
+	}
 }
 
 /* libbpf explains a failed load at length: only with -v, we say why. */
@@ -78,6 +84,34 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Room for every site the targets have: a site needs at most one spec
+ * and one IP-map entry. The program's own capacities stay the floor, so
+ * a small trace costs what it did; the user has no limit to hit short
+ * of kernel memory (a spec is 304 bytes).
+ */
+static int size_maps(struct tracer *t)
+{
+	struct bpf_map *maps[] = { t->skel->maps.usdtkit_specs,
+				   t->skel->maps.usdtkit_ip_map };
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		if (bpf_map__max_entries(maps[i]) >= t->nsites)
+			continue;
+		if (t->nsites > INT32_MAX)
+			return -E2BIG;
+		err = bpf_map__set_max_entries(maps[i], (uint32_t)t->nsites);
+		if (err) {
+			trace_err("sizing map %s for %zu sites: %s",
+				  bpf_map__name(maps[i]), t->nsites, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 static int load(struct tracer *t)
 {
 	int err;
@@ -88,6 +122,8 @@ static int load(struct tracer *t)
 		return -errno;
 	}
 	err = usdtkit_prog_prepare(t->skel->progs.usdtkit_trace, t->mode);
+	if (!err)
+		err = size_maps(t);
 	if (!err)
 		err = trace__load(t->skel);
 	if (err) {
@@ -127,14 +163,13 @@ static int attach_one(struct tracer *t, size_t i)
 			p->path ? ":" : "", p->provider, p->name, strerror(-err));
 		goto out;
 	}
-	if (p->mixed)
-		trace_err("note: the sites of %s:%s differ in their arguments; "
-			"printing them as the first site has them", p->provider,
-			p->name);
+	/* a probe whose sites differ (an int here, a long there) is fine:
+	 * every hit carries the width and sign of the site that fired */
 	if (t->verbose)
-		fprintf(stderr, "usdtkit trace: %s:%s: %zu site(s), mode %s\n",
-			p->provider, p->name, usdtkit_link_site_count(p->link),
-			usdtkit_mode_str(usdtkit_link_mode(p->link)));
+		trace_err("%s:%s: %zu site(s), mode %s%s", p->provider, p->name,
+			  usdtkit_link_site_count(p->link),
+			  usdtkit_mode_str(usdtkit_link_mode(p->link)),
+			  p->mixed ? ", sites differ in their arguments" : "");
 out:
 	free(prov);
 	free(name);
@@ -232,12 +267,22 @@ static void report(struct tracer *t)
 
 static void cleanup(struct tracer *t)
 {
+	struct usdtkit_link **links;
 	size_t i;
 
 	ring_buffer__free(t->rb);
-	/* links first: they hold entries of the program's maps */
+	/* links first (they hold entries of the program's maps), all at
+	 * once: each waits for a kernel grace period */
+	links = calloc(t->nprobes ? t->nprobes : 1, sizeof(*links));
 	for (i = 0; i < t->nprobes; i++) {
-		usdtkit_link_destroy(t->probes[i].link);
+		if (links)
+			links[i] = t->probes[i].link;
+		else
+			usdtkit_link_destroy(t->probes[i].link);
+	}
+	usdtkit_links_destroy(links, links ? t->nprobes : 0);
+	free(links);
+	for (i = 0; i < t->nprobes; i++) {
 		free(t->probes[i].path);
 		free(t->probes[i].provider);
 		free(t->probes[i].name);
@@ -253,7 +298,8 @@ static void trace_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: usdtkit trace [-p PID] [--mode auto|multi|perf|ipmap]\n"
-		"                     [--count N] [--duration SEC] [--json] [-v] TARGET...\n"
+		"                     [--count N] [--duration SEC] [--json] [-v]\n"
+		"                     [--best-effort] TARGET...\n"
 		"  Print every hit of USDT probes: time (s since start), pid, tid,\n"
 		"  probe and arguments with their sign and width. TARGET is\n"
 		"  PATH:PROVIDER:NAME, or PROVIDER:NAME with -p (every object that\n"
@@ -261,7 +307,9 @@ static void trace_usage(FILE *f)
 		"  PATH target to that process. Stops on Ctrl-C, after N hits or\n"
 		"  SEC seconds; lost events are reported on stderr.\n"
 		"  --json: one object per hit: {\"ts_ns\",\"pid\",\"tid\",\"provider\",\n"
-		"  \"name\",\"args\":[...]} (+ \"err\" when an argument is unreadable).\n");
+		"  \"name\",\"args\":[...]} (+ \"err\" when an argument is unreadable).\n"
+		"  A probe that a glob matched and that cannot be attached fails the\n"
+		"  trace (exit 1); --best-effort skips it and traces the others.\n");
 }
 
 static int need_arg(int argc, char **argv, int i)
@@ -283,6 +331,8 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 
 		if (!strcmp(a, "--json")) {
 			t->json = true;
+		} else if (!strcmp(a, "--best-effort")) {
+			t->best_effort = true;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			t->verbose = true;
 		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
@@ -306,8 +356,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 		} else if (!strcmp(a, "--count") || !strcmp(a, "-c")) {
 			if (need_arg(argc, argv, i))
 				return -EXIT_USAGE;
+			errno = 0;
 			t->count = strtoull(argv[++i], &end, 10);
-			if (*end || !t->count || argv[i][0] == '-') {
+			if (*end || !t->count || argv[i][0] == '-' || errno == ERANGE) {
 				trace_err("bad count '%s'", argv[i]);
 				return -EXIT_BAD_INPUT;
 			}
@@ -337,7 +388,7 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 
 static int setup(struct tracer *t, int ntargets, char **targets)
 {
-	size_t i, attached = 0;
+	size_t i, attached = 0, skipped = 0;
 	int k, err;
 
 	for (k = 0; k < ntargets; k++) {
@@ -356,11 +407,18 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		} else if (t->probes[i].optional) {
 			/* a probe named by a glob, not by the user: one that
 			 * cannot be attached (FP argument...) leaves the rest */
-			trace_err("skipping %s:%s", t->probes[i].provider,
-				t->probes[i].name);
+			trace_err("%s %s:%s", t->best_effort ? "skipping" :
+				  "cannot attach", t->probes[i].provider,
+				  t->probes[i].name);
+			skipped++;
 		} else {
 			return err;
 		}
+	}
+	if (skipped && !t->best_effort) {
+		trace_err("%zu of %zu probes could not be attached "
+			  "(--best-effort traces the others)", skipped, t->nprobes);
+		return -EOPNOTSUPP;
 	}
 	if (!attached) {
 		trace_err("no probe could be attached");

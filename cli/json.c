@@ -235,3 +235,40 @@ void json_arg(struct jw *f, const struct usdtkit_arch *arch, const char *spec,
 	}
 	jw_putc(f, '}');
 }
+
+/*
+ * Text from a file (names, argument strings, paths) as it is, but for
+ * control characters, which become \xNN: a hostile file must not move
+ * the terminal's cursor, set its title or forge lines of our output.
+ */
+void jw_text(struct jw *w, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = 0, run;
+
+	while (i < n) {
+		for (run = i; run < n && (unsigned char)s[run] >= 0x20 && s[run] != 0x7f; run++)
+			;
+		jw_put(w, s + i, run - i);
+		if (run == n)
+			break;
+		JW_LIT(w, "\\x");
+		jw_putc(w, hex[(unsigned char)s[run] >> 4]);
+		jw_putc(w, hex[s[run] & 15]);
+		i = run + 1;
+	}
+}
+
+/* A message line on @f, escaped like jw_text(), then a newline. */
+void put_text_line(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('\n', f);
+}

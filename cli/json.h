@@ -53,6 +53,11 @@ void json_u64(struct jw *f, uint64_t v);
 void json_i64(struct jw *f, int64_t v);
 void jw_hex(struct jw *f, uint64_t v);	/* 0x... */
 
+/* Text from a file with control characters as \xNN (never raw to a
+ * terminal), and a whole message line so escaped. */
+void jw_text(struct jw *f, const char *s, size_t len);
+void put_text_line(FILE *f, const char *s);
+
 /* Write one parsed argument as a JSON object. */
 void json_arg(struct jw *f, const struct usdtkit_arch *arch, const char *spec,
 	      const struct usdtkit_arg *arg, int index);

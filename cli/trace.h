@@ -40,11 +40,13 @@ struct tracer {
 	unsigned long long count;	/* 0: no limit */
 	double duration;		/* seconds, 0: no limit */
 	bool json, verbose;
+	bool best_effort;	/* skip probes a glob matched that fail */
 
 	struct trace *skel;
 	struct ring_buffer *rb;
 	struct probe *probes;
 	size_t nprobes, cap;
+	size_t nsites;		/* of every probe: sizes the maps */
 	unsigned long long printed;
 	unsigned int warnings;	/* the library's, printed so far */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC, the clock of ts_ns */

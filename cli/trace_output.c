@@ -32,8 +32,8 @@ static void put_float(struct jw *w, const struct arg_type *ty, long long raw)
 	json_raw(w, buf);
 }
 
-/* The value as the note types it: the program extended it already, but
- * the width of a mixed probe's first site is what the user is shown. */
+/* The value at the width and sign of its type (the program extended it
+ * already; this keeps the two sides honest). */
 static void put_value(struct jw *w, const struct arg_type *ty, long long raw)
 {
 	unsigned int bits = 64 - 8 * (ty->size & 15);
@@ -64,6 +64,23 @@ static void put_type(struct jw *w, const struct arg_type *ty)
 
 static const struct arg_type unknown_type = { .size = 8, .is_signed = true };
 
+/*
+ * Argument @i of hit @e: the width and sign of the site that fired, as
+ * the program sends them (sites of one probe may differ: an int at one,
+ * a long at another); whether it is a float, from the probe's note.
+ */
+static struct arg_type hit_type(const struct probe *p,
+				 const struct usdtkit_trace_event *e, int i)
+{
+	struct arg_type ty = i < p->nargs ? p->args[i] : unknown_type;
+
+	if (e->types[i] & 15) {
+		ty.size = e->types[i] & 15;
+		ty.is_signed = e->types[i] & USDTKIT_TRACE_SIGNED;
+	}
+	return ty;
+}
+
 void trace_event_json(struct jw *w, const struct probe *p,
 		       const struct usdtkit_trace_event *e)
 {
@@ -83,11 +100,12 @@ void trace_event_json(struct jw *w, const struct probe *p,
 	for (i = 0; i < e->nargs && i < MAX_ARGS; i++) {
 		if (i)
 			jw_putc(w, ',');
+		struct arg_type ty = hit_type(p, e, i);
+
 		if (e->err_mask & (1u << i))
 			JW_LIT(w, "null");
 		else
-			put_value(w, i < p->nargs ? &p->args[i] : &unknown_type,
-				  e->args[i]);
+			put_value(w, &ty, e->args[i]);
 	}
 	jw_putc(w, ']');
 	if (e->err || e->nargs < 0) {
@@ -114,21 +132,21 @@ void trace_event_text(struct jw *w, const struct tracer *t,
 	JW_LIT(w, " tid ");
 	json_u64(w, e->tid);
 	jw_putc(w, ' ');
-	json_raw(w, p->provider);
+	jw_text(w, p->provider, strlen(p->provider));
 	jw_putc(w, ':');
-	json_raw(w, p->name);
+	jw_text(w, p->name, strlen(p->name));
 	jw_putc(w, '(');
 	for (i = 0; i < e->nargs && i < MAX_ARGS; i++) {
-		const struct arg_type *ty = i < p->nargs ? &p->args[i] : &unknown_type;
+		struct arg_type ty = hit_type(p, e, i);
 
 		if (i)
 			JW_LIT(w, ", ");
-		put_type(w, ty);
+		put_type(w, &ty);
 		if (e->err_mask & (1u << i)) {
 			snprintf(buf, sizeof(buf), "?(error %d)", e->err);
 			json_raw(w, buf);
 		} else {
-			put_value(w, ty, e->args[i]);
+			put_value(w, &ty, e->args[i]);
 		}
 	}
 	jw_putc(w, ')');

@@ -59,6 +59,7 @@ static int add_site(struct tracer *t, const char *path,
 	int n;
 
 	site_types(s, types, &n);
+	t->nsites++;
 	for (i = 0; i < t->nprobes; i++) {
 		p = &t->probes[i];
 		if (same_str(p->path, path) && !strcmp(p->provider, prov) &&

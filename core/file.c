@@ -16,19 +16,18 @@
 
 #include "arch.h"
 #include "file.h"
+#include "image.h"
 #include "opts.h"
 #include "symbols.h"
 
 struct loader {
 	struct usdtkit_file *f;
 	Elf *elf;
-	const uint8_t *image;	/* the whole file */
-	size_t image_size;
+	struct usdtkit_image *im;	/* the file's bytes, read on demand */
 	Elf_Scn *notes;
-	/* good notes go straight into f->sites, their strings still in the
-	 * image until build_sites() copies them */
+	/* good notes go straight into f->sites, their strings pointing
+	 * into the note section's bytes, which f->strings keeps */
 	size_t sites_cap;
-	size_t str_bytes;
 };
 
 static int fail(struct usdtkit_file *f, int err, const char *why)
@@ -56,8 +55,6 @@ static int check_tables(struct loader *ld, const GElf_Ehdr *eh)
 	GElf_Shdr sh0;
 	size_t n;
 
-	if (!ld->image)
-		return 0;	/* libelf has no raw image: nothing to check */
 	if (eh->e_shoff) {
 		/* e_shnum 0: the count is in section 0; libelf reads none at
 		 * all when that count does not fit in the file */
@@ -67,7 +64,7 @@ static int check_tables(struct loader *ld, const GElf_Ehdr *eh)
 		if (!num ||
 		    !table_fits(eh->e_shoff, num,
 				is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr),
-				ld->image_size))
+				ld->im->size))
 			return fail(f, ENOEXEC,
 				    "section header table runs past the end of the file");
 	}
@@ -78,7 +75,7 @@ static int check_tables(struct loader *ld, const GElf_Ehdr *eh)
 			num = sh0.sh_info;
 		if (!table_fits(eh->e_phoff, num,
 				is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr),
-				ld->image_size))
+				ld->im->size))
 			return fail(f, ENOEXEC,
 				    "program header table runs past the end of the file");
 	}
@@ -128,10 +125,10 @@ static int load_segments(struct loader *ld)
 		s->flags = ph.p_flags;
 		/* only bytes the file holds can be attached to: a segment
 		 * running past the end would give offsets outside the file */
-		if (ld->image && s->offset > ld->image_size)
+		if (s->offset > ld->im->size)
 			s->filesz = 0;
-		else if (ld->image && s->filesz > ld->image_size - s->offset)
-			s->filesz = ld->image_size - s->offset;
+		else if (s->filesz > ld->im->size - s->offset)
+			s->filesz = ld->im->size - s->offset;
 	}
 	return 0;
 }
@@ -147,8 +144,11 @@ static int load_sections(struct loader *ld)
 		return 0;	/* no sections: no notes */
 	/* notes are found by section name: a file whose names cannot be
 	 * read must not pass for one without probes */
-	if (elf_getshdrstrndx(ld->elf, &shstrndx) ||
-	    !elf_strptr(ld->elf, shstrndx, 0))
+	if (elf_getshdrstrndx(ld->elf, &shstrndx))
+		return fail(f, ENOEXEC, "section names (e_shstrndx) are unreadable");
+	if (usdtkit__image_need_scn(ld->im, ld->elf, shstrndx))
+		return ld->im->err;
+	if (!elf_strptr(ld->elf, shstrndx, 0))
 		return fail(f, ENOEXEC, "section names (e_shstrndx) are unreadable");
 	while ((scn = elf_nextscn(ld->elf, scn))) {
 		const char *name;
@@ -199,35 +199,39 @@ static int collect_note(void *ctx, const struct usdtkit_raw_note *n)
 	s->pc = n->pc;
 	s->base = n->base;
 	s->sema = n->sema;
-	ld->str_bytes += n->provider_len + n->name_len + n->args_len + 3;
 	return 0;
 }
 
+/*
+ * The note section is read into a buffer of its own, which becomes
+ * f->strings: the provider, name and args strings of every site point
+ * into it, NUL-terminated as the notes hold them, and are never copied.
+ */
 static int decode_notes(struct loader *ld)
 {
 	struct usdtkit_file *f = ld->f;
-	Elf_Data *d;
+	GElf_Shdr sh;
+	int err;
 
 	if (!ld->notes)
 		return 0;
-	d = elf_rawdata(ld->notes, NULL);
-	if (!d || !d->d_buf)
-		return d ? 0 : fail(f, EINVAL, "cannot read .note.stapsdt");
-	f->bad_notes = usdtkit__notes_decode(&f->log, f->name, d->d_buf, d->d_size,
+	if (!gelf_getshdr(ld->notes, &sh) || sh.sh_offset > ld->im->size ||
+	    sh.sh_size > ld->im->size - sh.sh_offset)
+		return fail(f, EINVAL, "cannot read .note.stapsdt");
+	if (!sh.sh_size)
+		return 0;
+	f->strings = malloc(sh.sh_size);
+	if (!f->strings)
+		return -ENOMEM;
+	err = usdtkit__image_copy(ld->im, sh.sh_offset, sh.sh_size, f->strings);
+	if (err)
+		return err;
+	f->bad_notes = usdtkit__notes_decode(&f->log, f->name,
+					     (const uint8_t *)f->strings, sh.sh_size,
 					     f->arch->elf_class == USDTKIT_ELFCLASS64,
 					     f->arch->elf_data == USDTKIT_ELFDATA2MSB,
 					     collect_note, ld);
 	return 0;
-}
-
-static char *copy_str(char **dst, const char *s, size_t len)
-{
-	char *r = *dst;
-
-	memcpy(r, s, len);
-	r[len] = 0;
-	*dst += len + 1;
-	return r;
 }
 
 /*
@@ -271,6 +275,11 @@ static struct usdtkit_arg *args_alloc(size_t n)
 	return p;
 }
 
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
 /*
  * Parse the args of every site into one array owned by the file. The
  * array is sized from a word count, an upper bound, so it does not move:
@@ -278,37 +287,44 @@ static struct usdtkit_arg *args_alloc(size_t n)
  * of what is used are never touched, so they cost no page faults. Should
  * the bound ever be short, the array grows; sites get their pointers at
  * the end, when it no longer moves.
+ *
+ * A site decodes at most USDTKIT_SITE_MAX_ARGS arguments and counts the
+ * rest (usdtkit_args_parse() only counts past its @max_args): a note of
+ * 16 million "1 " took 785 MB before, now its 32 MB string and 64 args.
  */
 static int parse_all(struct usdtkit_file *f)
 {
-	size_t i, used = 0, cap = 0;
+	size_t i, used = 0, cap = 0, room;
 	struct usdtkit_arg *args;
 	int n;
 
 	for (i = 0; i < f->nsites; i++)
-		cap += count_words(f->sites[i].args_text);
+		cap += min_size(count_words(f->sites[i].args_text),
+				USDTKIT_SITE_MAX_ARGS);
 	args = args_alloc(cap);
 	if (!args)
 		return -ENOMEM;
 	f->args = args;
 	for (i = 0; i < f->nsites; i++) {
 		struct usdtkit_site *s = &f->sites[i];
+		size_t len = strlen(s->args_text);
 
-		n = usdtkit_args_parse(f->arch, s->args_text, strlen(s->args_text),
-				       args + used, cap - used);
+		room = min_size(cap - used, USDTKIT_SITE_MAX_ARGS);
+		n = usdtkit_args_parse(f->arch, s->args_text, len, args + used, room);
 		if (n < 0)
 			return n;
-		if ((size_t)n > cap - used) {
-			cap = used + (size_t)n;
+		s->nargs_total = n;
+		s->nargs = (int)min_size((size_t)n, USDTKIT_SITE_MAX_ARGS);
+		if ((size_t)s->nargs > room) {
+			cap = used + (size_t)s->nargs;
 			args = realloc(args, cap * sizeof(*args));
 			if (!args)
 				return -ENOMEM;
 			f->args = args;
-			usdtkit_args_parse(f->arch, s->args_text, strlen(s->args_text),
-					   args + used, (size_t)n);
+			usdtkit_args_parse(f->arch, s->args_text, len, args + used,
+					   (size_t)s->nargs);
 		}
-		s->nargs = n;
-		used += (size_t)n;
+		used += (size_t)s->nargs;
 	}
 	for (i = 0, used = 0; i < f->nsites; i++) {
 		f->sites[i].args = args + used;
@@ -320,7 +336,6 @@ static int parse_all(struct usdtkit_file *f)
 static int build_sites(struct loader *ld)
 {
 	struct usdtkit_file *f = ld->f;
-	char *str;
 	size_t i;
 
 	if (!f->sites) {
@@ -328,19 +343,9 @@ static int build_sites(struct loader *ld)
 		if (!f->sites)
 			return -ENOMEM;
 	}
-	f->strings = malloc(ld->str_bytes ? ld->str_bytes : 1);
-	if (!f->strings)
-		return -ENOMEM;
-	str = f->strings;
 	for (i = 0; i < f->nsites; i++) {
-		struct usdtkit_site *s = &f->sites[i];
-
-		/* from the image (unmapped when the open returns) to f->strings */
-		s->file = f;
-		s->provider = copy_str(&str, s->provider, strlen(s->provider));
-		s->name = copy_str(&str, s->name, strlen(s->name));
-		s->args_text = copy_str(&str, s->args_text, strlen(s->args_text));
-		usdtkit__site_place(f, s, ld->image, ld->image_size);
+		f->sites[i].file = f;
+		usdtkit__site_place(f, &f->sites[i], ld->im);
 	}
 	return parse_all(f);
 }
@@ -357,26 +362,33 @@ static bool needs_symbols(const struct usdtkit_file *f)
 	return false;
 }
 
-static void resolve_symbols(struct loader *ld)
+static int resolve_symbols(struct loader *ld)
 {
 	struct usdtkit_file *f = ld->f;
 	struct usdtkit_symtab *t;
 	size_t i;
 
 	if (!needs_symbols(f))
-		return;
-	t = usdtkit__symtab_load(ld->elf);
+		return 0;
+	t = usdtkit__symtab_load(ld->elf, ld->im);
+	if (ld->im->err)
+		return ld->im->err;
 	for (i = 0; i < f->nsites; i++)
 		usdtkit__site_resolve(f, &f->sites[i], t);
 	usdtkit__symtab_free(t);
+	return 0;
 }
 
-static int load(struct usdtkit_file *f, Elf *elf)
+/*
+ * A read that came up short (the file shrank under us) may have left
+ * zeros where libelf or a site looked: whatever was built from them is
+ * not the file, so the open fails with the image's error.
+ */
+static int load(struct usdtkit_file *f, Elf *elf, struct usdtkit_image *im)
 {
-	struct loader ld = { .f = f, .elf = elf };
+	struct loader ld = { .f = f, .elf = elf, .im = im };
 	int err;
 
-	ld.image = (const uint8_t *)elf_rawfile(elf, &ld.image_size);
 	err = load_ident(&ld);
 	if (!err)
 		err = load_segments(&ld);
@@ -387,8 +399,8 @@ static int load(struct usdtkit_file *f, Elf *elf)
 	if (!err)
 		err = build_sites(&ld);
 	if (!err)
-		resolve_symbols(&ld);
-	return err;
+		err = resolve_symbols(&ld);
+	return err ? err : im->err;
 }
 
 static struct usdtkit_file *file_new(const struct usdtkit_open_opts *user,
@@ -427,7 +439,7 @@ static struct usdtkit_file *finish(struct usdtkit_file *f, int err)
 	return NULL;
 }
 
-static int check_fd(struct usdtkit_file *f, int fd)
+static int check_fd(struct usdtkit_file *f, int fd, off_t *size)
 {
 	struct stat st;
 
@@ -437,26 +449,48 @@ static int check_fd(struct usdtkit_file *f, int fd)
 		return fail(f, EISDIR, "is a directory");
 	if (!S_ISREG(st.st_mode))
 		return fail(f, EINVAL, "not a regular file");
+	*size = st.st_size;
 	return 0;
+}
+
+/* libelf over @im, which holds the headers already. */
+static int load_image(struct usdtkit_file *f, struct usdtkit_image *im)
+{
+	Elf *elf;
+	int err;
+
+	elf_version(EV_CURRENT);
+	elf = elf_memory((char *)im->p, im->size);
+	if (!elf)
+		return fail(f, ENOEXEC, elf_errmsg(-1));
+	err = load(f, elf, im);
+	elf_end(elf);
+	return err;
 }
 
 struct usdtkit_file *usdtkit_file_open_fd(int fd, const struct usdtkit_open_opts *opts)
 {
 	struct usdtkit_file *f = file_new(opts, "<fd>");
-	Elf *elf;
+	struct usdtkit_image im;
+	off_t size = 0;
 	int err;
 
 	if (!f)
 		return NULL;
-	err = check_fd(f, fd);
+	err = check_fd(f, fd, &size);
 	if (err)
 		return finish(f, err);
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf)
-		return finish(f, fail(f, ENOEXEC, elf_errmsg(-1)));
-	err = load(f, elf);
-	elf_end(elf);
+	if (!size)
+		return finish(f, fail(f, ENOEXEC, "not an ELF file (empty)"));
+	if ((uint64_t)size > SIZE_MAX)
+		return finish(f, fail(f, EFBIG, "file too large to read"));
+	/* not a mapping of the file: see core/image.h */
+	err = usdtkit__image_init_fd(&im, fd, (size_t)size, &f->log, f->name);
+	if (!err)
+		err = usdtkit__image_need_headers(&im);
+	if (!err)
+		err = load_image(f, &im);
+	usdtkit__image_fini(&im);
 	return finish(f, err);
 }
 
@@ -501,8 +535,8 @@ struct usdtkit_file *usdtkit_file_open_mem(const void *buf, size_t size,
 					   const struct usdtkit_open_opts *opts)
 {
 	struct usdtkit_file *f = file_new(opts, "<memory>");
-	char *copy;
-	Elf *elf;
+	struct usdtkit_image im;
+	uint8_t *copy;
 	int err;
 
 	if (!f)
@@ -514,15 +548,9 @@ struct usdtkit_file *usdtkit_file_open_mem(const void *buf, size_t size,
 	if (!copy)
 		return finish(f, -ENOMEM);
 	memcpy(copy, buf, size);
-	elf_version(EV_CURRENT);
-	elf = elf_memory(copy, size);
-	if (!elf) {
-		free(copy);
-		return finish(f, fail(f, ENOEXEC, elf_errmsg(-1)));
-	}
-	err = load(f, elf);
-	elf_end(elf);
-	free(copy);
+	usdtkit__image_init_mem(&im, copy, size);
+	err = load_image(f, &im);
+	usdtkit__image_fini(&im);
 	return finish(f, err);
 }
 

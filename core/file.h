@@ -33,7 +33,8 @@ struct usdtkit_site {
 	uint64_t nop5_offset;
 	int status;		/* 0 or -errno */
 	const char *error;
-	int nargs;
+	int nargs;		/* decoded: at most USDTKIT_SITE_MAX_ARGS */
+	int nargs_total;	/* in the args string */
 	struct usdtkit_arg *args;	/* into file->args */
 };
 
@@ -54,7 +55,7 @@ struct usdtkit_file {
 	size_t nsites;
 	struct usdtkit_site *sites;
 	size_t bad_notes;
-	char *strings;		/* provider\0name\0args\0 per site */
+	char *strings;		/* the note section: sites point into it */
 	struct usdtkit_arg *args;
 	size_t nsegs;
 	struct usdtkit_segment *segs;
@@ -70,9 +71,11 @@ size_t usdtkit__notes_decode(const struct usdtkit_log *lg, const char *fname,
 			     const uint8_t *data, size_t size, bool is64,
 			     bool big_endian, usdtkit_note_fn fn, void *ctx);
 
-/* core/place.c: prelink delta, file offsets, semaphore, nop5. @image is
- * the whole file (may be NULL for nop5 detection to be skipped). */
+struct usdtkit_image;
+
+/* core/place.c: prelink delta, file offsets, semaphore, nop5. The code
+ * bytes at the site come from @im (core/image.h). */
 void usdtkit__site_place(struct usdtkit_file *f, struct usdtkit_site *s,
-			 const uint8_t *image, size_t image_size);
+			 struct usdtkit_image *im);
 
 #endif

@@ -9,8 +9,8 @@
 
 #include "arch.h"
 #include "file.h"
+#include "image.h"	/* and elf.h: PF_X */
 
-#define PF_X 0x1
 
 static const struct usdtkit_segment *
 find_segment(const struct usdtkit_file *f, uint64_t addr)
@@ -38,14 +38,15 @@ static void site_fail(struct usdtkit_site *s, int err, const char *why)
 static const uint8_t nop_nop5[6] = { 0x90, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
 static void detect_nop5(struct usdtkit_file *f, struct usdtkit_site *s,
-			const uint8_t *image, size_t size)
+			struct usdtkit_image *im)
 {
-	if (!image || f->arch->e_machine != USDTKIT_EM_X86_64 ||
+	const uint8_t *code;
+
+	if (f->arch->e_machine != USDTKIT_EM_X86_64 ||
 	    f->arch->elf_class != USDTKIT_ELFCLASS64)
 		return;
-	if (s->pc_offset > size || size - s->pc_offset < sizeof(nop_nop5))
-		return;
-	if (!memcmp(image + s->pc_offset, nop_nop5, sizeof(nop_nop5)))
+	code = usdtkit__image_bytes(im, s->pc_offset, sizeof(nop_nop5));
+	if (code && !memcmp(code, nop_nop5, sizeof(nop_nop5)))
 		s->nop5_offset = s->pc_offset + 1;
 }
 
@@ -58,20 +59,20 @@ static void detect_nop5(struct usdtkit_file *f, struct usdtkit_site *s,
  * code is stored little-endian on both byte orders (BE8).
  */
 static bool arm_thumb_site(const struct usdtkit_file *f,
-			   const struct usdtkit_site *s,
-			   const uint8_t *image, size_t size)
+			   const struct usdtkit_site *s, struct usdtkit_image *im)
 {
+	const uint8_t *code;
+
 	if (f->arch->e_machine != USDTKIT_EM_ARM)
 		return false;
 	if (s->pc & 3)
 		return true;
-	if (!image || s->pc_offset > size || size - s->pc_offset < 2)
-		return false;
-	return image[s->pc_offset] == 0x00 && image[s->pc_offset + 1] == 0xbf;
+	code = usdtkit__image_bytes(im, s->pc_offset, 2);
+	return code && code[0] == 0x00 && code[1] == 0xbf;
 }
 
 void usdtkit__site_place(struct usdtkit_file *f, struct usdtkit_site *s,
-			 const uint8_t *image, size_t image_size)
+			 struct usdtkit_image *im)
 {
 	const struct usdtkit_segment *seg;
 
@@ -89,8 +90,8 @@ void usdtkit__site_place(struct usdtkit_file *f, struct usdtkit_site *s,
 						: "file has no loadable segments");
 	} else {
 		s->pc_offset = s->pc - seg->vaddr + seg->offset;
-		detect_nop5(f, s, image, image_size);
-		if (arm_thumb_site(f, s, image, image_size))
+		detect_nop5(f, s, im);
+		if (arm_thumb_site(f, s, im))
 			site_fail(s, -EOPNOTSUPP, "Thumb code: Linux uprobes take "
 				  "only ARM-state instructions (build with -marm)");
 	}

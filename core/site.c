@@ -127,3 +127,8 @@ const struct usdtkit_arg *usdtkit_site_arg(const struct usdtkit_site *s, int i)
 {
 	return i >= 0 && i < s->nargs ? &s->args[i] : NULL;
 }
+
+int usdtkit_site_arg_total(const struct usdtkit_site *s)
+{
+	return s->nargs_total;
+}

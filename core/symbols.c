@@ -4,12 +4,21 @@
  * .dynsym (a stripped file keeps only the latter). A name defined more
  * than once at different addresses (static variables of the same name in
  * two translation units) is ambiguous: resolving it would be a guess.
+ *
+ * The names come from files other people control. With a fixed hash
+ * (FNV-1a before), 200,000 names chosen to share a slot made every insert
+ * walk all the others: 61 s for one listing. The hash is SipHash-1-3
+ * under a key drawn from getrandom() for each table, so no file can know
+ * which names collide; lookups stay O(1) whatever the names are.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "arch.h"
+#include "image.h"
 #include "symbols.h"
 
 struct sym {
@@ -24,24 +33,80 @@ struct usdtkit_symtab {
 	size_t cap;		/* power of two */
 	size_t count;
 	struct sym *slots;
+	uint64_t key[2];	/* SipHash key of this table */
 	bool has_got;
 	uint64_t got;
 };
 
-static uint64_t hash_name(const char *s, size_t len)
+#define ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+
+static inline void sip_round(uint64_t v[4])
 {
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+	v[0] += v[1]; v[1] = ROTL(v[1], 13); v[1] ^= v[0]; v[0] = ROTL(v[0], 32);
+	v[2] += v[3]; v[3] = ROTL(v[3], 16); v[3] ^= v[2];
+	v[0] += v[3]; v[3] = ROTL(v[3], 21); v[3] ^= v[0];
+	v[2] += v[1]; v[1] = ROTL(v[1], 17); v[1] ^= v[2]; v[2] = ROTL(v[2], 32);
+}
+
+/* Little-endian 64-bit word at @p, whatever the host's byte order. */
+static inline uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+/* SipHash-1-3 (one compression round, three finalization rounds). */
+static uint64_t hash_name(const uint64_t key[2], const char *name, size_t len)
+{
+	const uint8_t *p = (const uint8_t *)name, *end = p + (len & ~(size_t)7);
+	uint64_t v[4] = { key[0] ^ 0x736f6d6570736575ull, key[1] ^ 0x646f72616e646f6dull,
+			  key[0] ^ 0x6c7967656e657261ull, key[1] ^ 0x7465646279746573ull };
+	uint64_t m, last = (uint64_t)len << 56;
 	size_t i;
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
-	return h;
+	for (; p < end; p += 8) {
+		m = le64(p);
+		v[3] ^= m;
+		sip_round(v);
+		v[0] ^= m;
+	}
+	for (i = 0; i < (len & 7); i++)
+		last |= (uint64_t)p[i] << (8 * i);
+	v[3] ^= last;
+	sip_round(v);
+	v[0] ^= last;
+	v[2] ^= 0xff;
+	sip_round(v);
+	sip_round(v);
+	sip_round(v);
+	return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/*
+ * A fresh key per table. getrandom() does not block once the kernel's
+ * pool is ready (GRND_NONBLOCK only matters early at boot); should it
+ * fail, the clock and the table's address still make a key a file
+ * cannot predict from its own contents.
+ */
+static void new_key(struct usdtkit_symtab *t)
+{
+	struct timespec ts = { 0 };
+
+	if (getrandom(t->key, sizeof(t->key), GRND_NONBLOCK) == sizeof(t->key))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t->key[0] = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec;
+	t->key[1] = (uint64_t)(uintptr_t)t ^ 0x9e3779b97f4a7c15ull;
 }
 
 static struct sym *slot_for(const struct usdtkit_symtab *t, const char *name,
 			    size_t len)
 {
-	size_t i = hash_name(name, len) & (t->cap - 1);
+	size_t i = hash_name(t->key, name, len) & (t->cap - 1);
 
 	for (;; i = (i + 1) & (t->cap - 1)) {
 		struct sym *s = &t->slots[i];
@@ -166,13 +231,36 @@ static void find_got_section(struct usdtkit_symtab *t, Elf *elf)
 	}
 }
 
-struct usdtkit_symtab *usdtkit__symtab_load(Elf *elf)
+/* Symbol tables and their string tables, read before libelf looks. */
+static int read_tables(Elf *elf, struct usdtkit_image *im)
 {
-	struct usdtkit_symtab *t = calloc(1, sizeof(*t));
-	size_t n = count_syms(elf);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) &&
+		    (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+		    (usdtkit__image_need_scn(im, elf, elf_ndxscn(scn)) ||
+		     usdtkit__image_need_scn(im, elf, sh.sh_link)))
+			return im->err;
+	return 0;
+}
+
+struct usdtkit_symtab *usdtkit__symtab_load(Elf *elf, struct usdtkit_image *im)
+{
+	struct usdtkit_symtab *t;
+	size_t n;
+	int err = read_tables(elf, im);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	n = count_syms(elf);
+	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
+	new_key(t);
 	t->cap = 16;
 	while (t->cap < 2 * n + 2)
 		t->cap <<= 1;

@@ -9,8 +9,12 @@
 
 struct usdtkit_symtab;
 
-/* Index the defined symbols of @elf; NULL with errno on failure. */
-struct usdtkit_symtab *usdtkit__symtab_load(Elf *elf);
+struct usdtkit_image;
+
+/* Index the defined symbols of @elf, whose symbol and string tables are
+ * read into @im first; NULL with errno on failure (a read error stays in
+ * im->err). */
+struct usdtkit_symtab *usdtkit__symtab_load(Elf *elf, struct usdtkit_image *im);
 void usdtkit__symtab_free(struct usdtkit_symtab *t);
 
 /* 0 and *addr; -ENOENT when no symbol has that name; -EEXIST when several

@@ -51,6 +51,13 @@ assert lines[1]["args"] == []
 
 # more than 12 arguments are flagged for BPF
 "$u" parse --json --arch x86_64 -- "$(printf '8@%%rax %.0s' $(seq 13))" | grep -q '"bpf_too_many_args":true' && ok || ko "13 args flagged"
+# a NUL inside a stdin line: the line is refused by number, not cut short
+out=$(printf '8@%%rax\n4@%%eax\0 junk\n' | "$u" parse --arch x86_64 2>/tmp/cli_parse.$$)
+rc=$?
+[ $rc -eq 1 ] && ok || ko "NUL in stdin: exit $rc, want 1"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && ok || ko "NUL in stdin: printed $out"
+grep -q "stdin line 2: NUL byte at offset 6" /tmp/cli_parse.$$ && ok ||
+	ko "NUL in stdin: message $(cat /tmp/cli_parse.$$)"
 rm -f /tmp/cli_parse.$$
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -56,14 +56,19 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	e->nargs = spec ? spec->arg_cnt : -USDTKIT__ESRCH;
 	e->err = 0;
 	e->err_mask = 0;
+	e->pad[0] = e->pad[1] = 0;
 #pragma unroll
 	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
 		long v = 0;
 		int err;
 
 		e->args[i] = 0;
+		e->types[i] = 0;
 		if (!spec || i >= spec->arg_cnt)
 			continue;
+		e->types[i] = (spec->args[i].size & 15) |
+			(spec->args[i].flags & USDTKIT_BPF_F_SIGNED ?
+			 USDTKIT_TRACE_SIGNED : 0);
 		err = usdtkit_spec_arg(ctx, spec, i, &v);
 		if (err) {
 			e->err_mask |= 1 << i;

@@ -12,10 +12,16 @@ struct usdtkit_trace_event {
 	int nargs;			/* as the spec says, <= 12 */
 	int err;			/* first failing read, 0 if none */
 	unsigned short err_mask;	/* bit n: argument n failed */
-	unsigned short pad[3];
+	/* argument n as the site that fired has it: bytes (1, 2, 4, 8) |
+	 * USDTKIT_TRACE_SIGNED. The sites of one probe may disagree (an int
+	 * at one, a long at another), so the probe's first note cannot say */
+	unsigned char types[USDTKIT_BPF_MAX_ARGS];
+	unsigned char pad[2];
 	long long args[USDTKIT_BPF_MAX_ARGS];
 };
 
-_Static_assert(sizeof(struct usdtkit_trace_event) == 136, "trace event layout");
+#define USDTKIT_TRACE_SIGNED	0x80
+
+_Static_assert(sizeof(struct usdtkit_trace_event) == 144, "trace event layout");
 
 #endif

@@ -135,6 +135,13 @@ usdtkit_attach_pid(struct bpf_program *prog, int pid, const char *provider,
  */
 USDTKIT_API void usdtkit_link_destroy(struct usdtkit_link *link);
 
+/*
+ * usdtkit_link_destroy() for each of @n links (NULL entries are skipped),
+ * from several threads: the kernel's grace periods for the links then
+ * overlap, so a tracer of hundreds of probes exits at once.
+ */
+USDTKIT_API void usdtkit_links_destroy(struct usdtkit_link **links, size_t n);
+
 USDTKIT_API enum usdtkit_mode usdtkit_link_mode(const struct usdtkit_link *link);
 USDTKIT_API size_t usdtkit_link_site_count(const struct usdtkit_link *link);
 /* Kernel links (fds) the link holds: 1 for MULTI, one per site otherwise. */

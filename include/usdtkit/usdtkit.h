@@ -32,6 +32,14 @@ extern "C" {
 /* The BPF side reads at most this many arguments per probe (libbpf: 12). */
 #define USDTKIT_BPF_MAX_ARGS 12
 
+/*
+ * A site of an opened file decodes at most this many arguments: an args
+ * string can hold millions (each decoded one costs about 100 bytes), and
+ * sys/sdt.h emits at most 12. The rest are counted, not decoded: see
+ * usdtkit_site_arg_total().
+ */
+#define USDTKIT_SITE_MAX_ARGS 64
+
 /* ------------------------------------------------------------------ */
 /* Architectures                                                      */
 /* ------------------------------------------------------------------ */
@@ -338,6 +346,10 @@ USDTKIT_API const char *usdtkit_site_error(const struct usdtkit_site *s);
 USDTKIT_API int usdtkit_site_arg_count(const struct usdtkit_site *s);
 USDTKIT_API const struct usdtkit_arg *
 usdtkit_site_arg(const struct usdtkit_site *s, int i);
+/* How many arguments the args string holds. Above
+ * usdtkit_site_arg_count() when it holds more than USDTKIT_SITE_MAX_ARGS:
+ * those past the bound were counted, not decoded. */
+USDTKIT_API int usdtkit_site_arg_total(const struct usdtkit_site *s);
 
 
 /* ------------------------------------------------------------------ */

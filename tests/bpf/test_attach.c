@@ -640,7 +640,10 @@ static void rollback_mode(enum usdtkit_mode mode)
 		/* 4 probes, 4 distinct specs, room for 2: nothing may stay */
 		l = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "*", &o);
 		CHECK(!l && errno == E2BIG, "E2BIG expected, got %p errno %d", (void *)l, errno);
-		CHECK(strstr(last_msg, "no free spec id"), "message: %s", last_msg);
+		/* names the map, its capacity, the file and the probe */
+		CHECK(strstr(last_msg, "map usdtkit_specs is full (2 specs)") &&
+		      strstr(last_msg, nopie) && strstr(last_msg, ": fx:"),
+		      "message: %s", last_msg);
 		CHECK(count_fds() == fds, "fds %d, baseline %d", count_fds(), fds);
 		CHECK(count_links() == links, "links %d, baseline %d", count_links(), links);
 		CHECK(!fx_fire(&a, ROUNDS), "fire");

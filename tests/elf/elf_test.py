@@ -842,11 +842,53 @@ def test_cli(d):
                 C.check(path in r.stderr and why in r.stderr,
                         "%s: message %r (want the path and %r)" %
                         (path, r.stderr, why))
+                # one line per error, not the library's and then the CLI's
+                C.eq(len(r.stderr.splitlines()), 1, "%s: stderr lines" % path)
         # a missing file given without a slash is still a missing file
         r = run([USDTKIT, "list", "no_such_file_here.so"], cwd=tmp)
         C.eq(r.returncode, 1, "bare missing file: exit status")
         C.check("no_such_file_here.so" in r.stderr,
                 "bare missing file: message %r" % r.stderr)
+        # a symlink loop or a dangling link is a file that cannot be
+        # opened, named with its errno, never a PROVIDER filter; so is a
+        # missing name that is not the last argument (issue 12, point 9)
+        good = os.path.join(x, "libfix.so")
+        os.symlink("loopb", os.path.join(tmp, "loopa"))
+        os.symlink("loopa", os.path.join(tmp, "loopb"))
+        os.symlink("missing", os.path.join(tmp, "dangling"))
+        eloop, enoent = os.strerror(40), os.strerror(2)
+        for args, name, why, nsites in [
+                (["loopa"], "loopa", eloop, 0),
+                ([good, "loopa"], "loopa", eloop, len(readelf_notes(good))),
+                (["dangling"], "dangling", enoent, 0),
+                (["nonexistent", good], "nonexistent", enoent,
+                 len(readelf_notes(good)))]:
+            r = run([USDTKIT, "list", "--json"] + args, cwd=tmp)
+            what = "list " + " ".join(args)
+            asan_clean(r, what)
+            C.eq(r.returncode, 1, what + ": exit status")
+            C.eq(r.stderr, "usdtkit list: %s: %s\n" % (name, why),
+                 what + ": message")
+            C.eq(len(r.stdout.splitlines()), nsites, what + ": sites listed")
+
+        # a path longer than the library's old 512-byte message buffer:
+        # the reason after it is still there
+        deep = tmp
+        while len(deep) < 700:
+            deep = os.path.join(deep, "d" * 60)
+        os.makedirs(deep)
+        longtext = os.path.join(deep, "notes.txt")
+        shutil.copy(text, longtext)
+        r = run([USDTKIT, "list", longtext])
+        C.eq(r.returncode, 1, "long path: exit status")
+        C.eq(r.stderr, "usdtkit list: %s: not an ELF file\n" % longtext,
+             "long path: message")
+
+        # usage errors exit 2
+        for args in (["--bogus"], [], ["-p"], ["-p", "x"]):
+            r = run([USDTKIT, "list"] + args)
+            C.eq(r.returncode, 2, "list %s: exit status" % " ".join(args))
+
         # a bad file among good ones: the good ones are still listed
         good = os.path.join(x, "libfix.so")
         r = run([USDTKIT, "list", "--json", missing, good])

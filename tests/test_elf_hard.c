@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Files built to hurt (issue 12): a file truncated while it is read must
+ * give an error, never SIGBUS; a symbol table whose names collide in the
+ * old FNV-1a index must not make a listing quadratic; a note with
+ * millions of arguments must cost memory in proportion to the file.
+ * A signal that kills this program is a failure like any other.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "elfgen.h"
+
+static char tmpdir[] = "/tmp/usdtkit_hard.XXXXXX";
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void write_file(const char *path, const struct eg_buf *img)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(img->p, 1, img->len, f) != img->len || fclose(f)) {
+		perror(path);
+		exit(2);
+	}
+}
+
+/* An x86-64 image: @nbad notes with a wrong owner, then @ngood probes. */
+static void notes_image(struct eg_elf *e, struct eg_buf *img, int nbad, int ngood)
+{
+	struct eg_buf notes = { 0 };
+	char name[32];
+	int i;
+
+	memset(e, 0, sizeof(*e));
+	e->cls = EG_ELFCLASS64;
+	e->data = EG_LSB;
+	e->machine = EG_EM_X86_64;
+	eg_layout(e);
+	for (i = 0; i < nbad; i++)
+		eg_note_raw(&notes, false, 8, 4, 3, "stapsdx", 8, "abcd", 4);
+	for (i = 0; i < ngood; i++) {
+		snprintf(name, sizeof(name), "probe%d", i);
+		eg_stapsdt(&notes, true, false, e->text_addr, 0, 0, "hard", name,
+			   "-4@%edi 8@-8(%rbp)");
+	}
+	e->notes = notes.p;
+	e->notes_size = notes.len;
+	eg_build(e, img);
+	eg_free(&notes);
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. A file that shrinks while it is read                            */
+/* ------------------------------------------------------------------ */
+
+struct shrink {
+	int fd;			/* the file, for ftruncate() */
+	off_t to;
+	int done;
+	char msgs[4096];	/* what the library said, after the cut */
+};
+
+/* The print callback is the hook: the library calls it in the middle of
+ * an open, while it still has bytes to read. The first call cuts the
+ * file short. */
+static void shrink_print(void *ctx, enum usdtkit_log_level level, const char *msg)
+{
+	struct shrink *s = ctx;
+	size_t n = strlen(s->msgs);
+
+	(void)level;
+	if (!s->done++ && ftruncate(s->fd, s->to))
+		perror("ftruncate");
+	snprintf(s->msgs + n, sizeof(s->msgs) - n, "%s\n", msg);
+}
+
+static struct usdtkit_file *open_shrinking(const char *path, const struct eg_buf *img,
+					   off_t to, struct shrink *s)
+{
+	struct usdtkit_open_opts o = { .sz = sizeof(o), .print = shrink_print,
+				       .print_ctx = s };
+
+	write_file(path, img);
+	memset(s, 0, sizeof(*s));
+	s->to = to;
+	s->fd = open(path, O_RDWR);
+	if (s->fd < 0) {
+		perror(path);
+		exit(2);
+	}
+	return usdtkit_file_open(path, &o);
+}
+
+static void test_truncate_hooks(void)
+{
+	struct eg_elf e;
+	struct eg_buf img = { 0 };
+	struct usdtkit_file *f;
+	struct shrink s;
+	char path[256];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/shrink", tmpdir);
+	notes_image(&e, &img, 1, 20000);
+
+	/* cut while the notes are decoded (the bad first note is reported):
+	 * they were read whole before, so the listing is the file as it
+	 * was, or an error; the old mapping took SIGBUS here */
+	f = open_shrinking(path, &img, 4096, &s);
+	err = errno;
+	CHECK(s.done, "no message: the hook did not run");
+	CHECK((f && usdtkit_file_site_count(f) == 20000) || (!f && err == EIO),
+	      "cut during notes: %p, %zu sites, errno %d", (void *)f,
+	      usdtkit_file_site_count(f), err);
+	usdtkit_file_close(f);
+	close(s.fd);
+
+	/* cut while the sections are named (one name is unreadable), before
+	 * the notes are read: an error naming the file, never a signal */
+	eg_patch_shdr(&e, &img, e.sec_data, EG_SH_NAME, 0xfffff);
+	f = open_shrinking(path, &img, 4096, &s);
+	err = errno;
+	CHECK(s.done, "no message: the hook did not run");
+	CHECK(!f && err == EIO, "cut before the notes: %p, errno %d", (void *)f, err);
+	CHECK(strstr(s.msgs, path) && strstr(s.msgs, "shrank"),
+	      "message names the file and the cause: %s", s.msgs);
+	usdtkit_file_close(f);
+	close(s.fd);
+	eg_free(&img);
+}
+
+/* Another process truncates and restores the file as fast as it can for
+ * @secs seconds while this one opens it again and again. */
+static void test_truncate_race(double secs)
+{
+	struct eg_elf e;
+	struct eg_buf img = { 0 };
+	struct usdtkit_open_opts o = { .sz = sizeof(o) };
+	int ok = 0, bad = 0, other = 0, fd, st = 0;
+	char path[256];
+	double end;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/race", tmpdir);
+	notes_image(&e, &img, 0, 20000);
+	write_file(path, &img);
+	fd = open(path, O_RDWR);
+	if (fd < 0) {
+		perror(path);
+		exit(2);
+	}
+	pid = fork();
+	if (pid == 0) {
+		unsigned r = 1;
+
+		end = now() + secs;
+		while (now() < end) {
+			r = r * 1103515245u + 12345u;
+			if (ftruncate(fd, 8192 + (off_t)(r % img.len)) ||
+			    pwrite(fd, img.p, img.len, 0) != (ssize_t)img.len)
+				_exit(3);
+			usleep(500);	/* whole for a while, as in issue 12 */
+		}
+		eg_free(&img);	/* valgrind checks this child's leaks too */
+		_exit(0);
+	}
+	end = now() + secs;
+	while (now() < end) {
+		struct usdtkit_file *f = usdtkit_file_open(path, &o);
+
+		if (f)
+			ok++;
+		else if (errno == EIO || errno == ENOEXEC || errno == EINVAL)
+			bad++;
+		else
+			other++;
+		usdtkit_file_close(f);
+	}
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && !WEXITSTATUS(st), "truncating child: status %#x", st);
+	CHECK(ok + bad > 20 && !other, "%d opens, %d errors, %d other errors",
+	      ok, bad, other);
+	printf("truncation race: %d opens listed, %d refused, none killed\n", ok, bad);
+	close(fd);
+	eg_free(&img);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. Symbol names that collide in the old index                       */
+/* ------------------------------------------------------------------ */
+
+#define NCOLL 200000
+#define OLD_MASK ((1u << 19) - 1)	/* old table: 2^19 slots for 200,001 */
+#define FNV_P 0x100000001b3ull
+
+static const char alphabet[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.";
+
+static uint64_t fnv(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * FNV_P;
+	return h;
+}
+
+/*
+ * NCOLL distinct names whose FNV-1a hashes share their low 19 bits, the
+ * slot of the old table. The low bits of FNV-1a depend only on the low
+ * bits before, and each step is invertible (the prime is odd): walk
+ * every 3-character suffix back from the target slot, remember which
+ * state each one starts from, then give every prefix whose state is
+ * one of those the suffix that leads to the target.
+ */
+static char *colliding_names(void)
+{
+	uint64_t pinv = FNV_P, t = fnv("sym0000000") & OLD_MASK;
+	int32_t *from = malloc(sizeof(*from) * (OLD_MASK + 1));
+	char *names = malloc((size_t)NCOLL * 16), prefix[16];
+	unsigned i, n = 0, k;
+
+	if (!from || !names)
+		abort();
+	for (i = 0; i < 5; i++)	/* Newton: inverse of the prime mod 2^64 */
+		pinv *= 2 - FNV_P * pinv;
+	memset(from, 0xff, sizeof(*from) * (OLD_MASK + 1));
+	for (k = 0; k < 64 * 64 * 64; k++) {
+		uint64_t h = t;
+
+		h = ((h * pinv) ^ (uint8_t)alphabet[k % 64]) & OLD_MASK;
+		h = ((h * pinv) ^ (uint8_t)alphabet[k / 64 % 64]) & OLD_MASK;
+		h = ((h * pinv) ^ (uint8_t)alphabet[k / 4096]) & OLD_MASK;
+		from[h] = (int32_t)k;
+	}
+	for (i = 0; n < NCOLL; i++) {
+		int32_t s;
+
+		snprintf(prefix, sizeof(prefix), "sym%07u", i);
+		s = from[fnv(prefix) & OLD_MASK];
+		if (s < 0)
+			continue;
+		/* "symNNNNNNN" + 3 + NUL fit in 16 */
+		memcpy(names + (size_t)n * 16, prefix, 10);
+		names[(size_t)n * 16 + 10] = alphabet[s / 4096];
+		names[(size_t)n * 16 + 11] = alphabet[s / 64 % 64];
+		names[(size_t)n * 16 + 12] = alphabet[s % 64];
+		names[(size_t)n * 16 + 13] = 0;
+		n++;
+	}
+	free(from);
+	return names;
+}
+
+static void test_colliding_symbols(void)
+{
+	struct eg_sym *syms = calloc(NCOLL, sizeof(*syms));
+	struct eg_buf notes = { 0 }, img = { 0 };
+	char *names = colliding_names(), spec[64];
+	const struct usdtkit_site *s;
+	const struct usdtkit_arg *a;
+	struct usdtkit_file *f;
+	struct eg_elf e = { .cls = EG_ELFCLASS64, .data = EG_LSB,
+			    .machine = EG_EM_X86_64 };
+	const char *target = names + (size_t)(NCOLL - 1) * 16;
+	double t0, t;
+	int i, same = 0;
+
+	eg_layout(&e);
+	for (i = 0; i < NCOLL; i++) {
+		syms[i].name = names + (size_t)i * 16;
+		syms[i].value = e.data_addr + 8;
+		same += (fnv(syms[i].name) & OLD_MASK) == (fnv(names) & OLD_MASK);
+	}
+	CHECK(same == NCOLL, "%d of %d names share the old slot", same, NCOLL);
+	snprintf(spec, sizeof(spec), "8@%s(%%rip)", target);
+	eg_stapsdt(&notes, true, false, e.text_addr, 0, 0, "hard", "collide", spec);
+	e.notes = notes.p;
+	e.notes_size = notes.len;
+	e.syms = syms;
+	e.nsyms = NCOLL;
+	eg_build(&e, &img);
+
+	t0 = now();
+	f = usdtkit_file_open_mem(img.p, img.len, NULL);
+	t = now() - t0;
+	printf("%d colliding symbols: opened and resolved in %.3f s\n", NCOLL, t);
+	CHECK(t < 1.0, "listing took %.3f s", t);
+	s = usdtkit_file_site(f, 0);
+	a = s ? usdtkit_site_arg(s, 0) : NULL;
+	/* resolved: read at runtime ip + (S - pc) */
+	CHECK(a && a->status == USDTKIT_ARG_OK && a->pc_rel &&
+	      e.text_addr + (uint64_t)a->disp == e.data_addr + 8,
+	      "%s: not resolved to its symbol", spec);
+	usdtkit_file_close(f);
+	eg_free(&img);
+	eg_free(&notes);
+	free(syms);
+	free(names);
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. Memory per note                                                 */
+/* ------------------------------------------------------------------ */
+
+#define NARGS 16000000
+
+static void test_many_args(void)
+{
+	struct eg_elf e = { .cls = EG_ELFCLASS64, .data = EG_LSB,
+			    .machine = EG_EM_X86_64 };
+	struct eg_buf notes = { 0 }, img = { 0 };
+	struct rusage ru;
+	char path[256], *args = malloc((size_t)NARGS * 2 + 1);
+	size_t size;
+	int st = 0, i;
+	pid_t pid;
+
+	if (!args)
+		abort();
+	for (i = 0; i < NARGS; i++)
+		memcpy(args + 2 * (size_t)i, "1 ", 2);
+	args[(size_t)NARGS * 2] = 0;
+	eg_layout(&e);
+	eg_stapsdt(&notes, true, false, e.text_addr, 0, 0, "hard", "many", args);
+	free(args);
+	e.notes = notes.p;
+	e.notes_size = notes.len;
+	eg_build(&e, &img);
+	eg_free(&notes);
+	snprintf(path, sizeof(path), "%s/many", tmpdir);
+	write_file(path, &img);
+	size = img.len;
+	eg_free(&img);	/* the child's peak must be its own */
+
+	/* a fresh process: after fork() the child's peak would count the
+	 * parent's pages, and under ASan the parent's freed ones too */
+	pid = fork();
+	if (pid == 0) {
+		execl("/proc/self/exe", "test_elf_hard", "--open-many", path, (char *)NULL);
+		_exit(127);
+	}
+	if (wait4(pid, &st, 0, &ru) != pid)
+		abort();
+	CHECK(WIFEXITED(st) && !WEXITSTATUS(st),
+	      "%d arguments: wrong counts or status (%#x)", NARGS, st);
+	/* ru_maxrss is in KiB; the bound: 4x the file and 16 MiB */
+	printf("%d arguments, %zu byte file: peak RSS %ld KiB\n", NARGS, size,
+	       ru.ru_maxrss);
+#ifndef __SANITIZE_ADDRESS__	/* ASan's shadow and redzones are not ours */
+	CHECK((size_t)ru.ru_maxrss * 1024 <= 4 * size + (16u << 20),
+	      "peak RSS %ld KiB for a %zu byte file", ru.ru_maxrss, size);
+#endif
+}
+
+/* The child of test_many_args(): open, check the counts, exit 0. */
+static int open_many(const char *path)
+{
+	struct usdtkit_file *f = usdtkit_file_open(path, NULL);
+	const struct usdtkit_site *s = usdtkit_file_site(f, 0);
+
+	if (!s || usdtkit_site_arg_total(s) != NARGS ||
+	    usdtkit_site_arg_count(s) != USDTKIT_SITE_MAX_ARGS ||
+	    usdtkit_site_arg(s, USDTKIT_SITE_MAX_ARGS - 1)->status != USDTKIT_ARG_OK)
+		return 1;
+	usdtkit_file_close(f);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = argc > 1 ? argv[1] : "";
+
+	if (argc == 3 && !strcmp(argv[1], "--open-many"))
+		return open_many(argv[2]);
+
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	/* the old symbol index took 61 s: fail, do not hang */
+	alarm(60);
+	if (!*only || !strcmp(only, "truncate")) {
+		test_truncate_hooks();
+		test_truncate_race(2.0);
+	}
+	if (!*only || !strcmp(only, "symbols"))
+		test_colliding_symbols();
+	if (!*only || !strcmp(only, "args"))
+		test_many_args();
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", tmpdir);
+	}
+	return check_done();
+}
