@@ -12,6 +12,7 @@
 # and busybox.sh build them from Debian's sources and print their paths.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/cross-apt.sh
 . "$top/scripts/cross-apt.sh"
 vmcache=$USDTKIT_CACHE/vm
 
@@ -36,8 +37,8 @@ version() {
 # unpack PKG:ARCH's file(s) matching the tar pattern into the cache dir
 # named after its version; prints that dir. Concurrent runs (ctest -j)
 # serialise on a lock, and a dir is complete once .done exists.
-unpack() {
-	local pkg=$1 ver=$2 pattern=$3 dir tmp
+unpack() {	# runs in $(...): its variables stay there
+	pkg=$1 ver=$2 pattern=$3
 	[ -n "$ver" ] || { echo "vm fetch: no candidate for $pkg" >&2; return 1; }
 	dir=$vmcache/${pkg%%:*}_$(echo "$ver" | tr ':' '_')_$arch
 	mkdir -p "$vmcache"
@@ -63,6 +64,7 @@ unpack() {
 apt_cross_init
 mkdir -p "$vmcache"
 memo=$vmcache/resolved-$arch
+# shellcheck disable=SC3013 # -nt: dash's and busybox's test have it
 if [ ! -s "$memo" ] || [ "$aptdir/lists" -nt "$memo" ]; then
 	kpkg=$(apt_cache_cross depends "$kmeta:$arch" |
 		awk '/Depends: linux-image-[0-9]/ { print $2; exit }')

@@ -28,8 +28,10 @@ timeout=${USDTKIT_VM_TIMEOUT:-300}
 fetched=$(sh "$here/fetch.sh" "$target")
 kernel=$(echo "$fetched" | sed -n 's/^kernel //p')
 busybox=$(echo "$fetched" | sed -n 's/^busybox //p')
-[ -f "$kernel" ] && [ -f "$busybox" ] || {
-	echo "FAIL vm $target: no kernel or busybox ($fetched)"; exit 1; }
+if [ ! -f "$kernel" ] || [ ! -f "$busybox" ]; then
+	echo "FAIL vm $target: no kernel or busybox ($fetched)"
+	exit 1
+fi
 
 # ---- the initramfs ----
 rm -rf "$work"
@@ -37,25 +39,28 @@ mkdir -p "$root/bin" "$root/lib" "$root/w" "$root/proc" "$root/sys" \
 	"$root/dev" "$root/tmp"
 
 # copy_libs BINARY: its interpreter and NEEDED libraries, recursively,
-# from the build, the cross toolchain's libc and the unpacked sysroot
+# from the build, the cross toolchain's libc and the unpacked sysroot.
+# Each level runs in a subshell: POSIX sh has no local variables.
 copy_libs() {
-	local f=$1 interp lib d
-	interp=$(readelf -lW "$f" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
-	if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
-		mkdir -p "$root${interp%/*}"
-		cp -L "/usr/$triplet/lib/${interp##*/}" "$root$interp"
+	_f=$1
+	_interp=$(readelf -lW "$_f" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
+	if [ -n "$_interp" ] && [ ! -e "$root$_interp" ]; then
+		mkdir -p "$root${_interp%/*}"
+		cp -L "/usr/$triplet/lib/${_interp##*/}" "$root$_interp"
 	fi
-	for lib in $(readelf -dW "$f" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
-		[ -e "$root/lib/$lib" ] && continue
-		for d in "$build/tests/vm" "/usr/$triplet/lib" \
+	for _lib in $(readelf -dW "$_f" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+		[ -e "$root/lib/$_lib" ] && continue
+		for _d in "$build/tests/vm" "/usr/$triplet/lib" \
 			"$sysroot/usr/lib/$multiarch" "$sysroot/lib/$multiarch"; do
-			if [ -e "$d/$lib" ]; then
-				cp -L "$d/$lib" "$root/lib/$lib"
-				copy_libs "$root/lib/$lib"
-				break
-			fi
+			[ -e "$_d/$_lib" ] || continue
+			cp -L "$_d/$_lib" "$root/lib/$_lib"
+			(copy_libs "$root/lib/$_lib")
+			break
 		done
-		[ -e "$root/lib/$lib" ] || { echo "FAIL vm: $lib for $f not found"; exit 1; }
+		if [ ! -e "$root/lib/$_lib" ]; then
+			echo "FAIL vm: $_lib for $_f not found"
+			exit 1
+		fi
 	done
 }
 
