@@ -17,6 +17,7 @@
 
 #include "internal.h"
 #include "opts.h"
+#include "proc.h"
 #include "spectable.h"
 
 #define ET_EXEC_TYPE 2
@@ -436,10 +437,14 @@ struct usdtkit_link *usdtkit_attach_pid(struct bpf_program *prog, int pid,
 
 		if (!f || !usdtkit_file_next_site(f, NULL, provider, name))
 			continue;
-		/* the process's own view of the path (containers) */
-		snprintf(kpath, sizeof(kpath), "/proc/%d/root%s",
-			 usdtkit_proc_pid(proc), usdtkit_proc_object_path(proc, i));
-		err = attach_file(l, &r, kpath, f, proc);
+		/* the process's own view of the path (containers), or the
+		 * inode it maps when the file was deleted or replaced */
+		err = usdtkit__proc_object_kpath(proc, i, kpath, sizeof(kpath));
+		if (err)
+			usdtkit__warn(&l->log, "pid %d: %s: %s", usdtkit_proc_pid(proc),
+				      usdtkit_proc_object_path(proc, i), strerror(-err));
+		else
+			err = attach_file(l, &r, kpath, f, proc);
 	}
 	usdtkit_proc_close(proc);
 	return finish(l, err, what);

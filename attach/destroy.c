@@ -10,7 +10,7 @@
 
 #include "internal.h"
 
-#define DESTROY_THREADS 64
+#define DESTROY_THREADS 256
 /* small stacks: every thread must fit a 32-bit address space too */
 #define DESTROY_STACK (64 * 1024)
 

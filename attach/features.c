@@ -89,6 +89,21 @@ static int probe_bpf(void)
 }
 
 /*
+ * A kprobe program that does nothing, for uprobe_multi links that only
+ * ask the kernel a question (multi.c): the user's program must never run
+ * from them. Its fd, or a negative errno.
+ */
+int usdtkit__noop_multi_prog(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return load_probe_prog(insns, 2, USDTKIT_TRACE_UPROBE_MULTI);
+}
+
+/*
  * bpf_jit_enable can read 0 while every program is JITed
  * (CONFIG_BPF_JIT_ALWAYS_ON), and 1 on an arch whose JIT gave up on this
  * program: a loaded program's JIT image size is the answer.

@@ -81,6 +81,14 @@ struct usdtkit_link {
 int usdtkit__sys_uprobe_multi(int prog_fd, const char *path,
 			      const uint64_t *offsets, const uint64_t *ref_ctrs,
 			      const uint64_t *cookies, uint32_t cnt, int pid);
+int usdtkit__noop_multi_prog(void);
+
+/*
+ * Why the kernel refused to register the uprobe at @t, where the errno
+ * alone does not say: an empty string or ": <reason>" (perf.c).
+ */
+void usdtkit__uprobe_hint(char *buf, size_t size, int err,
+			  const struct usdtkit_target *t, bool perf_event);
 
 /* encode.c: the IR of one site -> the program's spec layout */
 int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,

@@ -5,10 +5,11 @@
  * entries must be handed out in one place. libbpf 1.1 gives no way to
  * hang user data on a bpf_object, and the libbpf program handler
  * (auto-attach) receives nothing but the program, so managers live in a
- * process-wide list keyed by the kernel id of the spec map, under a mutex. A manager lives as
- * long as a link uses it.
+ * process-wide list keyed by the kernel id of the spec map, under a mutex.
+ * A manager lives as long as a link uses it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,52 +23,145 @@ static pthread_mutex_t managers_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct usdtkit_manager *managers;
 
 /*
- * The maps come from the kernel's view of the loaded program: the ids of
- * the maps it uses, and their names, which the kernel keeps to 15 bytes.
- * libbpf 1.1 cannot name a program's object, and this also works for a
- * program loaded by anything else.
+ * The maps are the ones the loaded program uses (the kernel's list of its
+ * map ids), found by name, which the kernel keeps to 15 bytes. The fds
+ * come from what this process already holds: libbpf leaves the loaded
+ * program's instructions in place, and each map load (ld_imm64) in them
+ * carries the fd libbpf passed to the kernel. Opening a map by its id
+ * (BPF_MAP_GET_FD_BY_ID) needs CAP_SYS_ADMIN, more than tracing needs
+ * (CAP_BPF and CAP_PERFMON), so it is only the fallback, for programs
+ * whose instructions do not carry fds (loaded by other means).
  */
 struct map_info {
 	int fd;
 	uint32_t id, value_size, max_entries;
+	char name[16];
 };
 
-static int map_by_name(const uint32_t *ids, uint32_t n, const char *name,
-		       struct map_info *out)
+#define MAX_PROG_MAPS 64
+
+struct prog_maps {
+	struct map_info m[MAX_PROG_MAPS];
+	uint32_t ids[MAX_PROG_MAPS];
+	uint32_t nids, n;
+	uint32_t by_id_failed;	/* a map id we could not open, 0 if none */
+	int by_id_err;		/* and why */
+};
+
+static bool has_map(const struct prog_maps *pm, uint32_t id)
 {
 	uint32_t i;
 
-	for (i = 0; i < n; i++) {
-		struct bpf_map_info info;
-		uint32_t len = sizeof(info);
-		int fd = bpf_map_get_fd_by_id(ids[i]);
-
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		    !strncmp(info.name, name, sizeof(info.name) - 1)) {
-			*out = (struct map_info){ fd, info.id, info.value_size,
-						  info.max_entries };
-			return 0;
-		}
-		close(fd);
-	}
-	return -ENOENT;
+	for (i = 0; i < pm->n; i++)
+		if (pm->m[i].id == id)
+			return true;
+	return false;
 }
 
-static int prog_map_ids(int prog_fd, uint32_t *ids, uint32_t *n)
+static bool uses_map(const struct prog_maps *pm, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < pm->nids; i++)
+		if (pm->ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Keep a copy of @fd if it is one of the program's maps not yet kept. */
+static void keep_map_fd(struct prog_maps *pm, int fd)
+{
+	struct bpf_map_info info;
+	uint32_t len = sizeof(info);
+	struct map_info *mi;
+
+	memset(&info, 0, sizeof(info));
+	if (pm->n == MAX_PROG_MAPS || fd < 0 ||
+	    bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    !uses_map(pm, info.id) || has_map(pm, info.id))
+		return;
+	fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	mi = &pm->m[pm->n++];
+	*mi = (struct map_info){ fd, info.id, info.value_size, info.max_entries, "" };
+	memcpy(mi->name, info.name, sizeof(mi->name) - 1);
+}
+
+/* The fds in the program's ld_imm64 map loads, as libbpf left them. */
+static void maps_from_insns(struct prog_maps *pm, const struct bpf_program *prog)
+{
+	const struct bpf_insn *in = bpf_program__insns(prog);
+	size_t i, n = bpf_program__insn_cnt(prog);
+
+	for (i = 0; in && i + 1 < n; i++) {
+		if (in[i].code != (BPF_LD | BPF_DW | BPF_IMM))
+			continue;
+		if (in[i].src_reg == BPF_PSEUDO_MAP_FD ||
+		    in[i].src_reg == BPF_PSEUDO_MAP_VALUE)
+			keep_map_fd(pm, in[i].imm);
+		i++;	/* the second half of the 16-byte instruction */
+	}
+}
+
+/* The maps not found above, by id: needs CAP_SYS_ADMIN. */
+static void maps_by_id(struct prog_maps *pm)
+{
+	uint32_t i;
+
+	for (i = 0; i < pm->nids; i++) {
+		int fd;
+
+		if (has_map(pm, pm->ids[i]))
+			continue;
+		fd = bpf_map_get_fd_by_id(pm->ids[i]);
+		if (fd < 0) {
+			if (!pm->by_id_failed) {
+				pm->by_id_failed = pm->ids[i];
+				pm->by_id_err = -errno;
+			}
+			continue;
+		}
+		keep_map_fd(pm, fd);
+		close(fd);
+	}
+}
+
+static int prog_map_ids(int prog_fd, struct prog_maps *pm)
 {
 	struct bpf_prog_info info;
 	uint32_t len = sizeof(info);
 
 	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = *n;
-	info.map_ids = (uint64_t)(uintptr_t)ids;
+	info.nr_map_ids = MAX_PROG_MAPS;
+	info.map_ids = (uint64_t)(uintptr_t)pm->ids;
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
 		return -errno;
-	*n = info.nr_map_ids < *n ? info.nr_map_ids : *n;
+	pm->nids = info.nr_map_ids < MAX_PROG_MAPS ? info.nr_map_ids : MAX_PROG_MAPS;
 	return 0;
+}
+
+/* Take map @name out of @pm (the caller owns its fd then). */
+static int map_by_name(struct prog_maps *pm, const char *name, struct map_info *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < pm->n; i++)
+		if (pm->m[i].fd >= 0 && !strcmp(pm->m[i].name, name)) {
+			*out = pm->m[i];
+			pm->m[i].fd = -1;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static void prog_maps_close(struct prog_maps *pm)
+{
+	uint32_t i;
+
+	for (i = 0; i < pm->n; i++)
+		if (pm->m[i].fd >= 0)
+			close(pm->m[i].fd);
 }
 
 static size_t want_value_size(enum usdtkit_spec_abi abi)
@@ -89,35 +183,56 @@ uint64_t usdtkit__cookie(const struct usdtkit_manager *m, int spec_id)
 					 : (uint64_t)spec_id;
 }
 
+/* No spec map among the maps we could open: say why. */
+static int no_spec_map(const struct prog_maps *pm, const struct bpf_program *prog,
+		       const struct usdtkit_log *lg)
+{
+	if (pm->by_id_failed) {
+		usdtkit__warn(lg, "program '%s': cannot open its map id %u: %s%s",
+			      bpf_program__name(prog), pm->by_id_failed,
+			      strerror(-pm->by_id_err), pm->by_id_err == -EPERM ?
+			      " (opening a map by id needs CAP_SYS_ADMIN; a program "
+			      "loaded by libbpf in this process needs only CAP_BPF "
+			      "and CAP_PERFMON)" : "");
+		return pm->by_id_err;
+	}
+	usdtkit__warn(lg, "program '%s' uses no usdtkit_specs map: include "
+		      "<usdtkit/usdtkit.bpf.h> and read an argument",
+		      bpf_program__name(prog));
+	return -ENOENT;
+}
+
 static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 		     const struct usdtkit_log *lg)
 {
-	uint32_t ids[64], n = 64;
 	struct map_info spec, ip = { .fd = -1 };
+	struct prog_maps pm = { .n = 0 };
 	int err, fd = bpf_program__fd(prog);
 
 	if (fd < 0) {
 		usdtkit__warn(lg, "program '%s' is not loaded", bpf_program__name(prog));
 		return -EINVAL;
 	}
-	err = prog_map_ids(fd, ids, &n);
+	err = prog_map_ids(fd, &pm);
 	if (err)
 		return err;
-	if (!map_by_name(ids, n, "usdtkit_specs", &spec)) {
-		map_by_name(ids, n, "usdtkit_ip_map", &ip);
+	maps_from_insns(&pm, prog);
+	maps_by_id(&pm);
+	if (!map_by_name(&pm, "usdtkit_specs", &spec)) {
+		map_by_name(&pm, "usdtkit_ip_map", &ip);
 		m->abi = USDTKIT_ABI_OWN;
-	} else if (!map_by_name(ids, n, "__bpf_usdt_spec", &spec)) {
+	} else if (!map_by_name(&pm, "__bpf_usdt_spec", &spec)) {
 		/* libbpf's <bpf/usdt.bpf.h>; the kernel keeps 15 bytes of
 		 * "__bpf_usdt_specs" and "__bpf_usdt_ip_to_spec_id" */
-		map_by_name(ids, n, "__bpf_usdt_ip_t", &ip);
+		map_by_name(&pm, "__bpf_usdt_ip_t", &ip);
 		m->abi = spec.value_size == 304 ? USDTKIT_ABI_LIBBPF_V2 :
 			 USDTKIT_ABI_LIBBPF_V1;
 	} else {
-		usdtkit__warn(lg, "program '%s' uses no usdtkit_specs map: include "
-			      "<usdtkit/usdtkit.bpf.h> and read an argument",
-			      bpf_program__name(prog));
-		return -ENOENT;
+		err = no_spec_map(&pm, prog, lg);
+		prog_maps_close(&pm);
+		return err;
 	}
+	prog_maps_close(&pm);
 	m->spec_fd = spec.fd;
 	m->spec_map_id = spec.id;
 	m->ip_fd = ip.fd;

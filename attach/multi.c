@@ -6,10 +6,73 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
 #include "internal.h"
+
+/* A link for @t[lo..hi) made and closed at once: 0 or the kernel's errno. */
+static int try_sites(int prog_fd, const struct usdtkit_target *t, size_t lo,
+		     size_t hi, const uint64_t *offs, const uint64_t *refs, int pid)
+{
+	int fd = usdtkit__sys_uprobe_multi(prog_fd, t[0].path, offs + lo,
+					   refs ? refs + lo : NULL, NULL,
+					   (uint32_t)(hi - lo), pid);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/*
+ * The kernel refuses a whole uprobe_multi link for one site and does not
+ * say which (nor why: EINVAL is mostly another tracer's semaphore offset
+ * at a site, see usdtkit__uprobe_hint). Bisect for the first site it
+ * refuses alone, with a program that does nothing so the user's program
+ * never runs from these links. Its index, or -1 if none is refused alone.
+ */
+static long refused_site(const struct usdtkit_target *t, size_t n,
+			 const uint64_t *offs, const uint64_t *refs, int pid,
+			 int err)
+{
+	int prog = usdtkit__noop_multi_prog();
+	size_t lo = 0, hi = n;
+
+	if (prog < 0)
+		return -1;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (try_sites(prog, t, lo, mid, offs, refs, pid) == err)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	if (try_sites(prog, t, lo, lo + 1, offs, refs, pid) != err)
+		lo = n;
+	close(prog);
+	return lo < n ? (long)lo : -1;
+}
+
+static void multi_failed(struct usdtkit_link *l, const struct usdtkit_target *t,
+			 size_t n, const uint64_t *offs, const uint64_t *refs,
+			 int pid, int err)
+{
+	long bad = err == -EINVAL ? refused_site(t, n, offs, refs, pid, err) : -1;
+	char hint[320];
+
+	if (bad < 0) {
+		usdtkit__warn(&l->log, "%s: uprobe_multi link of %zu sites (first %s:%s): %s",
+			      t[0].path, n, t[0].provider, t[0].name, strerror(-err));
+		return;
+	}
+	usdtkit__uprobe_hint(hint, sizeof(hint), err, &t[bad], false);
+	usdtkit__warn(&l->log, "%s: %s:%s: uprobe at file offset 0x%llx (site %ld of %zu): "
+		      "uprobe_multi: %s%s", t[bad].path, t[bad].provider, t[bad].name,
+		      (unsigned long long)t[bad].offset, bad + 1, n, strerror(-err), hint);
+}
 
 /*
  * All @n targets are in one file (@t[0].path): one link. The kernel
@@ -41,8 +104,7 @@ int usdtkit__attach_multi(struct usdtkit_link *l, const struct bpf_program *prog
 				       any_ref ? refs : NULL, cookies,
 				       (uint32_t)n, pid < 0 ? 0 : pid);
 	if (fd < 0)
-		usdtkit__warn(&l->log, "%s: uprobe_multi link of %zu sites (first %s:%s): %s",
-			      t[0].path, n, t[0].provider, t[0].name, strerror(-fd));
+		multi_failed(l, t, n, offs, any_ref ? refs : NULL, pid < 0 ? 0 : pid, fd);
 	else
 		l->multi_fd = fd;
 out:

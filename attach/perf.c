@@ -112,6 +112,37 @@ static int perf_bind(int prog_fd, struct usdtkit_perf_site *s, uint64_t cookie)
 	return 0;
 }
 
+/*
+ * The kernel keeps one uprobe per file and offset, shared by every tracer,
+ * and refuses a registration whose semaphore offset differs from the
+ * existing one's with EINVAL, saying why only in its log ("ref_ctr_offset
+ * mismatch"). bcc registers ref_ctr_offset 0x6 on probes that have no
+ * semaphore, so this is what EINVAL on a site we parsed ourselves usually
+ * means. Since 2025 ("perf: Require CAP_SYS_ADMIN for uprobes", also in
+ * stable kernels) a perf-event uprobe needs CAP_SYS_ADMIN, where
+ * uprobe_multi needs CAP_BPF and CAP_PERFMON.
+ */
+void usdtkit__uprobe_hint(char *buf, size_t size, int err,
+			  const struct usdtkit_target *t, bool perf_event)
+{
+	buf[0] = 0;
+	if (err == -EINVAL && t->ref_ctr)
+		snprintf(buf, size, ": another uprobe at this site probably has a "
+			 "different semaphore offset (ref_ctr_offset) than its "
+			 "semaphore's 0x%llx, e.g. a bcc tracer (the kernel logs "
+			 "\"ref_ctr_offset mismatch\")",
+			 (unsigned long long)t->ref_ctr);
+	else if (err == -EINVAL)
+		snprintf(buf, size, ": another uprobe at this site probably has a "
+			 "semaphore offset (ref_ctr_offset) where the probe has no "
+			 "semaphore, e.g. a bcc tracer, which registers 0x6 (the "
+			 "kernel logs \"ref_ctr_offset mismatch\")");
+	else if (err == -EACCES && perf_event)
+		snprintf(buf, size, ": perf-event uprobes need CAP_SYS_ADMIN on this "
+			 "kernel; uprobe_multi links (mode multi) need only CAP_BPF "
+			 "and CAP_PERFMON");
+}
+
 /* One perf-event uprobe per site; the cookie carries the spec id unless
  * the program looks IPs up instead (IPMAP). */
 int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
@@ -137,6 +168,7 @@ int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
 		struct usdtkit_perf_site *s = &l->perf[l->nperf];
 
 		s->link_fd = -1;
+		what = "perf_event_open";
 		s->pfd = perf_open(type, shift, &t[i], pid);
 		if (s->pfd < 0) {
 			err = s->pfd;
@@ -147,10 +179,17 @@ int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
 		err = perf_bind(bpf_program__fd(prog), s, cookies ?
 				usdtkit__cookie(l->man, t[i].spec_id) : 0);
 	}
-	if (err)
+	if (err) {
+		char hint[320] = "";
+
+		/* only the event's creation registers the uprobe */
+		if (!strcmp(what, "perf_event_open"))
+			usdtkit__uprobe_hint(hint, sizeof(hint), err, &t[i], true);
 		usdtkit__warn(&l->log, "%s: %s:%s: uprobe at file offset 0x%llx (site %zu of %zu): "
-			      "%s: %s", t[i].path, t[i].provider, t[i].name,
-			      (unsigned long long)t[i].offset, i + 1, n, what, strerror(-err));
+			      "%s: %s%s", t[i].path, t[i].provider, t[i].name,
+			      (unsigned long long)t[i].offset, i + 1, n, what,
+			      strerror(-err), hint);
+	}
 	return err;
 }
 

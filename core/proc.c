@@ -15,6 +15,7 @@
 
 #include "file.h"
 #include "opts.h"
+#include "proc.h"
 
 struct mapping {
 	uint64_t start, end, offset;
@@ -122,21 +123,44 @@ static int read_maps(struct usdtkit_proc *p)
 
 static const char deleted_tag[] = " (deleted)";
 
+/*
+ * The path that reaches the inode @o maps: through the process's root (a
+ * container's filesystem), or for a file unlinked or renamed over since it
+ * was mapped, through the map_files link of one of its mappings (which
+ * open() and the kernel's path lookup follow to that inode).
+ */
+static int object_kpath(const struct usdtkit_proc *p, const struct object *o,
+			char *buf, size_t size)
+{
+	size_t len = strlen(o->path), tag = sizeof(deleted_tag) - 1;
+	int n;
+
+	if (len > tag && !strcmp(o->path + len - tag, deleted_tag))
+		n = snprintf(buf, size, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+			     p->pid, o->maps[0].start, o->maps[0].end);
+	else
+		n = snprintf(buf, size, "/proc/%d/root%s", p->pid, o->path);
+	return n < 0 ? -EINVAL : (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int usdtkit__proc_object_kpath(const struct usdtkit_proc *p, size_t i,
+			       char *buf, size_t size)
+{
+	if (!p || i >= p->nobjs || !size)
+		return -EINVAL;
+	return object_kpath(p, &p->objs[i], buf, size);
+}
+
 static void open_object(struct usdtkit_proc *p, struct object *o)
 {
 	struct usdtkit_open_opts opts = {
 		.sz = sizeof(opts), .print = p->log.print,
 		.print_ctx = p->log.ctx, .name = o->path,
 	};
-	size_t len = strlen(o->path), tag = sizeof(deleted_tag) - 1;
 	char fname[4200];
 
-	if (len > tag && !strcmp(o->path + len - tag, deleted_tag))
-		snprintf(fname, sizeof(fname), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
-			 p->pid, o->maps[0].start, o->maps[0].end);
-	else
-		snprintf(fname, sizeof(fname), "/proc/%d/root%s", p->pid, o->path);
-	o->file = usdtkit_file_open(fname, &opts);
+	errno = -object_kpath(p, o, fname, sizeof(fname));
+	o->file = errno ? NULL : usdtkit_file_open(fname, &opts);
 	if (!o->file && errno != ENOEXEC && errno != EPROTONOSUPPORT)
 		usdtkit__info(&p->log, "pid %d: %s: skipped: %s", p->pid, o->path,
 			      strerror(errno));

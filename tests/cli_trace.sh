@@ -49,6 +49,21 @@ assert ticks >= 1, "no demo:tick"
 EOF
 }
 
+# check_requests FILE N PID: N demo:request hits of PID, with its values
+check_requests() {
+	python3 - "$1" "$2" "$3" <<'EOF'
+import json, sys
+path, want, pid = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+lines = open(path).read().splitlines()
+assert len(lines) == want, f"{len(lines)} lines, want {want}"
+for l in lines:
+    e = json.loads(l)
+    a = e["args"]
+    assert e["pid"] == pid and e["name"] == "request", e
+    assert a[1:3] == [a[0] * 100, -a[0]] and a[3] > 0, e
+EOF
+}
+
 # trace_ok NAME ARGS...: 25 hits as JSON, checked; lost events reported
 trace_ok() {
 	what=$1; shift
@@ -108,6 +123,51 @@ if command -v setpriv >/dev/null; then
 	rc=$?
 	if [ "$rc" -eq 1 ] && grep -q "needs root" "$tmp/err"; then ok; else
 		ko "not root: exit $rc"; cat "$tmp/err"; fi
+fi
+
+# -p on a running program whose file was deleted (as by a package
+# upgrade): the probes are found and traced in the inode it maps
+cp "$demo" "$tmp/gone"
+"$tmp/gone" -i 2 -n 200000 >/dev/null &
+gpid=$!
+sleep 0.2
+rm "$tmp/gone"
+timeout 30 "$u" trace --count 5 --json -p "$gpid" 'demo:request' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ] && check_requests "$tmp/out" 5 "$gpid" >"$tmp/py" 2>&1; then ok; else
+	ko "-p on a deleted binary: exit $rc"; cat "$tmp/err" "$tmp/py"; fi
+kill "$gpid" 2>/dev/null
+wait "$gpid" 2>/dev/null
+
+# Least privilege: CAP_BPF and CAP_PERFMON, nothing else, as a user that
+# is not root (ambient capabilities), against a demo of the same user.
+# uprobe_multi (AUTO on kernels that have it) must trace; perf-event
+# uprobes need CAP_SYS_ADMIN on current kernels, which the message must say.
+capped() {
+	timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+bpf,+perfmon --ambient-caps=-all,+bpf,+perfmon \
+		--bounding-set=-all,+bpf,+perfmon -- "$@"
+}
+if command -v setpriv >/dev/null && capped true 2>/dev/null &&
+   "$u" features 2>/dev/null | grep -q '^uprobe_multi: *yes'; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$demo" -i 2 -n 200000 >/dev/null &
+	npid=$!
+	sleep 0.2
+	for how in path pid; do
+		if [ $how = path ]; then set -- -p "$npid" "$demo:demo:request"; else set -- -p "$npid" 'demo:request'; fi
+		capped "$u" trace --count 5 --json "$@" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -eq 0 ] && check_requests "$tmp/out" 5 "$npid" >"$tmp/py" 2>&1; then ok; else
+			ko "CAP_BPF+CAP_PERFMON, $how: exit $rc"; cat "$tmp/err" "$tmp/py"; fi
+	done
+	capped "$u" trace --count 1 --mode perf "$demo:demo:request" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && grep -q "CAP_SYS_ADMIN" "$tmp/err"; then ok; else
+		ko "CAP_BPF+CAP_PERFMON, perf mode: exit $rc, want 1 naming CAP_SYS_ADMIN"; cat "$tmp/err"; fi
+	kill "$npid" 2>/dev/null
+	wait "$npid" 2>/dev/null
+else
+	echo "SKIP least privilege: no setpriv with ambient capabilities, or no uprobe_multi"
 fi
 
 # a copy of the demo that never runs: --duration ends a trace without hits

@@ -129,9 +129,11 @@ usdtkit_attach_pid(struct bpf_program *prog, int pid, const char *provider,
 /*
  * Detach everything the link holds and free it. NULL is a no-op. When it
  * returns the program runs at none of the link's sites. Perf-event
- * uprobes (PERF, IPMAP) then stay in the kernel, inert, until a
- * background process "usdtkit-reaper" has released them (the kernel
- * takes ~0.1 s each, one at a time), unless opts.detach_wait was set.
+ * uprobes (PERF, IPMAP) then stay in the kernel, their breakpoints
+ * trapping and their semaphores raised, until a background process
+ * "usdtkit-reaper" has released them (the kernel takes ~0.1 s each, one
+ * at a time), unless opts.detach_wait was set. MULTI restores both before
+ * it returns.
  */
 USDTKIT_API void usdtkit_link_destroy(struct usdtkit_link *link);
 

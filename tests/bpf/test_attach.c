@@ -205,6 +205,13 @@ struct scenario {
 	bool sema;		/* has fx:sema */
 };
 
+/* What happens to the fixture's file once it runs: unlinked, or another
+ * file renamed over it (a package upgrade of a running program). */
+struct file_change {
+	bool unlink_exe;
+	const char *replace_with;
+};
+
 static int attach_all(const struct progset *ps, const struct scenario *sc,
 		      enum usdtkit_mode mode, pid_t pid, struct usdtkit_link **links)
 {
@@ -229,8 +236,8 @@ static int attach_all(const struct progset *ps, const struct scenario *sc,
 	return n;
 }
 
-static void run_scenario(enum usdtkit_mode mode, const struct scenario *sc,
-			 bool libbpf)
+static void run_scenario_changed(enum usdtkit_mode mode, const struct scenario *sc,
+				 bool libbpf, const struct file_change *ch)
 {
 	struct usdtkit_link *links[NPROBES] = { 0 };
 	struct fx_proc a, b;
@@ -253,6 +260,10 @@ static void run_scenario(enum usdtkit_mode mode, const struct scenario *sc,
 	CHECK(!err, "start second %s", sc->exe);
 	if (err)
 		goto out;
+	if (ch && ch->unlink_exe)
+		CHECK(!unlink(sc->exe), "unlink %s", sc->exe);
+	if (ch && ch->replace_with)
+		CHECK(!rename(ch->replace_with, sc->exe), "replace %s", sc->exe);
 	nprobes = attach_all(&ps, sc, mode, a.pid, links);
 	/* IP-map mode cannot know a PIE's or library's address in processes
 	 * that do not exist yet: a clear refusal is the right answer */
@@ -297,6 +308,12 @@ out:
 		usdtkit_link_destroy(links[p]);
 	ring_buffer__free(rb);
 	progset_destroy(&ps);
+}
+
+static void run_scenario(enum usdtkit_mode mode, const struct scenario *sc,
+			 bool libbpf)
+{
+	run_scenario_changed(mode, sc, libbpf, NULL);
 }
 
 /*
@@ -344,6 +361,60 @@ static void run_mode(enum usdtkit_mode mode)
 	for (i = 0; i < sizeof(sc) / sizeof(sc[0]); i++)
 		run_scenario(mode, &sc[i], false);
 	run_i386(mode);
+}
+
+/* A copy of @src at @dst, mode 0755; 0 or -errno. */
+static int copy_file(const char *src, const char *dst)
+{
+	char buf[65536];
+	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, err = 0;
+	ssize_t n;
+
+	if (in >= 0)
+		out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (in < 0 || out < 0)
+		err = -errno;
+	while (!err && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			err = -EIO;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out))
+		err = err ? err : -errno;
+	return err;
+}
+
+/*
+ * A running program whose file was deleted, or replaced by a new version
+ * (renamed over it, as package managers do): maps shows "(deleted)", and
+ * usdtkit_attach_pid() must attach to the inode the process maps.
+ */
+static void run_deleted(enum usdtkit_mode mode)
+{
+	char tmp[] = "/tmp/usdtkit-deleted.XXXXXX", del[64], rep[64], next[64];
+	const struct scenario sc[] = {
+		{ "deleted pie, by pid", del, NULL, "fx", true, false, true, true },
+		{ "replaced nopie, by pid", rep, NULL, "fx", false, false, true, true },
+	};
+	const struct file_change gone = { .unlink_exe = true },
+				 upgraded = { .replace_with = next };
+
+	if (!mkdtemp(tmp)) {
+		CHECK(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(del, sizeof(del), "%s/fx_del", tmp);
+	snprintf(rep, sizeof(rep), "%s/fx_rep", tmp);
+	snprintf(next, sizeof(next), "%s/fx_rep.new", tmp);
+	/* the new version is another build: its sites are elsewhere */
+	CHECK(!copy_file(path_of("fx_pie"), del) && !copy_file(path_of("fx_nopie"), rep) &&
+	      !copy_file(path_of("fx_pie"), next), "copies in %s", tmp);
+	run_scenario_changed(mode, &sc[0], false, &gone);
+	run_scenario_changed(mode, &sc[1], false, &upgraded);
+	unlink(del);
+	unlink(rep);
+	unlink(next);
+	rmdir(tmp);
 }
 
 /*
@@ -678,70 +749,9 @@ static void rollback_mode(enum usdtkit_mode mode)
 	small__destroy(skel);
 }
 
-/*
- * The kernel refuses a uprobe whose semaphore offset differs from that of
- * an existing uprobe at the same place. A blocker uprobe at fx:sema with
- * a wrong semaphore makes the kernel fail the last site of "fx:*": what
- * was attached for the sites before it must be undone.
- */
-static void rollback_midway(enum usdtkit_mode mode)
-{
-	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
-	const char *nopie = path_of("fx_nopie");
-	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
-	const struct usdtkit_site *sema = f ? usdtkit_file_next_site(f, NULL, "fx", "sema") : NULL;
-	struct progset ps, blk;
-	struct bpf_link *blocker = NULL;
-	struct usdtkit_link *l;
-	struct seen s = { 0 };
-	struct ring_buffer *rb = NULL;
-	struct fx_proc a;
-	int fds, links;
+/* ---- what a traced process sees: its site bytes and semaphores ---- */
 
-	printf("  rollback midway / %s\n", usdtkit_mode_str(mode));
-	CHECK(sema && usdtkit_site_semaphore_offset(sema), "fx:sema has a semaphore");
-	CHECK(!progset_load(&ps, false, mode) && !progset_load(&blk, false, USDTKIT_MODE_PERF),
-	      "load");
-	CHECK(!fx_start(&a, nopie, 0), "start");
-	if (sema) {
-		LIBBPF_OPTS(bpf_uprobe_opts, bo,
-			    .ref_ctr_offset = usdtkit_site_semaphore_offset(sema) + 64);
-
-		blocker = bpf_program__attach_uprobe_opts(blk.prog, -1, nopie,
-							  usdtkit_site_pc_offset(sema), &bo);
-		CHECK(!libbpf_get_error(blocker), "blocker uprobe");
-	}
-	fds = count_fds();
-	links = settled_links(-1);
-	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "*", &o);
-	CHECK(!l, "attach must fail at fx:sema");
-	/* the kernel's refusal names the file and the probe (multi: the first
-	 * of the link's probes; perf: the very site) */
-	CHECK(strstr(last_msg, nopie) && strstr(last_msg, "uprobe") &&
-	      strstr(last_msg, mode == USDTKIT_MODE_MULTI ? "fx:" : "fx:sema"),
-	      "message: %s", last_msg);
-	CHECK(count_fds() == fds, "fds %d, baseline %d", count_fds(), fds);
-	CHECK(settled_links(links) == links, "links %d, baseline %d", count_links(), links);
-	CHECK(map_entries(ps.ip_map_fd) == 0, "IP-map entries left: %d",
-	      map_entries(ps.ip_map_fd));
-	rb = ring_buffer__new(ps.events_fd, on_event, &s, NULL);
-	CHECK(!fx_fire(&a, ROUNDS), "fire");
-	if (rb)
-		ring_buffer__consume(rb);
-	CHECK(!s.hits[P_ZERO] && !s.hits[P_THREE] && !s.hits[P_TWELVE],
-	      "no hit after the rollback: %d %d %d", s.hits[P_ZERO], s.hits[P_THREE],
-	      s.hits[P_TWELVE]);
-	ring_buffer__free(rb);
-	bpf_link__destroy(libbpf_get_error(blocker) ? NULL : blocker);
-	fx_stop(&a);
-	progset_destroy(&ps);
-	progset_destroy(&blk);
-	usdtkit_file_close(f);
-}
-
-/* ---- detach of perf-event uprobes ---- */
-
-#define MAX_DSITES 8
+#define MAX_FX_SITES 16
 
 /* The first byte of each site in process @pid: int3 (0xcc) while a
  * uprobe is installed there. Number of sites read. */
@@ -768,6 +778,167 @@ static int count_byte(const unsigned char *b, int n, unsigned char v)
 	return k;
 }
 
+/* The 2-byte semaphore at @addr in @pid, -1 if unreadable. */
+static int sema_value(pid_t pid, uint64_t addr)
+{
+	char path[64];
+	unsigned short v;
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = pread(fd, &v, sizeof(v), (off_t)addr);
+	close(fd);
+	return r == sizeof(v) ? v : -1;
+}
+
+/*
+ * Seconds until no site of @pc traps and the semaphore at @sema is 0
+ * again, polled every ms for up to @limit s; -1 if that never happens.
+ */
+static double until_restored(pid_t pid, const uint64_t *pc, int n, uint64_t sema,
+			     double limit)
+{
+	unsigned char b[16];
+	double t0 = mono_s();
+
+	if (n > 16)
+		return -1;
+	do {
+		if (site_bytes(pid, pc, n, b) == n && !count_byte(b, n, 0xcc) &&
+		    sema_value(pid, sema) == 0)
+			return mono_s() - t0;
+		usleep(1000);
+	} while (mono_s() - t0 < limit);
+	return -1;
+}
+
+/* A uprobe_multi link releases every site when its fd closes; perf-event
+ * uprobes go one at a time, ~0.1 s each (docs/RELIABILITY.md). */
+static double restore_limit(enum usdtkit_mode mode, int sites)
+{
+	return mode == USDTKIT_MODE_MULTI ? 1.0 : 1.0 + 0.5 * sites;
+}
+
+/*
+ * The kernel refuses a uprobe whose semaphore offset differs from that of
+ * an existing uprobe at the same place. A blocker uprobe at fx:sema with
+ * a wrong semaphore makes the kernel fail the last site of "fx:*": what
+ * was attached for the sites before it must be undone.
+ */
+static void rollback_midway(enum usdtkit_mode mode)
+{
+	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+	const char *nopie = path_of("fx_nopie");
+	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
+	const struct usdtkit_site *sema = f ? usdtkit_file_next_site(f, NULL, "fx", "sema") : NULL;
+	struct progset ps, blk;
+	struct bpf_link *blocker = NULL;
+	struct usdtkit_link *l;
+	struct seen s = { 0 };
+	struct ring_buffer *rb = NULL;
+	const struct usdtkit_site *site = NULL;
+	uint64_t pc[MAX_FX_SITES];
+	struct fx_proc a;
+	int fds, links, n = 0;
+	double back;
+
+	printf("  rollback midway / %s\n", usdtkit_mode_str(mode));
+	/* the sites the blocker does not hold */
+	while (f && n < MAX_FX_SITES && (site = usdtkit_file_next_site(f, site, "fx", "*")))
+		if (site != sema)
+			pc[n++] = usdtkit_site_pc(site);
+	CHECK(sema && usdtkit_site_semaphore_offset(sema), "fx:sema has a semaphore");
+	CHECK(!progset_load(&ps, false, mode) && !progset_load(&blk, false, USDTKIT_MODE_PERF),
+	      "load");
+	CHECK(!fx_start(&a, nopie, 0), "start");
+	if (sema) {
+		LIBBPF_OPTS(bpf_uprobe_opts, bo,
+			    .ref_ctr_offset = usdtkit_site_semaphore_offset(sema) + 64);
+
+		blocker = bpf_program__attach_uprobe_opts(blk.prog, -1, nopie,
+							  usdtkit_site_pc_offset(sema), &bo);
+		CHECK(!libbpf_get_error(blocker), "blocker uprobe");
+	}
+	fds = count_fds();
+	links = settled_links(-1);
+	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "*", &o);
+	CHECK(!l, "attach must fail at fx:sema");
+	/* the kernel's refusal (EINVAL, the reason only in its log) names the
+	 * file, the very site (multi: found by bisection) and the likely
+	 * cause: the blocker's different semaphore offset */
+	CHECK(strstr(last_msg, nopie) && strstr(last_msg, "uprobe") &&
+	      strstr(last_msg, "fx:sema") && strstr(last_msg, "ref_ctr_offset") &&
+	      strstr(last_msg, "different semaphore offset"),
+	      "message: %s", last_msg);
+	CHECK(count_fds() == fds, "fds %d, baseline %d", count_fds(), fds);
+	CHECK(settled_links(links) == links, "links %d, baseline %d", count_links(), links);
+	CHECK(map_entries(ps.ip_map_fd) == 0, "IP-map entries left: %d",
+	      map_entries(ps.ip_map_fd));
+	/* the sites attached before the refusal trap no more, soon */
+	back = sema ? until_restored(a.pid, pc, n, usdtkit_site_semaphore(sema),
+				     restore_limit(mode, n)) : -1;
+	CHECK(back >= 0, "sites or semaphore not restored after the rollback");
+	printf("    %d sites restored %.3f s after the failed attach returned\n", n, back);
+	rb = ring_buffer__new(ps.events_fd, on_event, &s, NULL);
+	CHECK(!fx_fire(&a, ROUNDS), "fire");
+	if (rb)
+		ring_buffer__consume(rb);
+	CHECK(!s.hits[P_ZERO] && !s.hits[P_THREE] && !s.hits[P_TWELVE],
+	      "no hit after the rollback: %d %d %d", s.hits[P_ZERO], s.hits[P_THREE],
+	      s.hits[P_TWELVE]);
+	ring_buffer__free(rb);
+	bpf_link__destroy(libbpf_get_error(blocker) ? NULL : blocker);
+	fx_stop(&a);
+	progset_destroy(&ps);
+	progset_destroy(&blk);
+	usdtkit_file_close(f);
+}
+
+/*
+ * bcc registers ref_ctr_offset 0x6 on probes without a semaphore: a probe
+ * without one is then refused, and the message says why.
+ */
+static void bcc_blocker(enum usdtkit_mode mode)
+{
+	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+	LIBBPF_OPTS(bpf_uprobe_opts, bo, .ref_ctr_offset = 0x6);
+	const char *nopie = path_of("fx_nopie");
+	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
+	const struct usdtkit_site *site = f ? usdtkit_file_next_site(f, NULL, "fx", "three") : NULL;
+	struct bpf_link *blocker = NULL;
+	struct progset ps, blk;
+	struct usdtkit_link *l;
+
+	printf("  bcc-like blocker / %s\n", usdtkit_mode_str(mode));
+	CHECK(site && !usdtkit_site_semaphore_offset(site), "fx:three has no semaphore");
+	CHECK(!progset_load(&ps, false, mode) && !progset_load(&blk, false, USDTKIT_MODE_PERF),
+	      "load");
+	if (site) {
+		blocker = bpf_program__attach_uprobe_opts(blk.prog, -1, nopie,
+							  usdtkit_site_pc_offset(site), &bo);
+		CHECK(!libbpf_get_error(blocker), "blocker uprobe");
+	}
+	last_msg[0] = 0;
+	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "three", &o);
+	CHECK(!l && errno == EINVAL, "attach must fail: %p errno %d", (void *)l, errno);
+	CHECK(strstr(last_msg, "fx:three") && strstr(last_msg, "no semaphore") &&
+	      strstr(last_msg, "bcc"), "message: %s", last_msg);
+	printf("    %s\n", last_msg);
+	usdtkit_link_destroy(l);
+	bpf_link__destroy(libbpf_get_error(blocker) ? NULL : blocker);
+	progset_destroy(&ps);
+	progset_destroy(&blk);
+	usdtkit_file_close(f);
+}
+
+/* ---- detach: the program goes at once, breakpoints and semaphores soon ---- */
+
+#define MAX_DSITES 8
+
 static volatile sig_atomic_t sigchld_seen;
 
 static void on_sigchld(int sig)
@@ -777,11 +948,12 @@ static void on_sigchld(int sig)
 }
 
 /*
- * Every fx:* site of the running non-PIE fixture is int3 while attached.
- * After usdtkit_link_destroy() the program must be gone at once (no
- * event, fds and kernel links back at baseline); the breakpoints go at
- * once with opts.detach_wait, else once the background reaper has
- * released the perf events.
+ * Every fx:* site of the running non-PIE fixture is int3 while attached,
+ * and fx:sema's semaphore 1. After usdtkit_link_destroy() the program
+ * must be gone at once (no event, fds and kernel links back at baseline);
+ * the breakpoints and the semaphore go back within 1 s in multi mode and
+ * with opts.detach_wait, else once the background reaper has had the
+ * kernel release the perf events (~0.1 s each: docs/RELIABILITY.md).
  */
 static void detach_case(enum usdtkit_mode mode, bool wait)
 {
@@ -791,19 +963,22 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
 	const struct usdtkit_site *site = NULL;
 	unsigned char before[MAX_DSITES], b[MAX_DSITES];
-	uint64_t pc[MAX_DSITES];
+	uint64_t pc[MAX_DSITES], sema = 0;
 	struct ring_buffer *rb = NULL;
 	struct usdtkit_link *l;
 	struct seen s = { 0 };
 	struct progset ps;
 	struct fx_proc a;
 	int n = 0, fds, links, i, left;
-	double t0, dt;
+	double t0, dt, back;
 
 	printf("  detach / %s%s\n", usdtkit_mode_str(mode), wait ? " / detach_wait" : "");
-	while (f && n < MAX_DSITES && (site = usdtkit_file_next_site(f, site, "fx", "*")))
+	while (f && n < MAX_DSITES && (site = usdtkit_file_next_site(f, site, "fx", "*"))) {
 		pc[n++] = usdtkit_site_pc(site);
-	CHECK(n >= 3, "fx_nopie has %d fx sites", n);
+		if (usdtkit_site_semaphore(site))
+			sema = usdtkit_site_semaphore(site);
+	}
+	CHECK(n >= 3 && sema, "fx_nopie has %d fx sites, one with a semaphore", n);
 	CHECK(!progset_load(&ps, false, mode), "load");
 	CHECK(!fx_start(&a, nopie, 0), "start");
 	/* an earlier test's reaper may still be releasing uprobes on this
@@ -820,17 +995,22 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	sigchld_seen = 0;
 	signal(SIGCHLD, on_sigchld);
 	l = usdtkit_attach(ps.prog, -1, nopie, "fx", "*", &o);
-	CHECK(l && usdtkit_link_fd_count(l) == (size_t)n, "attach: %s", l ? "" : last_msg);
+	CHECK(l && usdtkit_link_fd_count(l) == (mode == USDTKIT_MODE_MULTI ? 1 : (size_t)n),
+	      "attach: %s", l ? "" : last_msg);
 	CHECK(site_bytes(a.pid, pc, n, b) == n && count_byte(b, n, 0xcc) == n,
 	      "every site int3 while attached (%d of %d)", count_byte(b, n, 0xcc), n);
+	CHECK(sema_value(a.pid, sema) == 1, "semaphore %d while attached",
+	      sema_value(a.pid, sema));
 
 	t0 = mono_s();
 	usdtkit_link_destroy(l);
 	site_bytes(a.pid, pc, n, b);
 	dt = mono_s() - t0;
 	left = count_byte(b, n, 0xcc);
-	if (wait)
-		CHECK(left == 0, "detach_wait: %d sites still int3 after destroy", left);
+	if (wait || mode == USDTKIT_MODE_MULTI)
+		CHECK(left == 0 && sema_value(a.pid, sema) == 0,
+		      "%d sites still int3, semaphore %d after destroy", left,
+		      sema_value(a.pid, sema));
 	/* the kernel releases one event per ~0.1 s (bench/README.md): a
 	 * destroy this quick cannot have released all of them itself */
 	else if (dt < 0.15)
@@ -845,15 +1025,16 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	CHECK(!s.hits[P_ZERO] && !s.hits[P_THREE] && !s.hits[P_TWELVE],
 	      "no hit after destroy: %d %d %d", s.hits[P_ZERO], s.hits[P_THREE],
 	      s.hits[P_TWELVE]);
-	/* nothing stays behind: every breakpoint goes, in the background */
-	for (i = 0; i < 600 && left; i++) {
-		usleep(50 * 1000);
-		site_bytes(a.pid, pc, n, b);
-		left = count_byte(b, n, 0xcc);
-	}
-	CHECK(!left && !memcmp(b, before, (size_t)n), "%d sites still int3 after %.1f s",
-	      left, mono_s() - t0);
-	printf("    all %d uprobes gone after %.3f s\n", n, mono_s() - t0);
+	/* nothing stays behind: every breakpoint and the semaphore go back,
+	 * for perf-event uprobes in the background */
+	back = until_restored(a.pid, pc, n, sema, restore_limit(wait ? USDTKIT_MODE_MULTI :
+								mode, n));
+	site_bytes(a.pid, pc, n, b);
+	CHECK(back >= 0 && !memcmp(b, before, (size_t)n),
+	      "%d sites still int3, semaphore %d, %.1f s after destroy",
+	      count_byte(b, n, 0xcc), sema_value(a.pid, sema), mono_s() - t0);
+	printf("    all %d uprobes gone and the semaphore 0 after %.3f s\n", n,
+	       mono_s() - t0);
 	CHECK(!sigchld_seen && waitpid(-1, NULL, WNOHANG) == 0,
 	      "the application saw %d SIGCHLD or a child of usdtkit's", (int)sigchld_seen);
 	signal(SIGCHLD, SIG_DFL);
@@ -908,9 +1089,17 @@ int main(int argc, char **argv)
 		return check_done();
 	}
 	if (!strcmp(argv[1], "detach")) {
+		if (usdtkit_features()->uprobe_multi)
+			detach_case(USDTKIT_MODE_MULTI, false);
 		detach_case(USDTKIT_MODE_PERF, false);
 		detach_case(USDTKIT_MODE_PERF, true);
 		detach_case(USDTKIT_MODE_IPMAP, false);
+		return check_done();
+	}
+	if (!strcmp(argv[1], "deleted")) {
+		run_deleted(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
+		run_deleted(USDTKIT_MODE_PERF);
+		run_deleted(USDTKIT_MODE_IPMAP);
 		return check_done();
 	}
 	if (!strcmp(argv[1], "rollback")) {
@@ -920,6 +1109,8 @@ int main(int argc, char **argv)
 		rollback_midway(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
 		rollback_midway(USDTKIT_MODE_PERF);
 		rollback_midway(USDTKIT_MODE_IPMAP);
+		bcc_blocker(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
+		bcc_blocker(USDTKIT_MODE_PERF);
 		return check_done();
 	}
 	mode = usdtkit_mode_parse(argv[1]);
