@@ -81,10 +81,18 @@ static int pick_mode(const struct attach_req *r, enum usdtkit_spec_abi abi,
 			      usdtkit_mode_str(m), usdtkit_mode_str(m));
 		return -EINVAL;
 	}
-	if (m == USDTKIT_MODE_MULTI && !usdtkit_features()->uprobe_multi)
+	/* say which feature is missing: EOPNOTSUPP alone does not tell a
+	 * user on a 6.1 board that the kernel, not the probe, is the cause */
+	if (m == USDTKIT_MODE_MULTI && !usdtkit_features()->uprobe_multi) {
+		usdtkit__warn(lg, "mode multi: this kernel has no uprobe_multi links "
+			      "(Linux 6.6 and later): use mode perf or ipmap");
 		return -EOPNOTSUPP;
-	if (m == USDTKIT_MODE_PERF && !usdtkit_features()->bpf_cookie)
+	}
+	if (m == USDTKIT_MODE_PERF && !usdtkit_features()->bpf_cookie) {
+		usdtkit__warn(lg, "mode perf: this kernel has no BPF cookies "
+			      "(Linux 5.15 and later): use mode ipmap");
 		return -EOPNOTSUPP;
+	}
 	/* libbpf's usdt.bpf.h looks at the IP map only on kernels without
 	 * cookies; on others a cookie-less link would read spec 0 */
 	if (m == USDTKIT_MODE_IPMAP && abi != USDTKIT_ABI_OWN &&

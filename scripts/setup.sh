@@ -43,3 +43,21 @@ if ! dpkg-query -W -f='${Status}' qemu-user 2>/dev/null | grep -q "ok installed"
 	apt-get install -y -qq --no-install-recommends qemu-user >/dev/null
 fi
 # ---- end cross ----
+
+# ---- VM proof (issue 11, scripts/vm.sh): qemu-system for each target's
+# own kernel (arm: aarch64 and armhf; misc: s390x and riscv64; x86:
+# i686), cpio for the initramfs. The kernels and busybox come from
+# Debian's archive through the same private apt state (tests/vm/fetch.sh).
+missing=""
+for p in qemu-system-arm qemu-system-misc qemu-system-x86 cpio; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+# ---- end VM proof ----

@@ -21,5 +21,10 @@ run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
 sh scripts/cross.sh
 # ---- end cross ----
 
+# ---- VM proof (issue 11): trace on each target's own kernel under
+# qemu-system, one boot per scenario (needs the cross builds above) ----
+sh scripts/vm.sh
+# ---- end VM proof ----
+
 # ---- fuzzing (issue 6): libFuzzer harnesses, replay + bounded runs ----
 sh fuzz/ci.sh

@@ -28,6 +28,7 @@
 #include <usdtkit/attach.h>
 
 #include "check.h"
+#include "kstate.h"
 #include "fx_run.h"
 #include "fx_forms.h"
 #include "fx_values.h"
@@ -618,8 +619,6 @@ static void run_forms(enum usdtkit_mode mode)
 
 /* ---- skeletons: the libbpf program handler ---- */
 
-static int count_links(void);
-static int settled_links(int want);
 
 static int on_auto(void *ctx, void *data, size_t size)
 {
@@ -676,45 +675,6 @@ static void run_skeleton(void)
 }
 
 /* ---- rollback ---- */
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	while (d && readdir(d))
-		n++;
-	if (d)
-		closedir(d);
-	return n;
-}
-
-static int count_links(void)
-{
-	__u32 id = 0;
-	int n = 0;
-
-	while (!bpf_link_get_next_id(id, &id))
-		n++;
-	return n;
-}
-
-/*
- * The kernel frees a closed perf link after an RCU grace period, so its
- * id stays listed for a moment after close(): wait (up to 5 s) until the
- * list reaches @want, or for @want < 0 until it stops changing.
- */
-static int settled_links(int want)
-{
-	int i, n = count_links(), prev = -1;
-
-	for (i = 0; i < 100 && (want >= 0 ? n != want : n != prev); i++) {
-		usleep(50 * 1000);
-		prev = n;
-		n = count_links();
-	}
-	return n;
-}
 
 static unsigned long long hits(struct small *skel)
 {
@@ -787,20 +747,6 @@ static void rollback_mode(enum usdtkit_mode mode)
 	}
 	fx_stop(&a);
 	small__destroy(skel);
-}
-
-static int map_entries(int fd)
-{
-	long key, next;
-	int n = 0;
-
-	if (bpf_map_get_next_key(fd, NULL, &next))
-		return 0;
-	do {
-		n++;
-		key = next;
-	} while (!bpf_map_get_next_key(fd, &key, &next) && n < 100000);
-	return n;
 }
 
 /* ---- what a traced process sees: its site bytes and semaphores ---- */

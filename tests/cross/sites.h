@@ -25,9 +25,17 @@ struct sites_expect {
 	uint64_t value[SITES_MAX_ARGS];	/* C value, extended as sdt.h does */
 	uint8_t size[SITES_MAX_ARGS];	/* sizeof the argument */
 	bool is_float[SITES_MAX_ARGS];	/* value holds raw bits */
+	bool is_signed[SITES_MAX_ARGS];	/* as sdt.h declares it */
 };
 
 extern struct sites_expect sites_expect;
+
+/*
+ * Built with -DSITES_HIT_HOOK (tests/vm), every probe calls this right
+ * after it fired, with sites_expect still holding what it passed: the VM
+ * workload writes it down for the host to compare with `usdtkit trace`.
+ */
+void sites_hit(const char *name);
 
 /* Fire every probe of sites_probes.c at least once. */
 void sites_run_probes(void);

@@ -50,7 +50,8 @@ static inline uint64_t exp_d(double d)
 	(sites_expect.value[i] = EXPV(x), sites_expect.size[i] =                    \
 		 _SDT_ARGARRAY(x) ? sizeof(void *) : sizeof(x),               \
 	 sites_expect.is_float[i] = _Generic((x), float: 1, double: 1,       \
-					     default: 0))
+					     default: 0),                     \
+	 sites_expect.is_signed[i] = _SDT_ARGSIGNED(x))
 /* The stores above must land before the probe's asm, which has no
  * memory clobber of its own. */
 #define FIRE(n)                                                              \
@@ -59,29 +60,43 @@ static inline uint64_t exp_d(double d)
 		__asm__ __volatile__("" ::: "memory");                       \
 	} while (0)
 
+/* After the probe, so the call does not change the operands at the
+ * probe itself (the values are computed before it, the hook only reads
+ * sites_expect). Without the hook the probe-site check's code is as it
+ * was. */
+#ifdef SITES_HIT_HOOK
+#define HIT(nm) sites_hit(#nm)
+#else
+#define HIT(nm) ((void)0)
+#endif
+
 #define SITE1(nm, a)                                                         \
 	do {                                                                 \
 		EXP(0, a);                                                   \
 		FIRE(1);                                                     \
 		STAP_PROBE1(usdtkit_cross, nm, a);                           \
+		HIT(nm);                                                     \
 	} while (0)
 #define SITE2(nm, a, b)                                                      \
 	do {                                                                 \
 		EXP(0, a); EXP(1, b);                                        \
 		FIRE(2);                                                     \
 		STAP_PROBE2(usdtkit_cross, nm, a, b);                        \
+		HIT(nm);                                                     \
 	} while (0)
 #define SITE3(nm, a, b, c)                                                   \
 	do {                                                                 \
 		EXP(0, a); EXP(1, b); EXP(2, c);                             \
 		FIRE(3);                                                     \
 		STAP_PROBE3(usdtkit_cross, nm, a, b, c);                     \
+		HIT(nm);                                                     \
 	} while (0)
 #define SITE4(nm, a, b, c, d)                                                \
 	do {                                                                 \
 		EXP(0, a); EXP(1, b); EXP(2, c); EXP(3, d);                  \
 		FIRE(4);                                                     \
 		STAP_PROBE4(usdtkit_cross, nm, a, b, c, d);                  \
+		HIT(nm);                                                     \
 	} while (0)
 #define SITE6(nm, a, b, c, d, e, f)                                          \
 	do {                                                                 \
@@ -89,6 +104,7 @@ static inline uint64_t exp_d(double d)
 		EXP(5, f);                                                   \
 		FIRE(6);                                                     \
 		STAP_PROBE6(usdtkit_cross, nm, a, b, c, d, e, f);            \
+		HIT(nm);                                                     \
 	} while (0)
 #define SITE8(nm, a, b, c, d, e, f, g, h)                                    \
 	do {                                                                 \
@@ -96,6 +112,7 @@ static inline uint64_t exp_d(double d)
 		EXP(5, f); EXP(6, g); EXP(7, h);                             \
 		FIRE(8);                                                     \
 		STAP_PROBE8(usdtkit_cross, nm, a, b, c, d, e, f, g, h);      \
+		HIT(nm);                                                     \
 	} while (0)
 
 #define NOINLINE __attribute__((noinline, noclone))

@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""The host's verdict on one VM scenario (tests/vm/vm.sh): read the serial
+console log the guest wrote (tests/vm/guest.sh's "@@" lines) and check it.
+
+Trace scenarios are compared hit by hit: every `usdtkit trace --json` event
+of a workload's pid against the line the workload wrote for that hit
+(vm_sites.c): same probe, same number of arguments, every value equal with
+its sign (floats bit for bit), hits in the same order, so the count of
+every probe is exact. Every failure names the target, the trace (mode),
+the probe, the argument and both values. Exit 1 on any failure, or when
+nothing was checked.
+"""
+import argparse
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+
+FP_PROBE = "fpregs"	# sites_fp.c: float and double in FP registers
+
+
+class Verdict:
+    def __init__(self, target, scenario):
+        self.where = "vm %s %s" % (target, scenario)
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, cond, msg):
+        if cond:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print("FAIL %s: %s" % (self.where, msg))
+        return cond
+
+
+def parse_log(path):
+    """The guest's @@ lines: files, exit codes, pids, notes, times."""
+    log = {"files": {}, "rc": {}, "pids": [], "notes": [], "times": {},
+           "begin": None, "finish": None}
+    with open(path, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        i = line.find("@@")
+        if i < 0:
+            continue
+        line = line[i:]
+        if line.startswith("@@| "):
+            name, _, rest = line[4:].partition(" ")
+            log["files"].setdefault(name, []).append(rest)
+        elif line.startswith("@@file "):
+            log["files"].setdefault(line[7:], [])
+        elif line.startswith("@@rc "):
+            _, what, n = line.split()
+            log["rc"][what] = int(n)
+        elif line.startswith("@@pid "):
+            _, trace, key, pid = line.split()
+            log["pids"].append((trace, key, int(pid)))
+        elif line.startswith("@@note "):
+            log["notes"].append(line[7:])
+        elif line.startswith("@@time "):
+            _, what, a, b = line.split()
+            log["times"][what] = float(b) - float(a)
+        elif line.startswith("@@begin "):
+            log["begin"] = line.split()
+        elif line.startswith("@@finish "):
+            log["finish"] = float(line.split()[1])
+    return log, text
+
+
+def parse_expect(lines):
+    """vm_sites.c's lines: NAME KIND:SIZE:HEX ..."""
+    hits = []
+    for line in lines:
+        f = line.split()
+        if not f:
+            continue
+        args = []
+        for a in f[1:]:
+            kind, size, hexv = a.split(":")
+            args.append((kind, int(size), int(hexv, 16)))
+        hits.append((f[0], args))
+    return hits
+
+
+def float_bits(v, size):
+    if isinstance(v, str):	# "nan", "inf", "-inf"
+        v = float(v)
+    return struct.unpack("<I", struct.pack("<f", v))[0] if size == 4 else \
+        struct.unpack("<Q", struct.pack("<d", v))[0]
+
+
+def arg_equal(kind, size, want, got):
+    """got: the JSON value; want: the 64-bit value as sdt.h extends it."""
+    if got is None:
+        return False
+    if kind == "f":
+        mask = (1 << (8 * size)) - 1
+        return isinstance(got, (int, float, str)) and \
+            float_bits(got, size) == want & mask
+    if isinstance(got, bool) or not isinstance(got, int):
+        return False
+    if kind == "s":
+        return got == (want - (1 << 64) if want >> 63 else want)
+    return got == want
+
+
+def show(kind, size, want):
+    if kind == "s" and want >> 63:
+        return "%d (%s%d)" % (want - (1 << 64), kind, size * 8)
+    return "%d (%s%d)" % (want, kind, size * 8)
+
+
+def trace_info(err_lines):
+    """From `usdtkit trace -v`'s stderr: attached probes and their mode,
+    probes skipped."""
+    attached, skipped = {}, set()
+    for line in err_lines:
+        m = re.match(r"usdtkit trace: ([^:]+):([^:]+): (\d+) site\(s\), mode (\w+)", line)
+        if m:
+            attached[m.group(2)] = m.group(4)
+        m = re.match(r"usdtkit trace: skipping ([^:]+):(\S+)", line)
+        if m:
+            skipped.add(m.group(2))
+    return attached, skipped
+
+
+def check_trace(v, log, name, want_mode):
+    """One trace: its events per pid against the workloads' hits."""
+    files = log["files"]
+    tag = "trace %s" % name
+    v.check(log["rc"].get("trace_" + name) == 0,
+            "%s: exit status %s (stderr: %s)" % (tag, log["rc"].get("trace_" + name),
+                                                 " | ".join(files.get("trace_%s.err" % name, [])[-3:])))
+    attached, skipped = trace_info(files.get("trace_%s.err" % name, []))
+    v.check(attached, "%s: no probe attached" % tag)
+    for probe, mode in sorted(attached.items()):
+        v.check(mode == want_mode, "%s: usdtkit_cross:%s attached in mode %s, want %s"
+                % (tag, probe, mode, want_mode))
+    # only the FP-register probe may be skipped, and it must be when it
+    # was in the glob: its arguments are unreadable, never silently read
+    v.check(skipped <= {FP_PROBE}, "%s: skipped %s" % (tag, sorted(skipped)))
+    if FP_PROBE in skipped:
+        err = files.get("trace_%s.err" % name, [])
+        v.check(any(":%s:" % FP_PROBE in l and "FP/vector register" in l for l in err),
+                "%s: %s skipped without saying its arguments are in FP registers"
+                % (tag, FP_PROBE))
+    events = []
+    for i, line in enumerate(files.get("trace_%s.json" % name, [])):
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            v.check(False, "%s: line %d is not JSON: %r" % (tag, i + 1, line))
+    pids = {pid: key for trace, key, pid in log["pids"] if trace == "trace_" + name}
+    v.check(pids, "%s: no workload" % tag)
+    for e in events:
+        if e.get("pid") not in pids:
+            v.check(False, "%s: event of pid %s, which it must not see: %s"
+                    % (tag, e.get("pid"), json.dumps(e)))
+    total = 0
+    for pid, key in sorted(pids.items()):
+        want = parse_expect(files.get(key + ".expect", []))
+        v.check(want, "%s: workload %s wrote no hits" % (tag, key))
+        if FP_PROBE in {h[0] for h in want} and len(attached) > 1:
+            v.check(FP_PROBE in skipped or FP_PROBE in attached,
+                    "%s: %s neither attached nor reported skipped" % (tag, FP_PROBE))
+        want = [h for h in want if h[0] in attached]
+        got = [e for e in events if e.get("pid") == pid]
+        total += compare_hits(v, "%s %s (pid %d)" % (tag, key, pid), want, got)
+    print("%s: %d events, %d hits compared, probes %d attached, skipped %s"
+          % (tag, len(events), total, len(attached), sorted(skipped) or "none"))
+
+
+def compare_hits(v, tag, want, got):
+    counts_w, counts_g = {}, {}
+    for h in want:
+        counts_w[h[0]] = counts_w.get(h[0], 0) + 1
+    for e in got:
+        counts_g[e.get("name")] = counts_g.get(e.get("name"), 0) + 1
+    for probe in sorted(set(counts_w) | set(counts_g)):
+        v.check(counts_w.get(probe, 0) == counts_g.get(probe, 0),
+                "%s: usdtkit_cross:%s: %d hits traced, %d fired"
+                % (tag, probe, counts_g.get(probe, 0), counts_w.get(probe, 0)))
+    n = 0
+    for i, (h, e) in enumerate(zip(want, got)):
+        name, args = h
+        if not v.check(e.get("name") == name and e.get("provider") == "usdtkit_cross",
+                       "%s: hit %d is %s:%s, want usdtkit_cross:%s"
+                       % (tag, i, e.get("provider"), e.get("name"), name)):
+            return n	# out of step: the counts above say why
+        ga = e.get("args", [])
+        if name == FP_PROBE:
+            # attached after all: its arguments must come back unreadable
+            v.check(all(a is None for a in ga) and e.get("err"),
+                    "%s: %s hit %d: FP-register arguments read as %s"
+                    % (tag, name, i, ga))
+            continue
+        v.check(len(ga) == len(args) and "err" not in e,
+                "%s: usdtkit_cross:%s hit %d: %d args (err %s), want %d"
+                % (tag, name, i, len(ga), e.get("err"), len(args)))
+        for k, (kind, size, val) in enumerate(args):
+            g = ga[k] if k < len(ga) else None
+            v.check(arg_equal(kind, size, val, g),
+                    "%s: usdtkit_cross:%s hit %d arg %d: got %s, want %s"
+                    % (tag, name, i, k, g, show(kind, size, val)))
+        n += 1
+    return n
+
+
+def check_basics(v, log, args):
+    files, rc = log["files"], log["rc"]
+    v.check(rc.get("features") == 0, "usdtkit features: exit %s" % rc.get("features"))
+    text = "\n".join(files.get("features.txt", []))
+    v.check(re.search(r"auto", text), "usdtkit features: no AUTO mode line:\n%s" % text)
+    v.check(rc.get("features_json") == 0, "features --json: exit %s" % rc.get("features_json"))
+    try:
+        feat = json.loads("\n".join(files.get("features.json", [])))
+    except ValueError:
+        feat = {}
+    v.check(feat.get("bpf") is True, "features: bpf %s" % feat.get("bpf"))
+    v.check(feat.get("auto_mode") == "perf", "features: auto_mode %s, want perf (6.1)"
+            % feat.get("auto_mode"))
+    v.check(feat.get("uprobe_multi") is False, "features: uprobe_multi %s, want false"
+            % feat.get("uprobe_multi"))
+    v.check(feat.get("uprobes") is True, "features: uprobes %s" % feat.get("uprobes"))
+    print("features: " + ", ".join("%s=%s" % (k, feat.get(k)) for k in
+          ("kernel", "bpf", "jit", "btf", "bpf_cookie", "uprobe_multi",
+           "ref_ctr_offset", "ringbuf", "auto_mode")))
+    # list: the guest's output equals the host CLI's on the same files
+    for f in ("vm_sites", "vm_sites_so", "vm_api", "libvmsites.so"):
+        guest = "\n".join(files.get("list_" + f, []))
+        v.check(rc.get("list_" + f) == 0, "list %s: exit %s" % (f, rc.get("list_" + f)))
+        if not v.check(args.host_cli, "list %s: no host CLI to compare with" % f):
+            continue
+        # both streams, as the guest keeps them (a file without probes
+        # says so on stderr)
+        host = subprocess.run([args.host_cli, "list", "--json", f], cwd=args.files,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True).stdout.rstrip("\n")
+        v.check(host and guest == host, "list %s differs from the host's:\n  guest: %s\n  host:  %s"
+                % (f, guest[:300], host[:300]))
+    # --mode multi on 6.1: exit 1, a clear message, nothing left behind
+    err = " ".join(files.get("multi.err", []))
+    v.check(rc.get("multi") == 1, "trace --mode multi: exit %s, want 1" % rc.get("multi"))
+    v.check(re.search(r"multi", err) and re.search(r"not supported|uprobe_multi", err, re.I),
+            "trace --mode multi: message %r" % err)
+    v.check(not files.get("multi.out"), "trace --mode multi printed %s" % files.get("multi.out"))
+    v.check(not files.get("leftovers"), "left behind after --mode multi: %s"
+            % files.get("leftovers"))
+    check_trace(v, log, "after", "perf")
+
+
+def check_api(v, log, what):
+    out = log["files"].get("api_" + what, [])
+    v.check(log["rc"].get("api_" + what) == 0, "vm_api %s: exit %s" % (what, log["rc"].get("api_" + what)))
+    for line in out:
+        if line.startswith("FAIL") or line.startswith("vm_api"):
+            print("  " + line)
+    m = [re.search(r": (\d+) passed, (\d+) failed", l) for l in out]
+    m = [x for x in m if x]
+    v.check(m and int(m[-1].group(1)) > 0 and int(m[-1].group(2)) == 0,
+            "vm_api %s: %s" % (what, m[-1].group(0) if m else "no result line"))
+
+
+def check_thumb(v, log):
+    """Thumb-2 sites on a 32-bit arm kernel (no Thumb uprobes): every
+    probe traced right or refused with a reason that says Thumb, and the
+    workload unharmed."""
+    v.check("@@fired s" in log["text"], "the Thumb workload never finished firing "
+            "its probes with the trace attached (it crashed or hung at a uprobe)")
+    st = log["rc"].get("workload")
+    v.check(st == 0, "the Thumb workload's exit status: %s%s" % (
+        st, " (killed by signal %d)" % (st - 128) if st and st > 128 else ""))
+    err = log["files"].get("trace_thumb.err", [])
+    attached, skipped = trace_info(err)
+    for probe in sorted(skipped - {FP_PROBE}):
+        why = [l for l in err if ":%s:" % probe in l or ":%s " % probe in l]
+        # case matters: the workload's own path says "thumb"
+        v.check(any(re.search(r"Thumb", l) for l in why),
+                "trace thumb: usdtkit_cross:%s refused without saying Thumb: %s"
+                % (probe, " | ".join(why)[:300]))
+    events = [json.loads(l) for l in log["files"].get("trace_thumb.json", [])
+              if l.startswith("{")]
+    pid = [p for t, k, p in log["pids"] if t == "trace_thumb"]
+    want = [h for h in parse_expect(log["files"].get("s.expect", [])) if h[0] in attached]
+    n = compare_hits(v, "trace thumb", want, [e for e in events if e.get("pid") in pid])
+    print("trace thumb: %d probes attached, %d refused, %d hits compared"
+          % (len(attached), len(skipped), n))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--target", required=True)
+    ap.add_argument("--scenario", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--files", required=True, help="the build's tests/vm")
+    ap.add_argument("--host-cli")
+    args = ap.parse_args()
+    v = Verdict(args.target, args.scenario)
+    log, text = parse_log(args.log)
+    log["text"] = text
+    for n in log["notes"]:
+        print("guest: " + n)
+    if not v.check(log["begin"] and log["finish"] is not None,
+                   "the guest did not finish (boot failure, panic or timeout); console tail:\n"
+                   + "\n".join(text.splitlines()[-25:])):
+        return 1
+    print("guest: %s, scenario ran %.1f s from boot"
+          % (" ".join(log["begin"][1:5]), log["finish"]))
+    for k, t in log["times"].items():
+        print("guest: %s %.2f s" % (k, t))
+    s = args.scenario
+    if s in ("auto", "perf"):
+        check_trace(v, log, s, "perf")
+    elif s == "ipmap":
+        check_trace(v, log, "a", "ipmap")
+        check_trace(v, log, "b", "ipmap")
+    elif s == "basics":
+        check_basics(v, log, args)
+    elif s == "api":
+        check_api(v, log, "values")
+    elif s == "rollback":
+        check_api(v, log, "rollback_auto")
+        check_api(v, log, "rollback_ipmap")
+        v.check(not log["files"].get("leftovers"), "left behind: %s"
+                % log["files"].get("leftovers"))
+    elif s == "thumb":
+        check_thumb(v, log)
+    else:
+        v.check(False, "unknown scenario")
+    print("%s: %d passed, %d failed" % (v.where, v.passed, v.failed))
+    return 1 if v.failed or not v.passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

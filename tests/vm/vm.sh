@@ -1,0 +1,121 @@
+#!/bin/sh
+# tests/vm/vm.sh: one scenario of the VM proof (docs/ARCHES.md): boot the
+# target's own Debian kernel under qemu-system (TCG) with a busybox
+# initramfs holding the cross-built static CLI, the workloads and
+# vm_api, run the scenario (tests/vm/guest.sh) and check what it printed
+# on the serial console (tests/vm/check.py). ctest runs it per scenario
+# (vm_<target>_<scenario>, label vm).
+#
+# usage: vm.sh TARGET SCENARIO BUILD_DIR TRIPLET MULTIARCH SYSROOT [HOST_CLI]
+#   BUILD_DIR  the cross build (its cli/usdtkit and tests/vm programs)
+#   TRIPLET, MULTIARCH, SYSROOT  where the target's ld.so, libc and
+#              libraries are, for any dynamic program (vm_sites_so);
+#              SYSROOT "-" when the build has none
+#   HOST_CLI   the native usdtkit, whose `list` the guest's must equal
+#              (default: build/cli/usdtkit of this checkout)
+# Environment: USDTKIT_VM_TIMEOUT (s, default 300) for the whole boot;
+# USDTKIT_CACHE (scripts/cross-apt.sh) for kernels and busybox.
+set -eu
+target=$1 scenario=$2 build=$3 triplet=$4 multiarch=$5 sysroot=$6
+here=$(cd "$(dirname "$0")" && pwd)
+hostcli=${7:-$here/../../build/cli/usdtkit}
+[ -x "$hostcli" ] || hostcli=
+work=$build/tests/vm/run-$scenario
+root=$work/root
+timeout=${USDTKIT_VM_TIMEOUT:-300}
+
+# ---- kernel and busybox (cached) ----
+fetched=$(sh "$here/fetch.sh" "$target")
+kernel=$(echo "$fetched" | sed -n 's/^kernel //p')
+busybox=$(echo "$fetched" | sed -n 's/^busybox //p')
+if [ ! -f "$kernel" ] || [ ! -f "$busybox" ]; then
+	echo "FAIL vm $target: no kernel or busybox ($fetched)"
+	exit 1
+fi
+
+# ---- the initramfs ----
+rm -rf "$work"
+mkdir -p "$root/bin" "$root/lib" "$root/w" "$root/proc" "$root/sys" \
+	"$root/dev" "$root/tmp"
+
+# copy_libs BINARY: its interpreter and NEEDED libraries, recursively,
+# from the build, the cross toolchain's libc and the unpacked sysroot.
+# Each level runs in a subshell: POSIX sh has no local variables.
+copy_libs() {
+	_f=$1
+	_interp=$(readelf -lW "$_f" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
+	if [ -n "$_interp" ] && [ ! -e "$root$_interp" ]; then
+		mkdir -p "$root${_interp%/*}"
+		cp -L "/usr/$triplet/lib/${_interp##*/}" "$root$_interp"
+	fi
+	for _lib in $(readelf -dW "$_f" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+		[ -e "$root/lib/$_lib" ] && continue
+		for _d in "$build/tests/vm" "/usr/$triplet/lib" \
+			"$sysroot/usr/lib/$multiarch" "$sysroot/lib/$multiarch"; do
+			[ -e "$_d/$_lib" ] || continue
+			cp -L "$_d/$_lib" "$root/lib/$_lib"
+			(copy_libs "$root/lib/$_lib")
+			break
+		done
+		if [ ! -e "$root/lib/$_lib" ]; then
+			echo "FAIL vm: $_lib for $_f not found"
+			exit 1
+		fi
+	done
+}
+
+cp "$busybox" "$root/bin/busybox"
+cp "$build/cli/usdtkit" "$root/bin/usdtkit"
+for p in vm_sites vm_sites_so vm_api vm_sites_thumb; do
+	[ -f "$build/tests/vm/$p" ] && cp "$build/tests/vm/$p" "$root/w/$p"
+done
+cp "$build/tests/vm/libvmsites.so" "$root/lib/"
+for f in "$root/bin/usdtkit" "$root/w/"* "$root/lib/libvmsites.so"; do
+	copy_libs "$f"
+done
+cp "$here/guest.sh" "$root/guest.sh"
+cat > "$root/init" <<EOI
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmpfs /tmp
+echo 1 > /proc/sys/kernel/printk
+echo "@@begin $target $scenario \$(uname -r) \$(uname -m) \$(cut -d' ' -f1 /proc/uptime)"
+. /guest.sh
+scenario_$scenario
+echo "@@finish \$(cut -d' ' -f1 /proc/uptime)"
+poweroff -f
+EOI
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) > "$work/initrd.cpio"
+
+# ---- the machine ----
+case $target in
+aarch64) set -- qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
+	console=ttyAMA0 ;;
+armhf) set -- qemu-system-arm -M virt; console=ttyAMA0 ;;
+s390x) set -- qemu-system-s390x -M s390-ccw-virtio; console=ttysclp0 ;;
+i686) set -- qemu-system-i386; console=ttyS0 ;;
+riscv64) set -- qemu-system-riscv64 -M virt; console=ttyS0 ;;
+*) echo "FAIL vm: unknown target $target"; exit 1 ;;
+esac
+start=$(date +%s.%N)
+rc=0
+timeout "$timeout" "$@" -smp 1 -m 512M -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$work/initrd.cpio" \
+	-append "console=$console quiet panic=-1" \
+	< /dev/null > "$work/console.log" 2>&1 || rc=$?
+end=$(date +%s.%N)
+echo "vm $target $scenario: qemu exit $rc after $(awk "BEGIN { printf \"%.1f\", $end - $start }") s" \
+	"(kernel ${kernel##*/}, console $work/console.log)"
+
+# ---- the verdict ----
+set -- --target "$target" --scenario "$scenario" --log "$work/console.log" \
+	--files "$build/tests/vm"
+[ -n "$hostcli" ] && set -- "$@" --host-cli "$hostcli"
+exec python3 "$here/check.py" "$@"
