@@ -7,7 +7,7 @@
  *
  *   restore_bench TARGET multi|perf|ipmap detach|fail
  *
- * TARGET comes from bench/restore_gen.sh (N sites of bench:site, one
+ * TARGET comes from bench/attach_gen.sh -s (N sites of bench:site, one
  * semaphore, non-PIE). "fail" holds the last site with a uprobe of
  * another semaphore offset, so the attach fails there and is rolled back.
  * Needs root.

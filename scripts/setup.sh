@@ -17,8 +17,18 @@ pkgs="$pkgs clang libclang-rt-14-dev"
 # qemu-system-misc (which brings OpenSBI in qemu-system-data) boot it.
 # elfutils, zlib, zstd and libbpf ship ready configure scripts and
 # Makefiles: no autotools.
-pkgs="$pkgs dpkg-dev xz-utils bzip2 make bc bison flex gawk libssl-dev cpio
-      qemu-system-misc"
+pkgs="$pkgs dpkg-dev xz-utils bzip2 make bc bison flex gawk libssl-dev"
+# ---- cross-architecture proof (issue 5, scripts/cross.sh) ----
+# qemu-user runs the cross-built tests. Each target's libelf is fetched
+# by scripts/cross.sh with a private apt state: no foreign architecture
+# is added to this machine's dpkg.
+pkgs="$pkgs qemu-user"
+# ---- VM proof (issue 11, scripts/vm.sh): qemu-system for each target's
+# own kernel (arm: aarch64 and armhf; misc: s390x and riscv64; x86:
+# i686), cpio for the initramfs. The kernels and busybox come from
+# Debian's archive through the same private apt state (tests/vm/fetch.sh).
+pkgs="$pkgs qemu-system-arm qemu-system-misc qemu-system-x86 cpio"
+
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -31,33 +41,3 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-
-# ---- cross-architecture proof (issue 5, scripts/cross.sh) ----
-# qemu-user runs the cross-built tests. Each target's libelf is fetched
-# by scripts/cross.sh with a private apt state: no foreign architecture
-# is added to this machine's dpkg.
-if ! dpkg-query -W -f='${Status}' qemu-user 2>/dev/null | grep -q "ok installed"; then
-	echo "setup: installing qemu-user"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends qemu-user >/dev/null
-fi
-# ---- end cross ----
-
-# ---- VM proof (issue 11, scripts/vm.sh): qemu-system for each target's
-# own kernel (arm: aarch64 and armhf; misc: s390x and riscv64; x86:
-# i686), cpio for the initramfs. The kernels and busybox come from
-# Debian's archive through the same private apt state (tests/vm/fetch.sh).
-missing=""
-for p in qemu-system-arm qemu-system-misc qemu-system-x86 cpio; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	echo "setup: installing$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
-fi
-# ---- end VM proof ----

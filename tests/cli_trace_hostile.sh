@@ -7,11 +7,6 @@
 # usage: cli_trace_hostile.sh USDTKIT FX_MIXED
 set -u
 u=$1 fx=$2
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'exec 3>&- 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 . "$(dirname "$0")/trace_run.sh"
 
@@ -65,5 +60,4 @@ names = {(e["provider"], e["name"]) for e in map(json.loads, open(sys.argv[1]))}
 assert ("h\x1b]0;pwned\x07xxxx", "\n 9.000 pid 1 x\x1b[2J\r\x7f") in names, names
 PY
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
