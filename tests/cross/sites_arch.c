@@ -15,7 +15,9 @@
 
 #include "sites.h"
 
-static inline uint16_t get16(const uint8_t *p)
+/* byte helpers: each arch uses some of them (clang warns of the rest) */
+
+__attribute__((unused)) static inline uint16_t get16(const uint8_t *p)
 {
 	uint16_t v;
 
@@ -23,7 +25,7 @@ static inline uint16_t get16(const uint8_t *p)
 	return v;
 }
 
-static inline uint32_t get32(const uint8_t *p)
+__attribute__((unused)) static inline uint32_t get32(const uint8_t *p)
 {
 	uint32_t v;
 
@@ -31,12 +33,12 @@ static inline uint32_t get32(const uint8_t *p)
 	return v;
 }
 
-static inline void put16(uint8_t *p, uint16_t v)
+__attribute__((unused)) static inline void put16(uint8_t *p, uint16_t v)
 {
 	memcpy(p, &v, sizeof(v));
 }
 
-static inline void put32(uint8_t *p, uint32_t v)
+__attribute__((unused)) static inline void put32(uint8_t *p, uint32_t v)
 {
 	memcpy(p, &v, sizeof(v));
 }
