@@ -247,6 +247,12 @@ static int run(struct tracer *t)
 			return err;
 		}
 	}
+	/* what came in since the last poll: the last hits of a process that
+	 * has exited, or those before Ctrl-C (on_event() keeps to --count) */
+	if (!ferror(stdout)) {
+		ring_buffer__consume(t->rb);
+		jw_flush(t->out);
+	}
 	return 0;
 }
 

@@ -26,6 +26,13 @@ if grep -q "mixed:val(s64 5000000000)" "$tmp/mixed.txt" &&
 	grep -q "mixed:val(s64 -5000000000)" "$tmp/mixed.txt"; then ok; else
 	ko "mixed text:"; cat "$tmp/mixed.txt"; fi
 
+# ---- -p: the process's last hits before it exits are all printed ----
+if run_traced "$fx" 50 "$tmp/last.json" "$tmp/last.err" --json -p @PID \
+	mixed:val; then ok; else ko "-p until exit: trace exit $rc"; cat "$tmp/last.err"; fi
+[ "$(wc -l <"$tmp/last.json")" -eq 300 ] && ok ||
+	ko "-p until exit: $(wc -l <"$tmp/last.json") hits, want 300"
+grep -q "pid [0-9]* exited" "$tmp/last.err" && ok || { ko "-p: no exit line"; cat "$tmp/last.err"; }
+
 # ---- hostile names: same lengths, so the note stays well-formed ----
 python3 - "$fx" "$tmp/hostile" <<'PY'
 import sys

@@ -22,6 +22,12 @@ run_traced() {
 	"$_prog" "$_rounds" <"$tmp/go" >/dev/null &
 	ppid_=$!
 	exec 3>"$tmp/go"
+	# an argument @PID is the workload's pid
+	for _a in "$@"; do
+		shift
+		[ "$_a" = @PID ] && _a=$ppid_
+		set -- "$@" "$_a"
+	done
 	timeout 120 "$u" trace -v "$@" >"$_out" 2>"$_err" &
 	tpid=$!
 	_w=0
