@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "image.h"
 
 #define PAGE_SHIFT 12
@@ -159,16 +160,6 @@ int usdtkit__image_need_scn(struct usdtkit_image *im, Elf *elf, size_t ndx)
 	return usdtkit__image_need(im, sh.sh_offset, sh.sh_size);
 }
 
-static uint64_t get(const uint8_t *p, size_t n, bool be)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		v = (v << 8) | p[be ? i : n - 1 - i];
-	return v;
-}
-
 /*
  * elf_memory() reads the ELF header and section headers at once and the
  * program headers on first use, so they must be present before. Counts
@@ -192,19 +183,19 @@ int usdtkit__image_need_headers(struct usdtkit_image *im)
 	a = e[EI_CLASS] == ELFCLASS64 ? 8 : 4;
 	phent = a == 8 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
 	shent = a == 8 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
-	phoff = get(e + 24 + a, a, be);
-	shoff = get(e + 24 + 2 * a, a, be);
-	phnum = get(e + 24 + 3 * a + 8, 2, be);
-	shnum = get(e + 24 + 3 * a + 12, 2, be);
+	phoff = usdtkit__get_uint(e + 24 + a, a, be);
+	shoff = usdtkit__get_uint(e + 24 + 2 * a, a, be);
+	phnum = usdtkit__get_uint(e + 24 + 3 * a + 8, 2, be);
+	shnum = usdtkit__get_uint(e + 24 + 3 * a + 12, 2, be);
 	if (shoff && usdtkit__image_need(im, shoff, shent))
 		return im->err;
 	if (shoff && shoff <= im->size && im->size - shoff >= shent) {
 		const uint8_t *s0 = im->p + shoff;
 
 		if (!shnum)	/* sh_size of section 0 */
-			shnum = get(s0 + 8 + 3 * a, a, be);
+			shnum = usdtkit__get_uint(s0 + 8 + 3 * a, a, be);
 		if (phnum == PN_XNUM)	/* sh_info of section 0 */
-			phnum = get(s0 + 12 + 4 * a, 4, be);
+			phnum = usdtkit__get_uint(s0 + 12 + 4 * a, 4, be);
 	}
 	if (shoff && shnum <= im->size / shent &&
 	    usdtkit__image_need(im, shoff, shnum * shent))

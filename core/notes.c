@@ -8,20 +8,11 @@
  */
 #include <string.h>
 
+#include "bytes.h"
 #include "file.h"
 
 #define NT_STAPSDT 3
 #define NOTE_ALIGN 4
-
-static uint64_t get_uint(const uint8_t *p, size_t n, bool be)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		v = (v << 8) | p[be ? i : n - 1 - i];
-	return v;
-}
 
 static uint64_t align_up(uint64_t v)
 {
@@ -65,9 +56,9 @@ static const char *decode_desc(const uint8_t *d, size_t size, bool is64,
 
 	if (size < 3 * asz + 3)
 		return "descriptor too short for pc, base, semaphore and strings";
-	n->pc = get_uint(d, asz, be);
-	n->base = get_uint(d + asz, asz, be);
-	n->sema = get_uint(d + 2 * asz, asz, be);
+	n->pc = usdtkit__get_uint(d, asz, be);
+	n->base = usdtkit__get_uint(d + asz, asz, be);
+	n->sema = usdtkit__get_uint(d + 2 * asz, asz, be);
 	if (take_str(&p, end, &n->provider, &n->provider_len))
 		return "provider string is not terminated";
 	if (take_str(&p, end, &n->name, &n->name_len))
@@ -98,9 +89,9 @@ size_t usdtkit__notes_decode(const struct usdtkit_log *lg, const char *fname,
 			bad_note(&c, index, off, "truncated note header");
 			break;
 		}
-		namesz = get_uint(data + off, 4, be);
-		descsz = get_uint(data + off + 4, 4, be);
-		type = get_uint(data + off + 8, 4, be);
+		namesz = usdtkit__get_uint(data + off, 4, be);
+		descsz = usdtkit__get_uint(data + off + 4, 4, be);
+		type = usdtkit__get_uint(data + off + 8, 4, be);
 		/* 64-bit arithmetic: 32-bit sizes cannot overflow it */
 		desc_off = align_up(off + 12 + namesz);
 		next = align_up(desc_off + descsz);
