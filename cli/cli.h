@@ -8,6 +8,8 @@
 #define EXIT_OK 0
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE 2
+/* not an exit status: an option parser's "the help was printed" (exit 0) */
+#define EXIT_HELP 3
 
 int cmd_parse(int argc, char **argv);
 int cmd_list(int argc, char **argv);

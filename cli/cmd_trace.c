@@ -326,7 +326,8 @@ static int need_arg(int argc, char **argv, int i)
 	return -1;
 }
 
-/* Options into @t; the index of the first TARGET, or -EXIT code. */
+/* Options into @t; the index of the first TARGET, or -EXIT code
+ * (-EXIT_HELP: the help was printed). */
 static int parse_opts(struct tracer *t, int argc, char **argv)
 {
 	char *end;
@@ -347,7 +348,7 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			t->pid = (int)strtol(argv[++i], &end, 10);
 			if (*end || t->pid <= 0) {
 				trace_err("bad pid '%s'", argv[i]);
-				return -EXIT_BAD_INPUT;
+				return -EXIT_USAGE;
 			}
 		} else if (!strcmp(a, "--mode")) {
 			if (need_arg(argc, argv, i))
@@ -356,7 +357,7 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			if (m < 0) {
 				trace_err("bad mode '%s': want auto, multi, perf or ipmap",
 					argv[i]);
-				return -EXIT_BAD_INPUT;
+				return -EXIT_USAGE;
 			}
 			t->mode = (enum usdtkit_mode)m;
 		} else if (!strcmp(a, "--count") || !strcmp(a, "-c")) {
@@ -366,7 +367,7 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			t->count = strtoull(argv[++i], &end, 10);
 			if (*end || !t->count || argv[i][0] == '-' || errno == ERANGE) {
 				trace_err("bad count '%s'", argv[i]);
-				return -EXIT_BAD_INPUT;
+				return -EXIT_USAGE;
 			}
 		} else if (!strcmp(a, "--duration") || !strcmp(a, "-d")) {
 			if (need_arg(argc, argv, i))
@@ -374,11 +375,11 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			t->duration = strtod(argv[++i], &end);
 			if (*end || !(t->duration > 0) || t->duration > 1e9) {
 				trace_err("bad duration '%s'", argv[i]);
-				return -EXIT_BAD_INPUT;
+				return -EXIT_USAGE;
 			}
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			trace_usage(stdout);
-			return -EXIT_OK;
+			return -EXIT_HELP;
 		} else if (!strcmp(a, "--")) {
 			return i + 1;
 		} else if (a[0] == '-' && a[1]) {
@@ -449,6 +450,8 @@ int cmd_trace(int argc, char **argv)
 	int first, rc = EXIT_OK;
 
 	first = parse_opts(&t, argc, argv);
+	if (first == -EXIT_HELP)
+		return EXIT_OK;
 	if (first < 0)
 		return -first;
 	if (first >= argc) {

@@ -27,7 +27,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: usdtkit COMMAND [ARGS...]\n\ncommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\nusdtkit COMMAND --help for the options of one command\n");
+	fprintf(f, "\nusdtkit help COMMAND (or COMMAND --help): the options of one command\n"
+		"usdtkit --version: the version\n");
 }
 
 void print_known_arches(void)
@@ -46,6 +47,22 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version") ||
+	    !strcmp(argv[1], "version")) {
+		printf("usdtkit %s\n", USDTKIT_CLI_VERSION);
+		return EXIT_OK;
+	}
+	/* "help CMD" is "CMD --help", as with git and bpftool */
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		char *help_argv[] = { argv[2], "--help", NULL };
+
+		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].fn(2, help_argv);
+		fprintf(stderr, "usdtkit: unknown command '%s'\n", argv[2]);
 		usage(stderr);
 		return EXIT_USAGE;
 	}

@@ -58,6 +58,11 @@ rc=$?
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && ok || ko "NUL in stdin: printed $out"
 grep -q "stdin line 2: NUL byte at offset 6" /tmp/cli_parse.$$ && ok ||
 	ko "NUL in stdin: message $(cat /tmp/cli_parse.$$)"
+# the habits of bpftool and git: --version, help CMD = CMD --help
+"$u" --version | grep -q '^usdtkit [0-9]*\.[0-9]*\.[0-9]*$' && ok || ko "--version"
+"$u" help parse | grep -q '^usage: usdtkit parse' && ok || ko "help parse"
+"$u" help nope >/dev/null 2>&1; [ $? -eq 2 ] && ok || ko "help of an unknown command: not 2"
+"$u" parse --help >/dev/null; [ $? -eq 0 ] && ok || ko "parse --help: not 0"
 rm -f /tmp/cli_parse.$$
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -112,7 +112,14 @@ expect() {
 
 expect 1 "no such probe" "no probe demo:nope" "$demo:demo:nope"
 expect 1 "no such file" "No such file" /nonexistent/demo:demo:request
-expect 1 "bad mode" "bad mode" --mode bogus "$demo:demo:request"
+expect 2 "bad mode" "bad mode" --mode bogus "$demo:demo:request"
+expect 2 "bad count" "bad count" --count x "$demo:demo:request"
+expect 2 "count overflow" "bad count" --count 99999999999999999999999 "$demo:demo:request"
+# --help: the usage on stdout, exit 0, and no TARGET error
+"$u" trace --help >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^usage: usdtkit trace" "$tmp/out" && [ ! -s "$tmp/err" ]; then
+	ok; else ko "trace --help: exit $rc"; cat "$tmp/err"; fi
 expect 1 "dead pid" "No such process" -p 999999999 demo:request
 expect 1 "PROVIDER:NAME without -p" "bad target" demo:request
 expect 1 "ipmap on a PIE without -p" "needs a PID" --mode ipmap "$demo:demo:request"
