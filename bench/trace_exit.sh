@@ -1,6 +1,6 @@
 #!/bin/sh
 # How long a tracer of every probe of a big program takes to exit after
-# Ctrl-C (issue 12 point 11: target 0.5 s for 600 probes over 1000 sites).
+# Ctrl-C (target 0.5 s for 600 probes over 1000 sites).
 # A generated program (tests/gen_probes.py: 600 probes gen:p0..p599, 1000
 # sites) waits on a fifo; the tracer attaches to gen:*; once it is
 # attached, SIGINT, and the time until it has exited is taken. Side by

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Cross-architecture proof (issue 5, docs/ARCHES.md): cross-build usdtkit
+# Cross-architecture proof (docs/ARCHES.md): cross-build usdtkit
 # for each Debian cross target (cmake/toolchains/) and run its "cross"
 # tests under qemu-user: the unit tests and the probe-site check.
 #

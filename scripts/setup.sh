@@ -9,21 +9,21 @@ pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils py
       libc6-dev-s390x-cross libc6-dev-i386-cross
       systemtap-sdt-dev
       libbpf-dev clang llvm bpftool"
-# ---- fuzzing (issue 6): clang 14 and its libFuzzer runtime ----
+# ---- fuzzing: clang 14 and its libFuzzer runtime ----
 pkgs="$pkgs clang libclang-rt-14-dev"
-# ---- riscv64 from Debian's sources (issue 11, scripts/riscv64/) ----
+# ---- riscv64 from Debian's sources (scripts/riscv64/) ----
 # dpkg-source (dpkg-dev) unpacks the source packages (xz, bzip2: their
 # tarballs); bc bison flex libssl-dev gawk build the kernel; cpio and
 # qemu-system-misc (which brings OpenSBI in qemu-system-data) boot it.
 # elfutils, zlib, zstd and libbpf ship ready configure scripts and
 # Makefiles: no autotools.
 pkgs="$pkgs dpkg-dev xz-utils bzip2 make bc bison flex gawk libssl-dev"
-# ---- cross-architecture proof (issue 5, scripts/cross.sh) ----
+# ---- cross-architecture proof (scripts/cross.sh) ----
 # qemu-user runs the cross-built tests. Each target's libelf is fetched
 # by scripts/cross.sh with a private apt state: no foreign architecture
 # is added to this machine's dpkg.
 pkgs="$pkgs qemu-user"
-# ---- VM proof (issue 11, scripts/vm.sh): qemu-system for each target's
+# ---- VM proof (scripts/vm.sh): qemu-system for each target's
 # own kernel (arm: aarch64 and armhf; misc: s390x and riscv64; x86:
 # i686), cpio for the initramfs. The kernels and busybox come from
 # Debian's archive through the same private apt state (tests/vm/fetch.sh).

@@ -16,15 +16,15 @@ run() {	# run BUILD_DIR [cmake args...]
 run build
 run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
 
-# ---- cross-architecture proof (issue 5): five cross builds, their
+# ---- cross-architecture proof: five cross builds, their
 # unit tests and probe-site checks under qemu-user ----
 sh scripts/cross.sh
 # ---- end cross ----
 
-# ---- VM proof (issue 11): trace on each target's own kernel under
+# ---- VM proof: trace on each target's own kernel under
 # qemu-system, one boot per scenario (needs the cross builds above) ----
 sh scripts/vm.sh
 # ---- end VM proof ----
 
-# ---- fuzzing (issue 6): libFuzzer harnesses, replay + bounded runs ----
+# ---- fuzzing: libFuzzer harnesses, replay + bounded runs ----
 sh fuzz/ci.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The VM proof (issue 11, docs/ARCHES.md "trace on each target's own
+# The VM proof (docs/ARCHES.md "trace on each target's own
 # kernel"): for each cross build that scripts/cross.sh made, run its
 # tests labelled "vm": one qemu-system boot of Debian's kernel for the
 # target per scenario (tests/vm/vm.sh). Kernels and busybox are fetched

@@ -1,5 +1,5 @@
 #!/bin/sh
-# usdtkit trace past every fixed capacity (issue 12 point 8): the CLI
+# usdtkit trace past every fixed capacity: the CLI
 # sizes its maps from the targets, so a probe with thousands of sites,
 # each with its own constant (its own spec), is traced whole; every hit
 # is seen once with its site's value. Also: a glob that matches a probe

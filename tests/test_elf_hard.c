@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Files built to hurt (issue 12): a file truncated while it is read must
+ * Files built to hurt: a file truncated while it is read must
  * give an error, never SIGBUS; a symbol table whose names collide in the
  * old FNV-1a index must not make a listing quadratic; a note with
  * millions of arguments must cost memory in proportion to the file.
@@ -174,7 +174,7 @@ static void test_truncate_race(double secs)
 			if (ftruncate(fd, 8192 + (off_t)(r % img.len)) ||
 			    pwrite(fd, img.p, img.len, 0) != (ssize_t)img.len)
 				_exit(3);
-			usleep(500);	/* whole for a while, as in issue 12 */
+			usleep(500);	/* whole for a while: 0.5 ms, as the attack ran */
 		}
 		eg_free(&img);	/* valgrind checks this child's leaks too */
 		_exit(0);

@@ -53,7 +53,7 @@ struct usdtkit_features {
 	bool uprobe_multi;	/* BPF_TRACE_UPROBE_MULTI with fixed PID filter */
 	bool ref_ctr_offset;	/* semaphores counted by the kernel */
 	bool uprobe_syscall;	/* x86-64: nop5 sites can be optimized */
-	/* appended for `usdtkit features` (issue 11) */
+	/* appended for `usdtkit features` */
 	bool bpf;		/* a trivial kprobe program loads: bpf(2) works
 				 * for this process */
 	int bpf_err;		/* 0, or the negative errno of that load:

@@ -5,7 +5,7 @@
 # so bookworm has no riscv64 binary package of libelf, libbpf, zlib,
 # zstd, busybox or a kernel. We build them from bookworm's own source
 # packages with Debian's cross compiler (gcc-riscv64-linux-gnu), fetched
-# with the private apt state of scripts/cross-apt.sh (issue 11: never a
+# with the private apt state of scripts/cross-apt.sh (never a
 # binary from outside Debian's archive, nothing from the next release).
 #
 # Every result is cached in $USDTKIT_CACHE/riscv64/<name>-<key>, where the

@@ -851,7 +851,7 @@ def test_cli(d):
                 "bare missing file: message %r" % r.stderr)
         # a symlink loop or a dangling link is a file that cannot be
         # opened, named with its errno, never a PROVIDER filter; so is a
-        # missing name that is not the last argument (issue 12, point 9)
+        # missing name that is not the last argument
         good = os.path.join(x, "libfix.so")
         os.symlink("loopb", os.path.join(tmp, "loopa"))
         os.symlink("loopa", os.path.join(tmp, "loopb"))
