@@ -72,6 +72,17 @@ static int load_probe_prog(const struct bpf_insn *insns, size_t n,
 	return fd < 0 ? -errno : fd;
 }
 
+/* A kprobe program that does nothing ("r0 = 0; exit"), for @type. */
+static int load_ret0(enum bpf_attach_type type)
+{
+	static const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return load_probe_prog(ret0, 2, type);
+}
+
 /*
  * The least a tracer needs: a kprobe program ("r0 = 0; exit") loads. A
  * socket filter would be the smaller question, but unprivileged users
@@ -80,12 +91,7 @@ static int load_probe_prog(const struct bpf_insn *insns, size_t n,
  */
 static int probe_bpf(void)
 {
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-
-	return load_probe_prog(insns, 2, 0);
+	return load_ret0(0);
 }
 
 /*
@@ -95,12 +101,7 @@ static int probe_bpf(void)
  */
 int usdtkit__noop_multi_prog(void)
 {
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-
-	return load_probe_prog(insns, 2, USDTKIT_TRACE_UPROBE_MULTI);
+	return load_ret0((enum bpf_attach_type)USDTKIT_TRACE_UPROBE_MULTI);
 }
 
 /*
@@ -199,12 +200,8 @@ static bool probe_cookie(void)
  */
 static bool probe_multi(void)
 {
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	uint64_t off = 0;
-	int fd = load_probe_prog(insns, 2, (enum bpf_attach_type)USDTKIT_TRACE_UPROBE_MULTI);
+	int fd = usdtkit__noop_multi_prog();
 	int l1, l2;
 
 	if (fd < 0)
