@@ -1,8 +1,11 @@
 #!/bin/sh
 # Install what usdtkit needs to build and test, from Debian 12's packages.
 # Idempotent: only calls apt-get when something is missing. Run as root.
+# procps (pgrep), util-linux (setpriv, flock) and bc are in a full Debian
+# install but not in every minimal image; the tests use them.
 set -eu
 pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils python3
+      procps util-linux bc
       gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu
       gcc-s390x-linux-gnu gcc-i686-linux-gnu
       libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-riscv64-cross
