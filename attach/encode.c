@@ -9,22 +9,31 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "arch.h"
 #include "internal.h"
 
-static bool kernel_is_64bit(void)
-{
-	struct utsname u;
-
-	if (uname(&u))
-		return sizeof(long) == 8;
-	return strstr(u.machine, "64") || !strcmp(u.machine, "s390x");
-}
-
+/*
+ * The register file the running kernel hands a BPF program for @arch: the
+ * compat64 layout when the manifest names this kernel's machine among the
+ * 64-bit kernels that run the 32-bit target (an arm process on an arm64
+ * kernel), else the native one.
+ */
 static enum usdtkit_layout_kind kernel_layout(const struct usdtkit_arch *arch)
 {
-	if (usdtkit_arch_ptr_size(arch) == 4 && kernel_is_64bit() &&
-	    usdtkit_arch_layout(arch, USDTKIT_LAYOUT_COMPAT64))
-		return USDTKIT_LAYOUT_COMPAT64;
+	const char *k = arch->compat64_kernels;
+	struct utsname u;
+	size_t n;
+
+	if (!k || !arch->compat64 || uname(&u))
+		return USDTKIT_LAYOUT_NATIVE;
+	n = strlen(u.machine);
+	while (*k) {
+		size_t w = strcspn(k, " ");
+
+		if (w == n && !strncmp(k, u.machine, n))
+			return USDTKIT_LAYOUT_COMPAT64;
+		k += w + (k[w] == ' ');
+	}
 	return USDTKIT_LAYOUT_NATIVE;
 }
 
@@ -273,21 +282,6 @@ static int lb_encode(const struct enc *e, const struct usdtkit_arch *arch,
 	return 0;
 }
 
-/* The pt_regs slot of the IP: the arch's "pc"/"rip"/"ip" register. */
-static int ip_slot(const struct usdtkit_arch *arch, const struct usdtkit_layout *l)
-{
-	static const char *const names[] = { "rip", "eip", "pc", "ip", "psw" };
-	const struct usdtkit_regdef *d;
-	size_t i, k;
-
-	for (i = 0; (d = usdtkit_arch_reg_at(arch, i)); i++)
-		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			if (!strcmp(d->name, names[k]) && d->id >= 0 &&
-			    d->id < l->nregs && l->offsets[d->id] >= 0)
-				return l->offsets[d->id];
-	return -1;
-}
-
 int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,
 			 const struct usdtkit_arch *arch, const char *spec_text,
 			 const struct usdtkit_arg *args, int nargs,
@@ -297,13 +291,15 @@ int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,
 	struct usdtkit_bpf_spec *s = out;
 	struct enc e = { .lg = lg, .where = where, .text = spec_text,
 			 .ip_delta = ip_delta };
+	enum usdtkit_layout_kind kind;
 	int i, err;
 
-	e.layout = usdtkit_arch_layout(arch, kernel_layout(arch));
+	kind = kernel_layout(arch);
+	e.layout = usdtkit_arch_layout(arch, kind);
 	if (!e.layout)
 		return -ENOENT;
 	/* only libbpf's layouts need the IP as a register */
-	e.ip_off = abi == USDTKIT_ABI_OWN ? -1 : ip_slot(arch, e.layout);
+	e.ip_off = abi == USDTKIT_ABI_OWN ? -1 : arch->ip_offset[kind];
 	if (nargs > USDTKIT_BPF_MAX_ARGS) {
 		usdtkit__warn(lg, "%s: %d arguments, BPF specs hold %d", where,
 			      nargs, USDTKIT_BPF_MAX_ARGS);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Internal view of an architecture backend. One const struct per target in
- * arch/<a>/, listed in core/registry.c. Every backend is compiled on every
- * host: nothing here depends on the host's architecture.
+ * arch/<a>/, its head (identity, IP, compat rule, lexer) generated from the
+ * folder's manifest.ini into USDTKIT_MANIFEST_<target> (gen/arch_manifest.h).
+ * Every backend is compiled on every host: nothing here depends on the
+ * host's architecture.
  */
 #ifndef USDTKIT_CORE_ARCH_H
 #define USDTKIT_CORE_ARCH_H
@@ -10,14 +12,13 @@
 #include <usdtkit/usdtkit.h>
 
 #include "lex.h"
+#include "arch_manifest.h"
 
-/* ELF constants, so the spec engine needs no <elf.h> on odd hosts. */
-#define USDTKIT_EM_386		3
-#define USDTKIT_EM_ARM		40
-#define USDTKIT_EM_S390		22
+/* ELF constants, so the spec engine needs no <elf.h> on odd hosts. The
+ * machines themselves come from the manifests; core/place.c alone asks
+ * for two of them (x86-64's nop5 sites, Arm's Thumb sites). */
 #define USDTKIT_EM_X86_64	62
-#define USDTKIT_EM_AARCH64	183
-#define USDTKIT_EM_RISCV	243
+#define USDTKIT_EM_ARM		40
 #define USDTKIT_ELFCLASS32	1
 #define USDTKIT_ELFCLASS64	2
 #define USDTKIT_ELFDATA2LSB	1
@@ -47,6 +48,12 @@ struct usdtkit_arch {
 	uint8_t elf_data;
 	uint8_t ptr_size;
 	uint8_t flags;			/* USDTKIT_ARCH_* */
+	/* pt_regs offset of the IP in each layout (enum usdtkit_layout_kind),
+	 * -1 where the layout does not exist */
+	int16_t ip_offset[2];
+	/* uname machines of the 64-bit kernels that run this 32-bit target
+	 * with the compat64 layout, blank-separated; NULL if none */
+	const char *compat64_kernels;
 	usdtkit_parse_fast_fn parse_fast;
 	usdtkit_parse_operand_fn parse_operand;
 	const struct usdtkit_regdef *regs;

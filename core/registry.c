@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The architecture registry. Adding a target is one line here plus its
- * folder in arch/. Lookups go by name or by ELF identity, never by the
- * host's own architecture.
+ * The architecture registry, generated from the manifests (arch/arches,
+ * arch/<dir>/manifest.ini): a new folder needs nothing here. Lookups go
+ * by name or by ELF identity, never by the host's own architecture.
  */
 #include <errno.h>
 #include <string.h>
@@ -10,29 +10,20 @@
 #include "arch.h"
 #include "backends.h"
 
+#define USDTKIT_REF_TARGET(t) &usdtkit__arch_##t,
 static const struct usdtkit_arch *const registry[] = {
-	&usdtkit__arch_x86_64,
-	&usdtkit__arch_i386,
-	&usdtkit__arch_x32,
-	&usdtkit__arch_aarch64,
-	&usdtkit__arch_arm,
-	&usdtkit__arch_riscv64,
-	&usdtkit__arch_riscv32,
-	&usdtkit__arch_s390x,
+	USDTKIT_ARCH_TARGETS(USDTKIT_REF_TARGET)
 };
+#undef USDTKIT_REF_TARGET
 
 #define REGISTRY_LEN (sizeof(registry) / sizeof(registry[0]))
 
-/* Other spellings users reach for (Debian and kernel names). */
+/* Other spellings users reach for (Debian and kernel names): the
+ * manifests' "aliases" keys. */
 static const struct {
 	const char *alias;
 	const char *name;
-} aliases[] = {
-	{ "amd64", "x86_64" }, { "x86-64", "x86_64" }, { "x86", "x86_64" },
-	{ "i686", "i386" },    { "ia32", "i386" },     { "arm64", "aarch64" },
-	{ "armhf", "arm" },    { "armel", "arm" },     { "arm32", "arm" },
-	{ "rv64", "riscv64" }, { "rv32", "riscv32" },  { "s390", "s390x" },
-};
+} aliases[] = { USDTKIT_ARCH_ALIASES };
 
 const struct usdtkit_arch *usdtkit_arch_at(size_t i)
 {

@@ -65,13 +65,7 @@ static const int8_t arm_pair_hi[ARM_NR_IDS] = {
 };
 
 const struct usdtkit_arch usdtkit__arch_arm = {
-	.name = "arm",
-	.e_machine = USDTKIT_EM_ARM,
-	.elf_class = USDTKIT_ELFCLASS32,
-	.elf_data = USDTKIT_ELFDATA2LSB,
-	.ptr_size = 4,
-	.parse_fast = usdtkit__arm_parse_fast,
-	.parse_operand = usdtkit__arm_parse_operand,
+	USDTKIT_MANIFEST_arm,
 	.regs = arm_regs,
 	.nregs = ARME_NR,
 	.pair_hi = arm_pair_hi,

@@ -48,13 +48,7 @@ static const struct usdtkit_layout arm64_user_pt_regs = {
 
 /* No register pairs: a value wider than 8 bytes is unsupported. */
 const struct usdtkit_arch usdtkit__arch_aarch64 = {
-	.name = "aarch64",
-	.e_machine = USDTKIT_EM_AARCH64,
-	.elf_class = USDTKIT_ELFCLASS64,
-	.elf_data = USDTKIT_ELFDATA2LSB,
-	.ptr_size = 8,
-	.parse_fast = usdtkit__arm64_parse_fast,
-	.parse_operand = usdtkit__arm64_parse_operand,
+	USDTKIT_MANIFEST_aarch64,
 	.regs = arm64_regs,
 	.nregs = A64E_NR,
 	.native = &arm64_user_pt_regs,

@@ -56,26 +56,14 @@ static const int8_t riscv32_pair_hi[RISCV_NR_IDS] = {
 };
 
 const struct usdtkit_arch usdtkit__arch_riscv64 = {
-	.name = "riscv64",
-	.e_machine = USDTKIT_EM_RISCV,
-	.elf_class = USDTKIT_ELFCLASS64,
-	.elf_data = USDTKIT_ELFDATA2LSB,
-	.ptr_size = 8,
-	.parse_fast = usdtkit__riscv_parse_fast,
-	.parse_operand = usdtkit__riscv_parse_operand,
+	USDTKIT_MANIFEST_riscv64,
 	.regs = riscv64_regs,
 	.nregs = RVE_NR,
 	.native = &riscv64_user_regs,
 };
 
 const struct usdtkit_arch usdtkit__arch_riscv32 = {
-	.name = "riscv32",
-	.e_machine = USDTKIT_EM_RISCV,
-	.elf_class = USDTKIT_ELFCLASS32,
-	.elf_data = USDTKIT_ELFDATA2LSB,
-	.ptr_size = 4,
-	.parse_fast = usdtkit__riscv_parse_fast,
-	.parse_operand = usdtkit__riscv_parse_operand,
+	USDTKIT_MANIFEST_riscv32,
 	.regs = riscv32_regs,
 	.nregs = RVE_NR,
 	.pair_hi = riscv32_pair_hi,

@@ -37,13 +37,7 @@ static const struct usdtkit_layout s390x_user_pt_regs = {
 };
 
 const struct usdtkit_arch usdtkit__arch_s390x = {
-	.name = "s390x",
-	.e_machine = USDTKIT_EM_S390,
-	.elf_class = USDTKIT_ELFCLASS64,
-	.elf_data = USDTKIT_ELFDATA2MSB,
-	.ptr_size = 8,
-	.parse_fast = usdtkit__s390x_parse_fast,
-	.parse_operand = usdtkit__s390x_parse_operand,
+	USDTKIT_MANIFEST_s390x,
 	.regs = s390x_regs,
 	.nregs = S390XE_NR,
 	.native = &s390x_user_pt_regs,

@@ -126,14 +126,8 @@ static const int8_t i386_pair_hi[X86_NR_IDS] = {
 };
 
 const struct usdtkit_arch usdtkit__arch_x86_64 = {
-	.name = "x86_64",
-	.e_machine = USDTKIT_EM_X86_64,
-	.elf_class = USDTKIT_ELFCLASS64,
-	.elf_data = USDTKIT_ELFDATA2LSB,
-	.ptr_size = 8,
+	USDTKIT_MANIFEST_x86_64,
 	.flags = USDTKIT_ARCH_X86_64_REGS,
-	.parse_fast = usdtkit__x86_parse_fast,
-	.parse_operand = usdtkit__x86_parse_operand,
 	.regs = x86_regs,
 	.nregs = X86E_NR,
 	.native = &x86_64_pt_regs,
@@ -141,27 +135,15 @@ const struct usdtkit_arch usdtkit__arch_x86_64 = {
 
 /* x32: ILP32 code on the 64-bit register file, run by x86-64 kernels. */
 const struct usdtkit_arch usdtkit__arch_x32 = {
-	.name = "x32",
-	.e_machine = USDTKIT_EM_X86_64,
-	.elf_class = USDTKIT_ELFCLASS32,
-	.elf_data = USDTKIT_ELFDATA2LSB,
-	.ptr_size = 4,
+	USDTKIT_MANIFEST_x32,
 	.flags = USDTKIT_ARCH_X86_64_REGS,
-	.parse_fast = usdtkit__x86_parse_fast,
-	.parse_operand = usdtkit__x86_parse_operand,
 	.regs = x86_regs,
 	.nregs = X86E_NR,
 	.native = &x86_64_pt_regs,
 };
 
 const struct usdtkit_arch usdtkit__arch_i386 = {
-	.name = "i386",
-	.e_machine = USDTKIT_EM_386,
-	.elf_class = USDTKIT_ELFCLASS32,
-	.elf_data = USDTKIT_ELFDATA2LSB,
-	.ptr_size = 4,
-	.parse_fast = usdtkit__x86_parse_fast,
-	.parse_operand = usdtkit__x86_parse_operand,
+	USDTKIT_MANIFEST_i386,
 	.regs = x86_regs,
 	.nregs = X86E_NR_I386,
 	.pair_hi = i386_pair_hi,

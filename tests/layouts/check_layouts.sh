@@ -3,9 +3,11 @@
 # headers: generate _Static_asserts from the library's tables, compile
 # them with the target's own (cross) compiler. A wrong offset is a compile
 # error naming the register.
-# usage: check_layouts.sh GEN_LAYOUT_ASSERTS WORKDIR
+# The targets, layouts and compilers come from the manifests (keys
+# layout_cc and compat64_cc, read through scripts/archinfo).
+# usage: check_layouts.sh GEN_LAYOUT_ASSERTS WORKDIR ARCHINFO
 set -u
-gen=$1 work=$2
+gen=$1 work=$2 archinfo=$3
 mkdir -p "$work"
 pass=0 fail=0
 # arch layout compiler [flags]
@@ -28,16 +30,9 @@ while read -r arch layout cc flags; do
 		fail=$((fail+1))
 	fi
 done <<LIST
-x86_64 native gcc
-x32 native gcc
-i386 native i686-linux-gnu-gcc
-i386 compat64 gcc
-aarch64 native aarch64-linux-gnu-gcc
-arm native arm-linux-gnueabihf-gcc
-arm compat64 aarch64-linux-gnu-gcc
-riscv64 native riscv64-linux-gnu-gcc
-riscv32 native riscv64-linux-gnu-gcc -march=rv32gc -mabi=ilp32
-s390x native s390x-linux-gnu-gcc
+$("$archinfo" table layout_cc compat64_cc | awk -F'	' '
+	{ print $1, "native", $3 }
+	$4 != "-" { print $1, "compat64", $4 }')
 LIST
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

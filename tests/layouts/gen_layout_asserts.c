@@ -5,8 +5,11 @@
  * uses. Compiled with that target's cross compiler against its real uapi
  * <asm/ptrace.h>, the file proves the tables instead of trusting them.
  *
- * The name -> field mapping here is written from the uapi headers' field
- * names, independently of the library: only the numbers come from it.
+ * The name -> field mapping comes from each folder's test support
+ * (arch/<dir>/<dir>_check.c, arch/arch_check.h), written from the uapi
+ * headers' field names independently of the library's tables: only the
+ * numbers come from the library. The IP's member is the manifest's "ip"
+ * (or "compat64_ip") key, its offset the library's.
  *
  * usage: gen_layout_asserts ARCH native|compat64
  */
@@ -17,155 +20,17 @@
 
 #include <usdtkit/usdtkit.h>
 
-/* x86 register family of a view: "eax", "al", "ah", "rax" -> "ax" */
-static const char *x86_family(const char *n, char *buf, size_t sz)
+#include "arch_check.h"
+#include "arch_table.h"
+
+static const struct usdtkit_arch_info *info_of(const char *name)
 {
-	static const char *const fam[] = { "ax", "bx", "cx", "dx", "si",
-					   "di", "bp", "sp", "ip" };
-	size_t i, len = strlen(n);
-
-	if (n[0] == 'r' && isdigit((unsigned char)n[1])) {
-		/* r8, r8d, r8w, r8b -> r8 */
-		snprintf(buf, sz, "r%d", atoi(n + 1));
-		return buf;
-	}
-	for (i = 0; i < sizeof(fam) / sizeof(fam[0]); i++) {
-		/* "rax"/"eax"/"ax", "sil"/"bpl", "al"/"ah" */
-		if ((len == 3 && (n[0] == 'r' || n[0] == 'e') && !strcmp(n + 1, fam[i])) ||
-		    !strcmp(n, fam[i]) ||
-		    (len == 3 && n[2] == 'l' && !strncmp(n, fam[i], 2)) ||
-		    (len == 2 && fam[i][1] == 'x' && n[0] == fam[i][0] &&
-		     (n[1] == 'l' || n[1] == 'h')))
-			return fam[i];
-	}
-	return NULL;
-}
-
-static int x86_field(const char *name, const char *prefix, char *out, size_t sz)
-{
-	char buf[16];
-	const char *f = x86_family(name, buf, sizeof(buf));
-
-	if (!f)
-		return -1;
-	if (f[0] == 'r')	/* r8..r15 have no 32-bit field names */
-		snprintf(out, sz, "%s", f);
-	else
-		snprintf(out, sz, "%s%s", prefix, f);
-	return 0;
-}
-
-static const char *const riscv_abi[32] = {
-	"zero", "ra", "sp",  "gp",  "tp", "t0", "t1", "t2", "s0", "s1", "a0",
-	"a1",	"a2", "a3",  "a4",  "a5", "a6", "a7", "s2", "s3", "s4", "s5",
-	"s6",	"s7", "s8",  "s9",  "s10", "s11", "t3", "t4", "t5", "t6",
-};
-
-static int riscv_field(const char *name, char *out, size_t sz)
-{
-	int i;
-
-	if (name[0] == 'x' && isdigit((unsigned char)name[1]))
-		name = riscv_abi[atoi(name + 1) & 31];
-	if (!strcmp(name, "fp"))
-		name = "s0";
-	for (i = 1; i < 32; i++)
-		if (!strcmp(name, riscv_abi[i])) {
-			snprintf(out, sz, "%s", name);
-			return 0;
-		}
-	return -1;
-}
-
-static int arm_field(const char *name, char *out, size_t sz)
-{
-	static const char *const alias[] = { "sb", "sl", "fp", "ip",
-					     "sp", "lr", "pc" };
 	size_t i;
 
-	if (name[0] == 'r' && isdigit((unsigned char)name[1])) {
-		snprintf(out, sz, "uregs[%d]", atoi(name + 1));
-		return 0;
-	}
-	for (i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
-		if (!strcmp(name, alias[i])) {
-			snprintf(out, sz, "uregs[%zu]", 9 + i);
-			return 0;
-		}
-	return -1;
-}
-
-/* an arm process on an arm64 kernel: compat_usr(n) is regs[n] */
-static int arm_compat_field(const char *name, char *out, size_t sz)
-{
-	int n;
-
-	if (arm_field(name, out, sz))
-		return -1;
-	n = atoi(out + 6);	/* "uregs[N]" */
-	if (n == 15)
-		snprintf(out, sz, "pc");
-	else
-		snprintf(out, sz, "regs[%d]", n);
-	return 0;
-}
-
-static int arm64_field(const char *name, char *out, size_t sz)
-{
-	if ((name[0] == 'x' || name[0] == 'w') && isdigit((unsigned char)name[1])) {
-		snprintf(out, sz, "regs[%d]", atoi(name + 1));
-		return 0;
-	}
-	if (!strcmp(name, "sp") || !strcmp(name, "wsp")) {
-		snprintf(out, sz, "sp");
-		return 0;
-	}
-	return -1;
-}
-
-static int s390x_field(const char *name, char *out, size_t sz)
-{
-	if (name[0] == 'r' && isdigit((unsigned char)name[1])) {
-		snprintf(out, sz, "gprs[%d]", atoi(name + 1));
-		return 0;
-	}
-	return -1;
-}
-
-/* uapi struct and field for @name in arch @a's layout @kind */
-static int field_of(const char *arch, int compat, const char *name,
-		    const char **type, char *out, size_t sz)
-{
-	if (!strcmp(arch, "x86_64") || !strcmp(arch, "x32") ||
-	    (!strcmp(arch, "i386") && compat)) {
-		*type = "struct pt_regs";
-		return x86_field(name, "r", out, sz);
-	}
-	if (!strcmp(arch, "i386")) {
-		*type = "struct pt_regs";
-		return x86_field(name, "e", out, sz);
-	}
-	if (!strcmp(arch, "aarch64")) {
-		*type = "struct user_pt_regs";
-		return arm64_field(name, out, sz);
-	}
-	if (!strcmp(arch, "arm") && compat) {
-		*type = "struct user_pt_regs";
-		return arm_compat_field(name, out, sz);
-	}
-	if (!strcmp(arch, "arm")) {
-		*type = "struct pt_regs";
-		return arm_field(name, out, sz);
-	}
-	if (!strncmp(arch, "riscv", 5)) {
-		*type = "struct user_regs_struct";
-		return riscv_field(name, out, sz);
-	}
-	if (!strcmp(arch, "s390x")) {
-		*type = "user_pt_regs";
-		return s390x_field(name, out, sz);
-	}
-	return -1;
+	for (i = 0; i < USDTKIT_ARCH_INFO_COUNT; i++)
+		if (!strcmp(usdtkit_arch_infos[i].name, name))
+			return &usdtkit_arch_infos[i];
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -173,7 +38,9 @@ int main(int argc, char **argv)
 	const struct usdtkit_arch *a;
 	const struct usdtkit_layout *l;
 	const struct usdtkit_regdef *d;
-	const char *type = NULL;
+	const struct usdtkit_check_ops *ops;
+	const struct usdtkit_arch_info *info;
+	const char *type = NULL, *ip;
 	char field[32];
 	int compat, n = 0;
 	size_t i;
@@ -186,14 +53,18 @@ int main(int argc, char **argv)
 	a = usdtkit_arch_by_name(argv[1]);
 	l = a ? usdtkit_arch_layout(a, compat ? USDTKIT_LAYOUT_COMPAT64
 					      : USDTKIT_LAYOUT_NATIVE) : NULL;
-	if (!l) {
+	ops = a ? usdtkit_check_ops_of(usdtkit_arch_name(a)) : NULL;
+	info = a ? info_of(usdtkit_arch_name(a)) : NULL;
+	if (!l || !ops || !info) {
 		fprintf(stderr, "no %s layout for %s\n", argv[2], argv[1]);
 		return 2;
 	}
+	ip = compat ? info->compat64_ip : info->ip;
 	printf("/* generated: %s %s, %s */\n#include <stddef.h>\n"
 	       "#include <asm/ptrace.h>\n", argv[1], argv[2], l->name);
 	for (i = 0; (d = usdtkit_arch_reg_at(a, i)); i++) {
-		if (field_of(argv[1], compat, d->name, &type, field, sizeof(field))) {
+		if (ops->uapi_field(usdtkit_arch_name(a), compat, d->name, &type,
+				    field, sizeof(field))) {
 			fprintf(stderr, "%s: no uapi field known for register %s\n",
 				argv[1], d->name);
 			return 1;
@@ -204,6 +75,12 @@ int main(int argc, char **argv)
 		       type, field, l->slot_size, d->name);
 		n++;
 	}
+	if (!ip || a->ip_offset[compat] < 0) {
+		fprintf(stderr, "%s %s: the manifest names no IP\n", argv[1], argv[2]);
+		return 1;
+	}
+	printf("_Static_assert(offsetof(%s, %s) == %d, \"%s IP: %s\");\n", type,
+	       ip, a->ip_offset[compat], argv[1], ip);
 	printf("_Static_assert(sizeof(%s) == %d, \"%s size\");\n", type, l->size,
 	       l->name);
 	printf("/* %d registers */\n", n);
