@@ -5,10 +5,11 @@
 # into $USDTKIT_CACHE/debian/ARCH/root (default cache /var/cache/usdtkit);
 # prints that directory. The .debs come from the private apt state of
 # scripts/cross-apt.sh (no foreign architecture is added to the machine's
-# dpkg) and stay in $USDTKIT_CACHE/debian/ARCH/debs. Once the stamp file
-# names the same packages, nothing is downloaded again: a warm run makes
-# no network access. Exits non-zero, saying why, when a package cannot
-# be had.
+# dpkg); once unpacked they are deleted, and their file names (so their
+# versions) are kept in $USDTKIT_CACHE/debian/ARCH/debs.txt. Once the
+# stamp file names the same packages, nothing is downloaded again: a warm
+# run makes no network access. Exits non-zero, saying why, when a package
+# cannot be had.
 set -eu
 [ $# -ge 2 ] || { echo "usage: $0 ARCH PKG..." >&2; exit 2; }
 arch=$1; shift
@@ -59,8 +60,8 @@ mkdir -p "$dir"
 	for d in "$dir/debs.new"/*.deb; do
 		dpkg -x "$d" "$dir/root.new"
 	done
-	rm -rf "$dir/debs" "$dir/root"
-	mv "$dir/debs.new" "$dir/debs"
+	(cd "$dir/debs.new" && ls *.deb) > "$dir/debs.txt"
+	rm -rf "$dir/debs" "$dir/debs.new" "$dir/root"
 	mv "$dir/root.new" "$dir/root"
 	echo "$want" > "$dir/.done"
 ) 9>"$dir/.lock"

@@ -164,8 +164,8 @@ def main():
                  r.stderr))
         return C.summary()
     root = r.stdout.strip().splitlines()[-1]
-    debs = sorted(os.listdir(os.path.join(os.path.dirname(root), "debs")))
-    print("%s: %s" % (arch, " ".join(debs)))
+    with open(os.path.join(os.path.dirname(root), "debs.txt")) as f:
+        print("%s: %s" % (arch, " ".join(f.read().split())))
 
     used = set()
     first = True
