@@ -57,7 +57,8 @@ USDTKIT_ARCH = {"amd64": "x86_64", "i386": "i386", "arm64": "aarch64",
 # (Debian arch glob, file basename glob, status, arg text glob) -> reason.
 # None is needed on the five architectures of today: every argument of
 # every site in these packages parses. An entry that no argument uses is
-# reported, so that the list does not outlive its reason.
+# reported, so that the list does not outlive its reason. An entry reads
+#   ("ppc64el", "libruby-*", "unsupported", "8@*(*)"): "reason",
 ALLOWED = {
 }
 
@@ -97,6 +98,7 @@ def compare_file(arch, path, corrupt, used):
     loads = elf_test.readelf_loads(path) if notes else []
     with open(path, "rb") as f:
         image = f.read()
+    em_arm = image[18:20] == b"\x28\x00"	# e_machine EM_ARM, little-endian
     if len(sites) != len(notes):
         C.check(False, "%s: number of sites readelf=%d usdtkit=%d" %
                 (path, len(notes), len(sites)))
@@ -129,7 +131,7 @@ def compare_file(arch, path, corrupt, used):
         # the site's own error: only Thumb code on 32-bit arm, and there
         # exactly where the bytes at pc are Thumb
         off = elf_test.expected_offset(loads, n["pc"], True)
-        thumb = (s.get("arch") == "arm" and off is not None and
+        thumb = (em_arm and off is not None and
                  elf_test.arm_thumb(image, n["pc"], off))
         err = s.get("error")
         if thumb:
