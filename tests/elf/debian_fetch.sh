@@ -14,6 +14,7 @@ set -eu
 [ $# -ge 2 ] || { echo "usage: $0 ARCH PKG..." >&2; exit 2; }
 arch=$1; shift
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/cross-apt.sh
 . "$here/../../scripts/cross-apt.sh"
 
 dir=$USDTKIT_CACHE/debian/$arch
@@ -60,7 +61,7 @@ mkdir -p "$dir"
 	for d in "$dir/debs.new"/*.deb; do
 		dpkg -x "$d" "$dir/root.new"
 	done
-	(cd "$dir/debs.new" && ls *.deb) > "$dir/debs.txt"
+	(cd "$dir/debs.new" && ls -- *.deb) > "$dir/debs.txt"
 	rm -rf "$dir/debs" "$dir/debs.new" "$dir/root"
 	mv "$dir/root.new" "$dir/root"
 	echo "$want" > "$dir/.done"
