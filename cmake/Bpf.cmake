@@ -3,28 +3,21 @@
 find_program(USDTKIT_CLANG NAMES clang clang-16 clang-15 clang-14 REQUIRED)
 find_program(USDTKIT_BPFTOOL NAMES bpftool PATHS /usr/sbin /usr/local/sbin REQUIRED)
 
-# __TARGET_ARCH_* for bpf_tracing.h, and the multiarch include dir that
-# holds <asm/...> for the target (the BPF program runs in its kernel).
-# i386 also needs __i386__: bpf_tracing.h and usdtkit.bpf.h tell the
-# 32-bit kernel's pt_regs from x86-64's by it.
-set(USDTKIT_BPF_DEFS)
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
-  set(USDTKIT_BPF_ARCH x86)
-elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^i.86$")
-  set(USDTKIT_BPF_ARCH x86)
-  set(USDTKIT_BPF_DEFS -D__i386__)
-elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "aarch64|arm64")
-  set(USDTKIT_BPF_ARCH arm64)
-elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^arm")
-  set(USDTKIT_BPF_ARCH arm)
-elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "riscv64")
-  set(USDTKIT_BPF_ARCH riscv)
-elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "s390x")
-  set(USDTKIT_BPF_ARCH s390)
+# __TARGET_ARCH_* for bpf_tracing.h (the manifest's bpf_arch, plus its
+# bpf_defs: i386 needs __i386__, by which bpf_tracing.h and usdtkit.bpf.h
+# tell the 32-bit kernel's pt_regs from x86-64's), for the cross target
+# or for the native one (the manifest whose "processor" is this machine's).
+if(USDTKIT_CROSS_TARGET)
+  set(_bpf_t ${USDTKIT_CROSS_TARGET})
 else()
-  message(FATAL_ERROR "no BPF target arch for ${CMAKE_SYSTEM_PROCESSOR}: "
-    "build with -DUSDTKIT_BPF_PROGRAMS=OFF")
+  usdtkit_arch_find(_bpf_t processor ${CMAKE_SYSTEM_PROCESSOR})
 endif()
+if(NOT _bpf_t OR NOT USDTKIT_ARCH_${_bpf_t}_bpf_arch)
+  message(FATAL_ERROR "no architecture manifest gives a BPF target arch "
+    "for ${CMAKE_SYSTEM_PROCESSOR}: build with -DUSDTKIT_BPF_PROGRAMS=OFF")
+endif()
+set(USDTKIT_BPF_ARCH ${USDTKIT_ARCH_${_bpf_t}_bpf_arch})
+separate_arguments(USDTKIT_BPF_DEFS UNIX_COMMAND "${USDTKIT_ARCH_${_bpf_t}_bpf_defs}")
 execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
   OUTPUT_VARIABLE USDTKIT_MULTIARCH OUTPUT_STRIP_TRAILING_WHITESPACE
   ERROR_QUIET)
@@ -39,7 +32,8 @@ if(CMAKE_C_BYTE_ORDER STREQUAL "BIG_ENDIAN")
 else()
   set(USDTKIT_BPF_TARGET bpfel)
 endif()
-if(CMAKE_HOST_SYSTEM_PROCESSOR MATCHES "s390x|ppc64$|mips64$|sparc")
+usdtkit_arch_find(_bpf_host processor ${CMAKE_HOST_SYSTEM_PROCESSOR})
+if(_bpf_host AND USDTKIT_ARCH_${_bpf_host}_elf_data STREQUAL "MSB")
   set(USDTKIT_BPF_HOST_TARGET bpfeb)
 else()
   set(USDTKIT_BPF_HOST_TARGET bpfel)

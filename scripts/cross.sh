@@ -1,6 +1,7 @@
 #!/bin/sh
 # Cross-architecture proof (docs/ARCHES.md): cross-build usdtkit
-# for each Debian cross target (cmake/toolchains/) and run its "cross"
+# for each Debian cross target (the "cross" keys of arch/*/manifest.ini)
+# and run its "cross"
 # tests under qemu-user: the unit tests and the probe-site check.
 #
 # Every target builds the whole of usdtkit: the ELF core, the attach
@@ -13,20 +14,18 @@
 # architecture: scripts/riscv64/sysroot.sh cross-builds the same
 # libraries from Debian 12's source packages (cached).
 #
-# usage: scripts/cross.sh [TARGET...]   (default: all five)
+# usage: scripts/cross.sh [CROSS...]   (default: every manifest's cross)
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-targets=${*:-"aarch64 armhf riscv64 s390x i686"}
+ai=scripts/archinfo
+targets=${*:-$($ai table cross | awk -F'\t' '$3 != "-" { print $3 }')}
 
-debarch() {	# toolchain name -> Debian architecture ("" if none)
-	case $1 in
-	aarch64) echo arm64 ;;
-	armhf) echo armhf ;;
-	s390x) echo s390x ;;
-	i686) echo i386 ;;
-	*) echo "" ;;
-	esac
+# cross name -> the manifest's target
+target_of() {
+	t=$($ai find cross "$1")
+	[ -n "$t" ] || { echo "cross: no manifest has cross = $1" >&2; exit 2; }
+	echo "$t"
 }
 
 . scripts/cross-apt.sh
@@ -53,19 +52,20 @@ sysroot() {
 
 for t in $targets; do
 	dir=build-cross/$t
-	set -- -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/$t.cmake \
-		-DUSDTKIT_BUILD_BENCH=OFF
+	set -- -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/debian-cross.cmake \
+		-DUSDTKIT_CROSS_NAME="$t" -DUSDTKIT_BUILD_BENCH=OFF
 	# the attach layer, `trace` and its BPF program in the target's
 	# byte order; one static CLI for a board (docs/ARCHES.md)
 	set -- "$@" -DUSDTKIT_WITH_BPF=ON -DUSDTKIT_BPF_PROGRAMS=ON \
 		-DUSDTKIT_STATIC_CLI=ON
-	a=$(debarch "$t")
-	if [ -n "$a" ]; then
-		root=$(sysroot "$a")
+	m=$(target_of "$t")
+	script=$($ai get "$m" sysroot "")
+	if [ -n "$script" ]; then
+		# no Debian 12 architecture (riscv64): the manifest names a
+		# script that builds the libraries from Debian's sources (cached)
+		root=$(sh "$script")
 	else
-		# riscv64 is no Debian 12 architecture: its libraries are
-		# built from Debian's sources (cached)
-		root=$(sh scripts/$t/sysroot.sh)
+		root=$(sysroot "$($ai get "$m" debian | cut -d' ' -f1)")
 	fi
 	set -- "$@" -DUSDTKIT_CROSS_SYSROOT="$root"
 	if [ -x build/cli/usdtkit ] && [ -d build/tests/elf ]; then
@@ -74,6 +74,11 @@ for t in $targets; do
 			-DUSDTKIT_HOST_ELF_DIR="$PWD/build/tests/elf"
 	fi
 	echo "cross: $t"
+	# a build dir configured with another toolchain file starts afresh
+	if [ -f "$dir/CMakeCache.txt" ] &&
+	   ! grep -qs "toolchains/debian-cross.cmake" "$dir"/CMakeFiles/*/CMakeSystem.cmake; then
+		rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+	fi
 	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 	cmake --build "$dir" -j "$jobs" >/dev/null
 	ctest --test-dir "$dir" -L cross --output-on-failure -j "$jobs"

@@ -6,10 +6,6 @@
 set -eu
 pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils python3
       procps util-linux bc
-      gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu
-      gcc-s390x-linux-gnu gcc-i686-linux-gnu
-      libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-riscv64-cross
-      libc6-dev-s390x-cross libc6-dev-i386-cross
       systemtap-sdt-dev
       libbpf-dev clang llvm bpftool"
 # ---- fuzzing: clang 14 and its libFuzzer runtime ----
@@ -26,11 +22,13 @@ pkgs="$pkgs dpkg-dev xz-utils bzip2 make bc bison flex gawk libssl-dev"
 # by scripts/cross.sh with a private apt state: no foreign architecture
 # is added to this machine's dpkg.
 pkgs="$pkgs qemu-user"
-# ---- VM proof (scripts/vm.sh): qemu-system for each target's
-# own kernel (arm: aarch64 and armhf; misc: s390x and riscv64; x86:
-# i686), cpio for the initramfs. The kernels and busybox come from
-# Debian's archive through the same private apt state (tests/vm/fetch.sh).
-pkgs="$pkgs qemu-system-arm qemu-system-misc qemu-system-x86 cpio"
+# ---- VM proof (scripts/vm.sh): cpio for the initramfs. The kernels
+# and busybox come from Debian's archive through the same private apt
+# state (tests/vm/fetch.sh).
+pkgs="$pkgs cpio"
+# ---- each architecture's own: its cross compiler and libc, the
+# qemu-system that boots its kernel (the manifests' "apt" keys) ----
+pkgs="$pkgs $("$(dirname "$0")/archinfo" table apt | cut -f3 | grep -v '^-$' | tr '\n' ' ')"
 
 missing=""
 for p in $pkgs; do

@@ -5,10 +5,12 @@
 # target per scenario (tests/vm/vm.sh). Kernels and busybox are fetched
 # once into $USDTKIT_CACHE/vm (default /var/cache/usdtkit/vm).
 #
-# usage: scripts/vm.sh [TARGET...]   (default: all five)
+# usage: scripts/vm.sh [CROSS...]   (default: every manifest with a
+# "cross" and a "vm_qemu" key)
 set -eu
 cd "$(dirname "$0")/.."
-targets=${*:-"aarch64 armhf riscv64 s390x i686"}
+targets=${*:-$(scripts/archinfo table cross vm_qemu |
+	awk -F'\t' '$3 != "-" && $4 != "-" { print $3 }')}
 jobs=$(nproc)
 rc=0
 start=$(date +%s)

@@ -1,22 +1,33 @@
-# The Debian 12 cross toolchains: cmake/toolchains/<name>.cmake includes
-# this file, and <name> picks a row below: CMAKE_SYSTEM_PROCESSOR, the
-# triplet (compiler prefix and /usr/<triplet> sysroot, apt: gcc-<triplet>),
-# the multiarch directory (/usr/lib/<multiarch>) and the qemu-user binary
-# that runs the target's tests (apt: qemu-user). See docs/ARCHES.md.
-set(_row_aarch64 aarch64 aarch64-linux-gnu aarch64-linux-gnu qemu-aarch64)
-set(_row_armhf armv7l arm-linux-gnueabihf arm-linux-gnueabihf qemu-arm)
-set(_row_riscv64 riscv64 riscv64-linux-gnu riscv64-linux-gnu qemu-riscv64)
-set(_row_s390x s390x s390x-linux-gnu s390x-linux-gnu qemu-s390x)
-set(_row_i686 i686 i686-linux-gnu i386-linux-gnu qemu-i386)
-
-get_filename_component(USDTKIT_CROSS_NAME ${CMAKE_PARENT_LIST_FILE} NAME_WE)
-if(NOT DEFINED _row_${USDTKIT_CROSS_NAME})
-  message(FATAL_ERROR "no Debian cross toolchain named ${USDTKIT_CROSS_NAME}")
+# The Debian 12 cross toolchains, one per architecture manifest with a
+# "cross" key (arch/<dir>/manifest.ini). Use:
+#   cmake -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/debian-cross.cmake \
+#         -DUSDTKIT_CROSS_NAME=<cross>        (aarch64, armhf, i686, ...)
+# The manifest gives CMAKE_SYSTEM_PROCESSOR ("processor"), the triplet
+# (compiler prefix and /usr/<triplet> sysroot, apt: gcc-<triplet>), the
+# multiarch directory ("multiarch", default the triplet) and the qemu-user
+# binary that runs the target's tests ("qemu"). See docs/ARCHES.md.
+include(${CMAKE_CURRENT_LIST_DIR}/../ArchManifest.cmake)
+if(NOT USDTKIT_CROSS_NAME)
+  message(FATAL_ERROR "debian-cross.cmake needs -DUSDTKIT_CROSS_NAME=<cross>")
 endif()
-list(GET _row_${USDTKIT_CROSS_NAME} 0 CMAKE_SYSTEM_PROCESSOR)
-list(GET _row_${USDTKIT_CROSS_NAME} 1 USDTKIT_TRIPLET)
-list(GET _row_${USDTKIT_CROSS_NAME} 2 USDTKIT_MULTIARCH)
-list(GET _row_${USDTKIT_CROSS_NAME} 3 USDTKIT_QEMU)
+usdtkit_archinfo(_target find cross ${USDTKIT_CROSS_NAME})
+if(NOT _target)
+  message(FATAL_ERROR "no architecture manifest has cross = ${USDTKIT_CROSS_NAME}")
+endif()
+foreach(_k processor triplet multiarch qemu)
+  usdtkit_archinfo(_m_${_k} get ${_target} ${_k} -)
+  if(_m_${_k} STREQUAL "-")
+    set(_m_${_k} "")
+  endif()
+endforeach()
+set(CMAKE_SYSTEM_PROCESSOR ${_m_processor})
+set(USDTKIT_TRIPLET ${_m_triplet})
+set(USDTKIT_MULTIARCH ${_m_multiarch})
+if(NOT USDTKIT_MULTIARCH)
+  set(USDTKIT_MULTIARCH ${USDTKIT_TRIPLET})
+endif()
+set(USDTKIT_QEMU ${_m_qemu})
+set(USDTKIT_CROSS_TARGET ${_target})
 
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_C_COMPILER ${USDTKIT_TRIPLET}-gcc)
@@ -29,7 +40,8 @@ set(CMAKE_C_COMPILER ${USDTKIT_TRIPLET}-gcc)
 set(CMAKE_FIND_ROOT_PATH /usr/${USDTKIT_TRIPLET} ${USDTKIT_CROSS_SYSROOT})
 # try_compile re-reads this file in the same process: without the
 # sysroot it would reset the environment below.
-list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES USDTKIT_CROSS_SYSROOT)
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES USDTKIT_CROSS_SYSROOT
+  USDTKIT_CROSS_NAME)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

@@ -8,26 +8,31 @@
 # (never `dpkg --add-architecture`, see there). Only the kernel image and
 # the busybox binary are kept, in $USDTKIT_CACHE/vm/<package>_<version>/,
 # so a new Debian point release is fetched once and old ones stay valid.
-# riscv64 has no Debian 12 kernel or busybox: scripts/riscv64/kernel.sh
-# and busybox.sh build them from Debian's sources and print their paths.
+# The manifest of TARGET (its "cross" key) gives vm_kernel: a Debian
+# kernel metapackage, or a script (riscv64 has no Debian 12 kernel or
+# busybox: scripts/riscv64/kernel.sh and busybox.sh build them from
+# Debian's sources and print their paths), with vm_busybox then too.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/cross-apt.sh
 . "$top/scripts/cross-apt.sh"
 vmcache=$USDTKIT_CACHE/vm
 
-# target -> Debian architecture and kernel metapackage
-case ${1:-} in
-aarch64) arch=arm64 kmeta=linux-image-arm64 ;;
-armhf) arch=armhf kmeta=linux-image-armmp ;;
-s390x) arch=s390x kmeta=linux-image-s390x ;;
-i686) arch=i386 kmeta=linux-image-686 ;;
-riscv64)
-	echo "kernel $(sh "$top/scripts/riscv64/kernel.sh")"
-	echo "busybox $(sh "$top/scripts/riscv64/busybox.sh")"
+# target -> Debian architecture and kernel metapackage, or scripts
+ai=$top/scripts/archinfo
+m=$("$ai" find cross "${1:-}")
+kmeta=$([ -n "$m" ] && "$ai" get "$m" vm_kernel "")
+if [ -z "$kmeta" ]; then
+	echo "usage: $0 CROSS (a manifest's cross key, with vm_kernel)" >&2
+	exit 2
+fi
+case $kmeta in
+*/*)
+	echo "kernel $(sh "$top/$kmeta")"
+	echo "busybox $(sh "$top/$("$ai" get "$m" vm_busybox)")"
 	exit 0 ;;
-*) echo "usage: $0 aarch64|armhf|s390x|i686|riscv64" >&2; exit 2 ;;
 esac
+arch=$("$ai" get "$m" debian | cut -d' ' -f1)
 
 # candidate version of PKG:ARCH in the private apt state
 version() {

@@ -95,15 +95,17 @@ chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) > "$work/initrd.cpio"
 
 # ---- the machine ----
-case $target in
-aarch64) set -- qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
-	console=ttyAMA0 ;;
-armhf) set -- qemu-system-arm -M virt; console=ttyAMA0 ;;
-s390x) set -- qemu-system-s390x -M s390-ccw-virtio; console=ttysclp0 ;;
-i686) set -- qemu-system-i386; console=ttyS0 ;;
-riscv64) set -- qemu-system-riscv64 -M virt; console=ttyS0 ;;
-*) echo "FAIL vm: unknown target $target"; exit 1 ;;
-esac
+# the manifest's vm_qemu and vm_console (arch/<dir>/manifest.ini)
+ai=$here/../../scripts/archinfo
+m=$("$ai" find cross "$target")
+qemu=$([ -n "$m" ] && "$ai" get "$m" vm_qemu "")
+console=$([ -n "$m" ] && "$ai" get "$m" vm_console "")
+if [ -z "$qemu" ] || [ -z "$console" ]; then
+	echo "FAIL vm: no manifest gives vm_qemu and vm_console for $target"
+	exit 1
+fi
+# shellcheck disable=SC2086
+set -- $qemu
 start=$(date +%s.%N)
 rc=0
 timeout "$timeout" "$@" -smp 1 -m 512M -nographic -no-reboot \
