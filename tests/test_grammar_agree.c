@@ -419,12 +419,15 @@ static size_t mutate(char *buf, size_t len, size_t size)
 				len--;
 			}
 			break;
-		case 3:	/* duplicate a run */
+		case 3:	/* duplicate a run of up to 4 bytes */
 			from = pick(len);
 			n = 1 + pick(4);
 			if (from + n <= len && len + n < size) {
+				char run[4];
+
+				memcpy(run, buf + from, n);
 				memmove(buf + at + n, buf + at, len - at);
-				memcpy(buf + at, buf + (from < at ? from : from + n), n);
+				memcpy(buf + at, run, n);
 				len += n;
 			}
 			break;
