@@ -243,9 +243,10 @@ const char *usdtkit__arm_parse_fast(const struct usdtkit_arch *arch,
 	"[" @r1 fname @r2 ("," " "* "#"? @n1 fdec @n2)? "]" @e feop	{
 		return arm_fast_mem(arch, end, arg, r1, r2, n1, n2, e);
 	}
-	// lsl #0 to #3 is a scale; other shifts are flagged by the grammar
+	// lsl #0 to #3 is a scale; other shifts are flagged by the grammar.
+	// A blank or '#' must end "lsl": "lsl2" is one word, a symbol
 	"[" @r1 fname @r2 "," " "* @i1 fname @i2
-	("," " "* "lsl" " "* "#"? @sh [0-3])? "]" @e feop	{
+	("," " "* "lsl" (" "+ "#"? | "#") @sh [0-3])? "]" @e feop	{
 		return arm_fast_index(arch, end, arg, r1, r2, i1, i2, sh, e);
 	}
 	*	{ return NULL; }
