@@ -9,12 +9,14 @@
  * given (snprintf-style), a shorter array gets the same leading
  * arguments, spans and error positions lie inside the input and in order
  * with only blanks between them, a valid argument parses the same alone,
- * the text form is consistent, and the evaluator reads nothing but what
- * its reader allows.
+ * the text form is consistent, the evaluator reads nothing but what its
+ * reader allows, and the backend's two grammars agree on every operand
+ * (tests/grammar_agree.h).
  */
 #include <stdint.h>
 
 #include "fuzz_check.h"
+#include "grammar_agree.h"
 
 #ifndef FUZZ_ARCHES
 #error "FUZZ_ARCHES: the arch names of one backend"
@@ -36,6 +38,30 @@ static void check_alone(const struct usdtkit_arch *arch, const char *text,
 	FUZZ_ASSERT(n == 1, "arg %d alone parses as %d args", i, n);
 	FUZZ_ASSERT(fz_arg_eq(a, &one[0], true, a->text_off),
 		    "arg %d differs when alone", i);
+}
+
+/* The fast path declines operand @i or gives the token grammar's IR and
+ * end: where core/spec.c hands it over (up to the end of the trimmed args
+ * string) and alone. */
+static void check_grammars(const struct usdtkit_arch *arch, const char *text,
+			   size_t len, const struct usdtkit_arg *a, int i)
+{
+	const char *op = text + a->op_off, *end = text + len;
+	const char *stop = text + a->text_off + a->text_len;
+	struct ga_diff d;
+
+	while (end > text && fz_blank(end[-1]))
+		end--;
+	fz_ctx = text;
+	fz_ctx_len = len;
+	if (ga_check(arch, text, op, end, &d) == GA_FAILED ||
+	    ga_check(arch, op, op, stop, &d) == GA_FAILED) {
+		ga_print_fail(stderr, arch, op, &d);
+		FUZZ_ASSERT(0, "arg %d: the fast path and the token grammar disagree",
+			    i);
+	}
+	fz_ctx = NULL;
+	fz_ctx_len = 0;
 }
 
 static void fuzz_arch(const struct usdtkit_arch *arch, const char *text,
@@ -60,6 +86,7 @@ static void fuzz_arch(const struct usdtkit_arch *arch, const char *text,
 		struct usdtkit_arg r = args[i];
 
 		check_alone(arch, text, &args[i], i);
+		check_grammars(arch, text, len, &args[i], i);
 		fz_check_snprintf(arch, text, &args[i]);
 		fz_check_eval(arch, &args[i], (uint64_t)len * 0x9e3779b97f4a7c15ull);
 		/* symbol-relative: resolve at some address, then evaluate; a

@@ -23,6 +23,8 @@
 
 #include <stdbool.h>
 
+/*!include:re2c "prologue.re" */
+
 /* TOK_SHIFT carries which operator in num */
 enum { ARM_LSL = 1, ARM_LSR, ARM_ASR, ARM_ROR, ARM_RRX };
 
@@ -86,17 +88,6 @@ static void arm_next(struct usdtkit_lexer *lx, struct usdtkit_token *t)
 again:
 	start = lx->cur;
 	/*!re2c
-	re2c:api = custom;
-	re2c:api:style = free-form;
-	re2c:define:YYCTYPE = "unsigned char";
-	re2c:define:YYPEEK = "USDTKIT_PEEK(lx, lx->cur)";
-	re2c:define:YYSKIP = "lx->cur++;";
-	re2c:define:YYBACKUP = "YYMARKER = lx->cur;";
-	re2c:define:YYRESTORE = "lx->cur = YYMARKER;";
-	re2c:yyfill:enable = 0;
-
-	ident = [A-Za-z_.][A-Za-z0-9_.$]*;
-	num = "0" [xX] [0-9a-fA-F]+ | "0" [bB] [01]+ | [0-9]+;
 	fnum = [0-9]+ "." [0-9]* ([eE] [+-]? [0-9]+)? | [0-9]+ [eE] [+-]? [0-9]+;
 	n0_15 = [0-9] | "1" [0-5];
 	n0_31 = [0-9] | [12][0-9] | "3" [01];
@@ -236,14 +227,8 @@ const char *usdtkit__arm_parse_fast(const struct usdtkit_arch *arch,
 	// bitmaps for the name loops: fewer instructions here (measured)
 	re2c:flags:bit-vectors = 1;
 	re2c:tags = 1;
-	re2c:define:YYSTAGP = "@@{tag} = lx->cur;";
-	re2c:define:YYSTAGN = "@@{tag} = NULL;";
-	re2c:define:YYSHIFTSTAG = "@@{tag} += @@{shift};";
 
 	fname = [A-Za-z] [A-Za-z0-9]*;
-	fdec = "-"? ("0" | [1-9] [0-9]*);
-	// the operand ends at a blank or at the (virtual) NUL
-	feop = [\x00 \t\n\r\v\f];
 
 	// a lone register: its rule jumps to "reg"
 	!use:arm_regs;
@@ -258,9 +243,10 @@ const char *usdtkit__arm_parse_fast(const struct usdtkit_arch *arch,
 	"[" @r1 fname @r2 ("," " "* "#"? @n1 fdec @n2)? "]" @e feop	{
 		return arm_fast_mem(arch, end, arg, r1, r2, n1, n2, e);
 	}
-	// lsl #0 to #3 is a scale; other shifts are flagged by the grammar
+	// lsl #0 to #3 is a scale; other shifts are flagged by the grammar.
+	// A blank or '#' must end "lsl": "lsl2" is one word, a symbol
 	"[" @r1 fname @r2 "," " "* @i1 fname @i2
-	("," " "* "lsl" " "* "#"? @sh [0-3])? "]" @e feop	{
+	("," " "* "lsl" (" "+ "#"? | "#") @sh [0-3])? "]" @e feop	{
 		return arm_fast_index(arch, end, arg, r1, r2, i1, i2, sh, e);
 	}
 	*	{ return NULL; }

@@ -209,6 +209,11 @@ static void test_errors(void)
 	EXPECT_SPEC("arm", "4@[r0, r3, lsr #0]", "u32 (invalid at 16: shift amount out of range)");
 	EXPECT_SPEC("arm", "4@[r0, r3, lsl r2]", "u32 (invalid at 15: expected shift amount)");
 	EXPECT_SPEC("arm", "4@[r0, r3, r2]", "u32 (invalid at 11: expected lsl, lsr, asr, ror or rrx)");
+	/* "lsl2" is one word (a symbol), not lsl #2: the fast path once
+	 * read it as a scale of 4 (test_grammar_agree) */
+	EXPECT_SPEC("arm", "4@[r0, r3, lsl2] 4@[r0, r3, lsl#2] 4@[r0,r3,lsl 2]",
+		    "u32 (invalid at 11: expected lsl, lsr, asr, ror or rrx) | "
+		    "u32 mem [r0 + r3*4] | u32 mem [r0 + r3*4]");
 	EXPECT_SPEC("arm", "4@[r0, #8]!", "u32 (invalid at 10: pre-indexed writeback is not a probe operand)");
 	EXPECT_SPEC("arm", "4@[r0],#8", "u32 (invalid at 6: post-indexed addressing is not a probe operand)");
 	EXPECT_SPEC("arm", "4@#", "u32 (invalid at 3: expected a number or symbol)");

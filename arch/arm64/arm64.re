@@ -24,6 +24,8 @@
 
 #include <stdbool.h>
 
+/*!include:re2c "prologue.re" */
+
 /* TOK_SHIFT and TOK_EXTEND carry which operator in num */
 enum { A64_LSL = 1, A64_LSR, A64_ASR, A64_ROR };
 enum { A64_UXTW = 1, A64_SXTW, A64_UXTX, A64_SXTX, A64_EXT_NARROW };
@@ -117,17 +119,6 @@ static void arm64_next(struct usdtkit_lexer *lx, struct usdtkit_token *t)
 again:
 	start = lx->cur;
 	/*!re2c
-	re2c:api = custom;
-	re2c:api:style = free-form;
-	re2c:define:YYCTYPE = "unsigned char";
-	re2c:define:YYPEEK = "USDTKIT_PEEK(lx, lx->cur)";
-	re2c:define:YYSKIP = "lx->cur++;";
-	re2c:define:YYBACKUP = "YYMARKER = lx->cur;";
-	re2c:define:YYRESTORE = "lx->cur = YYMARKER;";
-	re2c:yyfill:enable = 0;
-
-	ident = [A-Za-z_.][A-Za-z0-9_.$]*;
-	num = "0" [xX] [0-9a-fA-F]+ | "0" [bB] [01]+ | [0-9]+;
 	fnum = [0-9]+ "." [0-9]* ([eE] [+-]? [0-9]+)? | [0-9]+ [eE] [+-]? [0-9]+;
 	n0_31 = [0-9] | [12][0-9] | "3" [01];
 
@@ -240,14 +231,8 @@ const char *usdtkit__arm64_parse_fast(const struct usdtkit_arch *arch,
 
 	/*!local:re2c:arm64_fast
 	re2c:tags = 1;
-	re2c:define:YYSTAGP = "@@{tag} = lx->cur;";
-	re2c:define:YYSTAGN = "@@{tag} = NULL;";
-	re2c:define:YYSHIFTSTAG = "@@{tag} += @@{shift};";
 
 	fname = [A-Za-z] [A-Za-z0-9]*;
-	fdec = "-"? ("0" | [1-9] [0-9]*);
-	// the operand ends at a blank or at the (virtual) NUL
-	feop = [\x00 \t\n\r\v\f];
 
 	// a lone register: its rule jumps to "reg"
 	!use:arm64_regs;

@@ -17,6 +17,8 @@
 
 #include <string.h>
 
+/*!include:re2c "prologue.re" */
+
 /* the lexer maps a register number within a group to its entry */
 _Static_assert(RVE_T2 == RVE_T0 + 2 && RVE_S1 == RVE_S0 + 1 &&
 		       RVE_A7 == RVE_A0 + 7 && RVE_S11 == RVE_S2 + 9 &&
@@ -100,17 +102,6 @@ static void riscv_next(struct usdtkit_lexer *lx, struct usdtkit_token *t)
 again:
 	start = lx->cur;
 	/*!re2c
-	re2c:api = custom;
-	re2c:api:style = free-form;
-	re2c:define:YYCTYPE = "unsigned char";
-	re2c:define:YYPEEK = "USDTKIT_PEEK(lx, lx->cur)";
-	re2c:define:YYSKIP = "lx->cur++;";
-	re2c:define:YYBACKUP = "YYMARKER = lx->cur;";
-	re2c:define:YYRESTORE = "lx->cur = YYMARKER;";
-	re2c:yyfill:enable = 0;
-
-	ident = [A-Za-z_.][A-Za-z0-9_.$]*;
-	num = "0" [xX] [0-9a-fA-F]+ | "0" [bB] [01]+ | [0-9]+;
 	n32 = [0-9] | [12][0-9] | "3" [01];
 	n12 = [0-9] | "1" [01];
 
@@ -183,14 +174,8 @@ const char *usdtkit__riscv_parse_fast(const struct usdtkit_arch *arch,
 
 	/*!local:re2c:riscv_fast
 	re2c:tags = 1;
-	re2c:define:YYSTAGP = "@@{tag} = lx->cur;";
-	re2c:define:YYSTAGN = "@@{tag} = NULL;";
-	re2c:define:YYSHIFTSTAG = "@@{tag} += @@{shift};";
 
 	fname = [a-z] [a-z0-9]*;
-	fdec = "-"? ("0" | [1-9] [0-9]*);
-	// the operand ends at a blank or at the (virtual) NUL
-	feop = [\x00 \t\n\r\v\f];
 
 	// a lone register: its rule jumps to "reg"; zero and x0 are not
 	// among them (they read as 0), the token grammar handles those

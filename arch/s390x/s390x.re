@@ -18,6 +18,8 @@
 
 #include <string.h>
 
+/*!include:re2c "prologue.re" */
+
 static bool same_nocase(const char *a, const char *s, size_t n)
 {
 	size_t i;
@@ -88,17 +90,6 @@ static void s390x_next(struct usdtkit_lexer *lx, struct usdtkit_token *t)
 again:
 	start = lx->cur;
 	/*!re2c
-	re2c:api = custom;
-	re2c:api:style = free-form;
-	re2c:define:YYCTYPE = "unsigned char";
-	re2c:define:YYPEEK = "USDTKIT_PEEK(lx, lx->cur)";
-	re2c:define:YYSKIP = "lx->cur++;";
-	re2c:define:YYBACKUP = "YYMARKER = lx->cur;";
-	re2c:define:YYRESTORE = "lx->cur = YYMARKER;";
-	re2c:yyfill:enable = 0;
-
-	ident = [A-Za-z_.][A-Za-z0-9_.$]*;
-	num = "0" [xX] [0-9a-fA-F]+ | "0" [bB] [01]+ | [0-9]+;
 	n16 = [0-9] | "1" [0-5];
 	n32 = [0-9] | [12][0-9] | "3" [01];
 
@@ -205,14 +196,8 @@ const char *usdtkit__s390x_parse_fast(const struct usdtkit_arch *arch,
 
 	/*!local:re2c:s390x_fast
 	re2c:tags = 1;
-	re2c:define:YYSTAGP = "@@{tag} = lx->cur;";
-	re2c:define:YYSTAGN = "@@{tag} = NULL;";
-	re2c:define:YYSHIFTSTAG = "@@{tag} += @@{shift};";
 
 	fname = "%" [a-z0-9]+;
-	fdec = "-"? ("0" | [1-9] [0-9]*);
-	// the operand ends at a blank or at the (virtual) NUL
-	feop = [\x00 \t\n\r\v\f];
 
 	// a lone register: its rule jumps to "reg"
 	!use:s390x_regs;

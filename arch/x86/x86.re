@@ -15,6 +15,8 @@
 
 #include <string.h>
 
+/*!include:re2c "prologue.re" */
+
 static int x86_reloc_kind(const char *s, const char *e)
 {
 	static const struct {
@@ -130,18 +132,6 @@ static void x86_next(struct usdtkit_lexer *lx, struct usdtkit_token *t)
 again:
 	start = lx->cur;
 	/*!re2c
-	re2c:api = custom;
-	re2c:api:style = free-form;
-	re2c:define:YYCTYPE = "unsigned char";
-	re2c:define:YYPEEK = "USDTKIT_PEEK(lx, lx->cur)";
-	re2c:define:YYSKIP = "lx->cur++;";
-	re2c:define:YYBACKUP = "YYMARKER = lx->cur;";
-	re2c:define:YYRESTORE = "lx->cur = YYMARKER;";
-	re2c:yyfill:enable = 0;
-
-	ident = [A-Za-z_.][A-Za-z0-9_.$]*;
-	num = "0" [xX] [0-9a-fA-F]+ | "0" [bB] [01]+ | [0-9]+;
-
 	[\x00]		{ usdtkit__tok_nul(lx, t, start); return; }
 	[ \t\n\r\v\f]+		{
 		if (usdtkit__blank_ends(lx, t, start))
@@ -255,14 +245,8 @@ const char *usdtkit__x86_parse_fast(const struct usdtkit_arch *arch,
 	// bitmaps for the name loops: fewer instructions here (measured)
 	re2c:flags:bit-vectors = 1;
 	re2c:tags = 1;
-	re2c:define:YYSTAGP = "@@{tag} = lx->cur;";
-	re2c:define:YYSTAGN = "@@{tag} = NULL;";
-	re2c:define:YYSHIFTSTAG = "@@{tag} += @@{shift};";
 
 	fname = "%" [a-z0-9]+;
-	fdec = "-"? ("0" | [1-9] [0-9]*);
-	// the operand ends at a blank or at the (virtual) NUL
-	feop = [\x00 \t\n\r\v\f];
 
 	// a lone register: its rule jumps to "reg"
 	!use:x86_regs;
