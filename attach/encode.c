@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "arch.h"
 #include "internal.h"
 
 static bool kernel_is_64bit(void)
@@ -273,7 +274,8 @@ static int lb_encode(const struct enc *e, const struct usdtkit_arch *arch,
 	return 0;
 }
 
-/* The pt_regs slot of the IP: the arch's "pc"/"rip"/"ip" register. */
+/* The pt_regs slot of the IP: the arch's "pc"/"rip"/"ip" register, or the
+ * slot the arch names by id when no operand can name its IP (mips). */
 static int ip_slot(const struct usdtkit_arch *arch, const struct usdtkit_layout *l)
 {
 	static const char *const names[] = { "rip", "eip", "pc", "ip", "psw" };
@@ -285,6 +287,8 @@ static int ip_slot(const struct usdtkit_arch *arch, const struct usdtkit_layout 
 			if (!strcmp(d->name, names[k]) && d->id >= 0 &&
 			    d->id < l->nregs && l->offsets[d->id] >= 0)
 				return l->offsets[d->id];
+	if (arch->ip_id > 0 && arch->ip_id < l->nregs)
+		return l->offsets[arch->ip_id];
 	return -1;
 }
 

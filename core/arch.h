@@ -13,6 +13,7 @@
 
 /* ELF constants, so the spec engine needs no <elf.h> on odd hosts. */
 #define USDTKIT_EM_386		3
+#define USDTKIT_EM_MIPS		8
 #define USDTKIT_EM_ARM		40
 #define USDTKIT_EM_S390		22
 #define USDTKIT_EM_X86_64	62
@@ -56,6 +57,9 @@ struct usdtkit_arch {
 	const int8_t *pair_hi;
 	const struct usdtkit_layout *native;
 	const struct usdtkit_layout *compat64;	/* may be NULL */
+	/* layout id of the IP when no register name in the table is the IP
+	 * (mips cp0_epc: no operand can name it); 0 when unused */
+	int16_t ip_id;
 };
 
 /* x86 backends share one lexer; 64-bit register names are only legal

@@ -19,6 +19,8 @@ static const struct usdtkit_arch *const registry[] = {
 	&usdtkit__arch_riscv64,
 	&usdtkit__arch_riscv32,
 	&usdtkit__arch_s390x,
+	&usdtkit__arch_mips64el,
+	&usdtkit__arch_mips64,
 };
 
 #define REGISTRY_LEN (sizeof(registry) / sizeof(registry[0]))
@@ -32,6 +34,7 @@ static const struct {
 	{ "i686", "i386" },    { "ia32", "i386" },     { "arm64", "aarch64" },
 	{ "armhf", "arm" },    { "armel", "arm" },     { "arm32", "arm" },
 	{ "rv64", "riscv64" }, { "rv32", "riscv32" },  { "s390", "s390x" },
+	{ "mips64le", "mips64el" }, { "mips64eb", "mips64" },
 };
 
 const struct usdtkit_arch *usdtkit_arch_at(size_t i)
