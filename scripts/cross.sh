@@ -25,6 +25,7 @@ debarch() {	# toolchain name -> Debian architecture ("" if none)
 	armhf) echo armhf ;;
 	s390x) echo s390x ;;
 	i686) echo i386 ;;
+	mips64el) echo mips64el ;;
 	*) echo "" ;;
 	esac
 }

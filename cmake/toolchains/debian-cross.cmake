@@ -8,6 +8,8 @@ set(_row_armhf armv7l arm-linux-gnueabihf arm-linux-gnueabihf qemu-arm)
 set(_row_riscv64 riscv64 riscv64-linux-gnu riscv64-linux-gnu qemu-riscv64)
 set(_row_s390x s390x s390x-linux-gnu s390x-linux-gnu qemu-s390x)
 set(_row_i686 i686 i686-linux-gnu i386-linux-gnu qemu-i386)
+set(_row_mips64el mips64el mips64el-linux-gnuabi64 mips64el-linux-gnuabi64 qemu-mips64el)
+set(_row_mips64 mips64 mips64-linux-gnuabi64 mips64-linux-gnuabi64 qemu-mips64)
 
 get_filename_component(USDTKIT_CROSS_NAME ${CMAKE_PARENT_LIST_FILE} NAME_WE)
 if(NOT DEFINED _row_${USDTKIT_CROSS_NAME})
