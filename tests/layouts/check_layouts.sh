@@ -38,6 +38,8 @@ arm compat64 aarch64-linux-gnu-gcc
 riscv64 native riscv64-linux-gnu-gcc
 riscv32 native riscv64-linux-gnu-gcc -march=rv32gc -mabi=ilp32
 s390x native s390x-linux-gnu-gcc
+mips64el native mips64el-linux-gnuabi64-gcc
+mips64 native mips64-linux-gnuabi64-gcc
 LIST
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

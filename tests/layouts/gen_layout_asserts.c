@@ -132,6 +132,41 @@ static int s390x_field(const char *name, char *out, size_t sz)
 	return -1;
 }
 
+/* n64 ABI names (GAS -mabi=64): a4-a7 and ta0-ta3 share $8-$11 */
+static const struct {
+	const char *name;
+	int n;
+} mips_abi[] = {
+	{ "at", 1 },   { "v0", 2 },   { "v1", 3 },   { "a0", 4 },	{ "a1", 5 },
+	{ "a2", 6 },   { "a3", 7 },   { "a4", 8 },   { "a5", 9 },	{ "a6", 10 },
+	{ "a7", 11 },  { "ta0", 8 },  { "ta1", 9 },  { "ta2", 10 }, { "ta3", 11 },
+	{ "t0", 12 },  { "t1", 13 },  { "t2", 14 },  { "t3", 15 },	{ "s0", 16 },
+	{ "s1", 17 },  { "s2", 18 },  { "s3", 19 },  { "s4", 20 },	{ "s5", 21 },
+	{ "s6", 22 },  { "s7", 23 },  { "t8", 24 },  { "t9", 25 },	{ "k0", 26 },
+	{ "k1", 27 },  { "kt0", 26 }, { "kt1", 27 }, { "gp", 28 },	{ "sp", 29 },
+	{ "fp", 30 },  { "s8", 30 },  { "ra", 31 },
+};
+
+/* regs[n] of the uapi struct pt_regs, which the kernel's shares */
+static int mips_field(const char *name, char *out, size_t sz)
+{
+	size_t i;
+
+	if (name[0] != '$')
+		return -1;
+	name++;
+	if (isdigit((unsigned char)name[0])) {
+		snprintf(out, sz, "regs[%d]", atoi(name));
+		return 0;
+	}
+	for (i = 0; i < sizeof(mips_abi) / sizeof(mips_abi[0]); i++)
+		if (!strcmp(name, mips_abi[i].name)) {
+			snprintf(out, sz, "regs[%d]", mips_abi[i].n);
+			return 0;
+		}
+	return -1;
+}
+
 /* uapi struct and field for @name in arch @a's layout @kind */
 static int field_of(const char *arch, int compat, const char *name,
 		    const char **type, char *out, size_t sz)
@@ -164,6 +199,10 @@ static int field_of(const char *arch, int compat, const char *name,
 	if (!strcmp(arch, "s390x")) {
 		*type = "user_pt_regs";
 		return s390x_field(name, out, sz);
+	}
+	if (!strncmp(arch, "mips64", 6)) {
+		*type = "struct pt_regs";
+		return mips_field(name, out, sz);
 	}
 	return -1;
 }
