@@ -8,7 +8,7 @@
  *   -5  42  0x10          constant
  *   -24($fp)  ($4)        memory: disp(base); ($0) means no base
  *   sym  sym+8($2)        symbol-relative memory
- *   %got_ofst(sym)($3)    GOT-page relative: decoded, refused as GOT
+ *   %got_ofst(sym)($3)    GOT-page relative: decoded, flagged unsupported
  *   %tprel_lo(tls)($3)    thread-local (also %dtprel_lo ...): unsupported
  *   $f0 .. $f31           FP registers: unreadable by BPF
  */
@@ -272,6 +272,15 @@ static int mips_parse_reloc(struct usdtkit_lexer *lx, struct usdtkit_arg *arg,
 	return usdtkit__expect(lx, arg, TOK_RPAREN, "expected ')'");
 }
 
+/*
+ * %got_ofst(sym)($3): $3 holds a GOT page entry. For a symbol that binds
+ * locally, ld makes that entry (S + 0x8000) & ~0xffff and the offset the
+ * rest; for a preemptible one the entry is the symbol's own address and
+ * the offset only the addend. Which one a site got is not in the note.
+ */
+static const char *const got_page_msg =
+	"GOT-page operand: the page in the base register comes from the GOT";
+
 /* disp(base), (base), %op(sym)(base), sym, or a bare constant */
 static void mips_parse_mem(struct usdtkit_lexer *lx, struct usdtkit_arg *arg)
 {
@@ -298,6 +307,9 @@ static void mips_parse_mem(struct usdtkit_lexer *lx, struct usdtkit_arg *arg)
 	/* a bare number is an immediate; a bare symbol is memory at the
 	 * symbol, as in GAS's "lw $2, sym" */
 	usdtkit__apply_expr(lx, arg, &ex, paren || ex.sym);
+	if (ex.sym && ex.reloc == TREL_GOT)
+		usdtkit__flag(lx, arg, USDTKIT_ARG_UNSUPPORTED, ex.sym,
+			      got_page_msg);
 }
 
 void usdtkit__mips_parse_operand(const struct usdtkit_arch *arch,
