@@ -17,7 +17,7 @@ get_filename_component(USDTKIT_ARCH_ROOT ${CMAKE_CURRENT_LIST_DIR}/../arch ABSOL
 
 # Every key any consumer reads; archinfo check knows which are required.
 set(USDTKIT_ARCH_KEYS lexer regs check fuzz_dict unit_test e_machine elf_class
-  elf_data ptr_size aliases ip ip_offset compat64_ip compat64_ip_offset
+  elf_data ptr_size aliases ip ip_offset ip_kernel_delta compat64_ip compat64_ip_offset
   compat64_kernels bpf_arch bpf_defs debian triplet multiarch processor
   qemu cross sysroot vm_qemu vm_console vm_kernel vm_busybox layout_cc
   compat64_cc)
@@ -130,7 +130,7 @@ function(usdtkit_write_arch_headers dir)
 	.parse_operand = usdtkit__${lx}_parse_operand\n")
     set(row "\t{ \"${t}\", \"${d}\", \"${lx}\"")
     foreach(k debian triplet qemu cross ip compat64_ip layout_cc compat64_cc
-            bpf_arch)
+            bpf_arch ip_kernel_delta)
       _usdtkit_c_str(s "${USDTKIT_ARCH_${t}_${k}}")
       string(APPEND row ", ${s}")
     endforeach()
@@ -161,6 +161,8 @@ ${idents}
 struct usdtkit_arch_info {
 	const char *name, *dir, *lexer, *debian, *triplet, *qemu, *cross;
 	const char *ip, *compat64_ip, *layout_cc, *compat64_cc, *bpf_arch;
+	/* bytes from the uapi struct's IP member to the kernel's */
+	const char *ip_kernel_delta;
 };
 
 static const struct usdtkit_arch_info usdtkit_arch_infos[] = {

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Round trip: parse, print each argument back as spec text, parse that,
- * and get the same IR. The first input byte picks the arch (all eight),
+ * and get the same IR. The first input byte picks the arch (all ten),
  * the rest is an args string.
  *
  * usdtkit_arg_snprintf() writes a description ("s32 mem [rbp - 8]"), not
  * spec syntax, so the text the round trip re-parses comes from a printer
  * here (print_arg) that writes the arch's canonical spec syntax from the
- * IR alone: "-4@-8(%rbp)", "8@[x0, w2, uxtw #3]", "-8@r0". What must hold,
+ * IR alone: "-4@-8(%rbp)", "8@[x0, w2, uxtw #3]", "-8@r0", "-4@16($sp)".
+ * What must hold,
  * for every argument with status ok or bad_size whose kind is const, reg
  * or mem:
  *   - every IR field is equal (fz_arg_eq without positions): size,
@@ -20,7 +21,8 @@
  * Positions (text_off, text_len, op_off, error_pos) differ by design.
  * Spellings that fold are equal by this definition and that is intended:
  * "-8+3+1(%rbp)" prints as "-4(%rbp)", "$0x10" as "$16", "xzr" and
- * "wzr" (constant 0) as "#0", "%r0" as an s390x base (none) is dropped.
+ * "wzr" (constant 0) as "#0", "%r0" as an s390x base (none) is dropped,
+ * mips "$zero" prints as "0" and as a base as "$0".
  * Not round-tripped, because the IR does not hold what the text said:
  * invalid arguments (nothing parsed), unsupported ones (the reason, e.g.
  * a %fs: segment or an sxtw index, is not in the IR), and symbol and
@@ -33,7 +35,7 @@
 #include "fuzz_check.h"
 #include "fuzz_targets.h"
 
-enum family { F_X86, F_ARM64, F_ARM, F_RISCV, F_S390X };
+enum family { F_X86, F_ARM64, F_ARM, F_RISCV, F_S390X, F_MIPS };
 
 static enum family family_of(const char *name)
 {
@@ -45,6 +47,8 @@ static enum family family_of(const char *name)
 		return F_RISCV;
 	if (!strcmp(name, "s390x"))
 		return F_S390X;
+	if (!strncmp(name, "mips", 4))
+		return F_MIPS;
 	return F_X86;
 }
 
@@ -139,6 +143,12 @@ static int print_mem(struct pr *o, const struct usdtkit_arch *arch,
 		if (x)
 			pr(o, "%%%s,", rname(arch, &a->index));
 		pr(o, "%%%s)", b ? rname(arch, &a->base) : "r0");
+		return 0;
+	case F_MIPS:
+		/* the names carry their '$'; $0 as a base means none */
+		if (x)
+			return -1;
+		pr(o, "%" PRId64 "(%s)", a->disp, b ? rname(arch, &a->base) : "$0");
 		return 0;
 	}
 	return -1;

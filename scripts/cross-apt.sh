@@ -17,6 +17,15 @@
 
 USDTKIT_CACHE=${USDTKIT_CACHE:-/var/cache/usdtkit}
 aptdir=$USDTKIT_CACHE/apt
+# The foreign architectures the state indexes. The "updated" marker names
+# them, so a state made before an architecture was added is updated once
+# more and gets that architecture's indices.
+# the Debian 12 architectures of the manifests that cross-build from
+# Debian's packages (a "cross" key and no "sysroot" script)
+# (the sourcing script sets usdtkit_top to the source tree)
+apt_cross_archs=$("${usdtkit_top:?}/scripts/archinfo" table cross sysroot debian |
+	awk -F'\t' '$3 != "-" && $4 == "-" { split($5, d, " "); printf "%s ", d[1] }')
+apt_cross_marker=$aptdir/.updated-$(echo $apt_cross_archs | tr ' ' -)
 
 apt_private() {	# apt_private TOOL ARGS...: apt-get or apt-cache with the private state
 	_tool=$1; shift
@@ -25,8 +34,8 @@ apt_private() {	# apt_private TOOL ARGS...: apt-get or apt-cache with the privat
 		-o Dir::Etc::SourceList="$aptdir/sources.list" \
 		-o Dir::Etc::SourceParts="$aptdir/sources.list.d" \
 		-o APT::Architectures::=amd64 \
-		-o APT::Architectures::=arm64 -o APT::Architectures::=armhf \
-		-o APT::Architectures::=s390x -o APT::Architectures::=i386 "$@"
+		$(for _a in $apt_cross_archs; do echo "-o APT::Architectures::=$_a"; done) \
+		"$@"
 }
 
 apt_cross() { apt_private apt-get -qq "$@"; }
@@ -38,7 +47,7 @@ apt_cross_init() {
 	mkdir -p "$aptdir"
 	(
 		flock 9
-		[ -f "$aptdir/.updated" ] && exit 0
+		[ -f "$apt_cross_marker" ] && exit 0
 		mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" \
 			"$aptdir/sources.list.d"
 		grep -sv security /etc/apt/sources.list > "$aptdir/sources.list" || true
@@ -57,7 +66,7 @@ apt_cross_init() {
 		# a foreign index missing on the mirror is no error here: the
 		# download that needed it fails and says so
 		apt_cross update >&2 || echo "cross-apt: apt update reported errors" >&2
-		touch "$aptdir/.updated"
+		touch "$apt_cross_marker"
 	) 9>"$aptdir/.lock"
 }
 

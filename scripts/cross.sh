@@ -28,6 +28,7 @@ target_of() {
 	echo "$t"
 }
 
+usdtkit_top=$PWD
 . scripts/cross-apt.sh
 
 # The target's packages: libelf (ELF core), libbpf (attach layer), and

@@ -87,6 +87,18 @@ static const struct ecase cases[] = {
 	{ "s390x", "2@2(%r1,%r3)", {{ "r1", 2 }, { "r3", M(0) }}, 0x8485, 0, 0, 0 },
 	{ "s390x", "-8@-5", {{0}}, (uint64_t)-5, 0, 0, 0 },
 	{ "s390x", "8@%f0", {{0}}, 0, -EOPNOTSUPP, 0, 0 },
+	/* mips64el and mips64 (n64): regs[n] of the kernel's pt_regs */
+	{ "mips64el", "-4@$2", {{ "$2", 0xffffffff80000001ull }}, 0xffffffff80000001ull, 0, 0, 0 },
+	{ "mips64el", "1@$a4", {{ "$8", 0x1ff }}, 0xff, 0, 0, 0 },
+	{ "mips64el", "4@16($sp)", {{ "$sp", M(0) }}, 0x93929190, 0, 0, 0 },
+	{ "mips64el", "8@g", {{0}}, 0x8f8e8d8c8b8a8988ull, 0, 0x1000, 0x1008 },
+	{ "mips64el", "8@$zero", {{ "$1", 7 }}, 0, 0, 0, 0 },
+	{ "mips64el", "-4@%tprel_lo(t)($3)", {{0}}, 0, -EOPNOTSUPP, 0, 0 },
+	{ "mips64", "-2@$t9", {{ "$25", 0xfffe }}, (uint64_t)-2, 0, 0, 0 },
+	{ "mips64", "4@-8($fp)", {{ "$fp", M(0x10) }}, 0x88898a8b, 0, 0, 0 },
+	{ "mips64", "8@g", {{0}}, 0x88898a8b8c8d8e8full, 0, 0x1000, 0x1008 },
+	{ "mips64", "-8@-5", {{0}}, (uint64_t)-5, 0, 0, 0 },
+	{ "mips64", "8f@$f12", {{0}}, 0, -EOPNOTSUPP, 0, 0 },
 };
 
 static int find_reg(const struct usdtkit_arch *a, const char *name)

@@ -17,6 +17,7 @@ static const struct {
 	{ "x32", 62, 1, 1, 4 },	     { "aarch64", 183, 2, 1, 8 },
 	{ "arm", 40, 1, 1, 4 },	     { "riscv64", 243, 2, 1, 8 },
 	{ "riscv32", 243, 1, 1, 4 }, { "s390x", 22, 2, 2, 8 },
+	{ "mips64el", 8, 2, 1, 8 },  { "mips64", 8, 2, 2, 8 },
 };
 
 static void test_lookup(void)

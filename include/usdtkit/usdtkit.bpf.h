@@ -75,6 +75,17 @@ struct {
 #define USDTKIT__IP32_OFF 48
 #endif
 
+/*
+ * mips64: the context is the kernel's struct pt_regs, whose cp0_epc
+ * follows regs[32], cp0_status, hi, lo, cp0_badvaddr and cp0_cause (296).
+ * PT_REGS_IP() reads cp0_epc of whatever struct pt_regs the program
+ * included: the uapi <asm/ptrace.h> one orders lo, hi, cp0_epc, so it
+ * would read the kernel's lo (272). A 32-bit mips kernel is not handled.
+ */
+#if defined(__TARGET_ARCH_mips)
+#define USDTKIT__IP64_OFF 296
+#endif
+
 #if defined(__TARGET_ARCH_x86) && !defined(__i386__) && !defined(USDTKIT_NO_DIRECT_CTX)
 /*
  * x86-64: read pt_regs slots straight from the context instead of through
@@ -144,6 +155,10 @@ static __always_inline unsigned long usdtkit__ip(struct pt_regs *ctx)
 	unsigned int ip = 0;
 
 	bpf_probe_read_kernel(&ip, sizeof(ip), (void *)ctx + USDTKIT__IP32_OFF);
+#elif defined(USDTKIT__IP64_OFF)
+	unsigned long long ip = 0;
+
+	bpf_probe_read_kernel(&ip, sizeof(ip), (void *)ctx + USDTKIT__IP64_OFF);
 #else
 	unsigned long ip = 0;
 

@@ -20,6 +20,7 @@
 # to stderr, one line per step, and the tools' output to log files.
 
 : "${rv_top:?set rv_top to the repository root before sourcing}"
+usdtkit_top=$rv_top
 . "$rv_top/scripts/cross-apt.sh"
 
 # (used by the scripts that source this file)

@@ -5,7 +5,8 @@ Build the ELF test fixtures (run by ctest as the setup of the "elf" tests).
 
 usage: build_fixtures.py OUT_DIR
 
-For each of x86_64, i386, aarch64, arm (armhf), riscv64 and s390x, with
+For each of x86_64, i386, aarch64, arm (armhf), riscv64, s390x, mips64el
+and mips64 (n64), with
 Debian's (cross) compilers and <sys/sdt.h> from systemtap-sdt-dev:
 
   pie_O0    fix_main.c fix_other.c fix_sema.c   -O0, PIE (the default)
@@ -45,6 +46,9 @@ ARCHES = {
     "arm": ("arm-linux-gnueabihf-gcc", "arm-linux-gnueabihf-strip", []),
     "riscv64": ("riscv64-linux-gnu-gcc", "riscv64-linux-gnu-strip", []),
     "s390x": ("s390x-linux-gnu-gcc", "s390x-linux-gnu-strip", []),
+    "mips64el": ("mips64el-linux-gnuabi64-gcc",
+                 "mips64el-linux-gnuabi64-strip", []),
+    "mips64": ("mips64-linux-gnuabi64-gcc", "mips64-linux-gnuabi64-strip", []),
 }
 # Debian packages, for the error message
 PACKAGES = {
@@ -54,6 +58,8 @@ PACKAGES = {
     "arm": "gcc-arm-linux-gnueabihf libc6-dev-armhf-cross",
     "riscv64": "gcc-riscv64-linux-gnu libc6-dev-riscv64-cross",
     "s390x": "gcc-s390x-linux-gnu libc6-dev-s390x-cross",
+    "mips64el": "gcc-mips64el-linux-gnuabi64 libc6-dev-mips64el-cross",
+    "mips64": "gcc-mips64-linux-gnuabi64 libc6-dev-mips64-cross",
 }
 
 EXE_SRCS = ["fix_main.c", "fix_other.c", "fix_sema.c"]

@@ -15,6 +15,7 @@ set -eu
 arch=$1; shift
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/cross-apt.sh
+usdtkit_top=$(cd "$here/../.." && pwd)
 . "$here/../../scripts/cross-apt.sh"
 
 dir=$USDTKIT_CACHE/debian/$arch

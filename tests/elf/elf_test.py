@@ -7,7 +7,8 @@ made for six architectures.
 usage: elf_test.py --usdtkit PATH --dir FIXTURE_DIR TEST
 
 TEST is one of:
-  notes-ARCH  every fixture of ARCH (x86_64 i386 aarch64 arm riscv64 s390x),
+  notes-ARCH  every fixture of ARCH (x86_64 i386 aarch64 arm riscv64 s390x
+              mips64el mips64),
               stripped or not: each site agrees with `readelf -n --wide`
               (same sites, same order, provider name pc base semaphore args),
               pc_offset / semaphore_offset agree with the PT_LOADs of
@@ -42,12 +43,14 @@ import sys
 import tempfile
 
 ARCH_BITS = {"x86_64": 64, "i386": 32, "aarch64": 64, "arm": 32,
-             "riscv64": 64, "s390x": 64}
+             "riscv64": 64, "s390x": 64, "mips64el": 64, "mips64": 64}
 STRIP = {"x86_64": "strip", "i386": "i686-linux-gnu-strip",
          "aarch64": "aarch64-linux-gnu-strip",
          "arm": "arm-linux-gnueabihf-strip",
          "riscv64": "riscv64-linux-gnu-strip",
-         "s390x": "s390x-linux-gnu-strip"}
+         "s390x": "s390x-linux-gnu-strip",
+         "mips64el": "mips64el-linux-gnuabi64-strip",
+         "mips64": "mips64-linux-gnuabi64-strip"}
 NOP_NOP5 = bytes([0x90, 0x0F, 0x1F, 0x44, 0x00, 0x00])
 
 
@@ -270,8 +273,14 @@ def arg_symbol(arch, op):
     return None
 
 
-def plain_kind(op):
+def plain_kind(op, arch=None):
     """const / reg / mem of an operand without a symbol, on any arch"""
+    if arch in ("mips64el", "mips64"):
+        # "$N" is a register there, except the hard-wired zero
+        if re.fullmatch(r"-?\d+|\$0|\$zero", op):
+            return "const"
+        if re.fullmatch(r"\$[a-z0-9]+", op):
+            return "reg"
     if re.fullmatch(r"[$#]?-?\d+", op):
         return "const"
     if re.fullmatch(r"%?[a-z][a-z0-9]*", op):
@@ -324,13 +333,21 @@ def check_args(where, arch, site, syms, got_addr, stats, stripped):
             continue
         C.eq(a["size"], int(m.group(2)), w + ": size")
         C.eq(a["signed"], m.group(1) == "-", w + ": signed")
+        got_page = re.fullmatch(r"%%got_ofst\((%s)\)\(\$\w+\)" % IDENT,
+                                m.group(4))
+        if arch in ("mips64el", "mips64") and got_page:
+            # a GOT page entry in the base register: refused, never guessed
+            C.eq(a["status"], "unsupported", w + ": status")
+            C.eq(a.get("symbol"), got_page.group(1), w + ": symbol")
+            stats.add("got_page")
+            continue
         C.check(a["status"] not in ("invalid", "bad_size", "unreadable",
                                     "unsupported"),
                 w + ": status %s (%s)" % (a["status"], a.get("error")))
         sym = arg_symbol(arch, m.group(4))
         if sym is None:
             C.eq(a["status"], "ok", w + ": status")
-            C.eq(a["kind"], plain_kind(m.group(4)), w + ": kind")
+            C.eq(a["kind"], plain_kind(m.group(4), arch), w + ": kind")
             op = m.group(4)
             if a["kind"] == "const":
                 C.eq(a.get("value"), int(op.lstrip("$#")), w + ": value")
@@ -472,6 +489,8 @@ REQUIRED = {
     "riscv64": ["ok:riscv_lo", "ambiguous:dup_static", "unresolved",
                 "placed_sema"],
     "s390x": ["placed_sema"],
+    "mips64el": ["got_page", "placed_sema"],
+    "mips64": ["got_page", "placed_sema"],
 }
 
 
@@ -621,7 +640,8 @@ def patch_base_section(path, delta):
 def test_prelink(d):
     m = manifest(d)
     picks = [("x86_64", "pie_O2"), ("i386", "nopie_O2"), ("s390x", "pie_O2"),
-             ("arm", "pie_O0"), ("aarch64", "nopie_O1"), ("riscv64", "lib")]
+             ("arm", "pie_O0"), ("aarch64", "nopie_O1"), ("riscv64", "lib"),
+             ("mips64", "nopie_O2"), ("mips64el", "lib")]
     stats = Stats()
     with tempfile.TemporaryDirectory(dir=d) as tmp:
         for arch, var in picks:

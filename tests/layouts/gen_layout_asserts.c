@@ -79,8 +79,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s %s: the manifest names no IP\n", argv[1], argv[2]);
 		return 1;
 	}
-	printf("_Static_assert(offsetof(%s, %s) == %d, \"%s IP: %s\");\n", type,
-	       ip, a->ip_offset[compat], argv[1], ip);
+	/* mips: the BPF context is the kernel's pt_regs, whose IP lies a
+	 * fixed distance past the uapi struct's (manifest: ip_kernel_delta) */
+	printf("_Static_assert(offsetof(%s, %s) + %s == %d, \"%s IP: %s\");\n",
+	       type, ip, compat || !info->ip_kernel_delta ? "0" : info->ip_kernel_delta,
+	       a->ip_offset[compat], argv[1], ip);
 	printf("_Static_assert(sizeof(%s) == %d, \"%s size\");\n", type, l->size,
 	       l->name);
 	printf("/* %d registers */\n", n);

@@ -15,6 +15,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/cross-apt.sh
+usdtkit_top=$top
 . "$top/scripts/cross-apt.sh"
 vmcache=$USDTKIT_CACHE/vm
 
