@@ -18,6 +18,10 @@ if(NOT _bpf_t OR NOT USDTKIT_ARCH_${_bpf_t}_bpf_arch)
 endif()
 set(USDTKIT_BPF_ARCH ${USDTKIT_ARCH_${_bpf_t}_bpf_arch})
 separate_arguments(USDTKIT_BPF_DEFS UNIX_COMMAND "${USDTKIT_ARCH_${_bpf_t}_bpf_defs}")
+# where the kernel's BPF context holds the IP (usdtkit.bpf.h), so that no
+# architecture needs a case in the header
+list(APPEND USDTKIT_BPF_DEFS -DUSDTKIT_IP_OFF=${USDTKIT_ARCH_${_bpf_t}_ip_offset}
+  -DUSDTKIT_IP_SIZE=${USDTKIT_ARCH_${_bpf_t}_ptr_size})
 execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
   OUTPUT_VARIABLE USDTKIT_MULTIARCH OUTPUT_STRIP_TRAILING_WHITESPACE
   ERROR_QUIET)

@@ -69,7 +69,12 @@ struct {
  * kernel is traced by a 64-bit program (the attach layer then writes its
  * specs in the 64-bit layout).
  */
-#if defined(__TARGET_ARCH_arm)
+#if defined(USDTKIT_IP_OFF) && USDTKIT_IP_SIZE == 4
+/* usdtkit's own build passes the manifest's ip_offset (cmake/Bpf.cmake) */
+#define USDTKIT__IP32_OFF USDTKIT_IP_OFF
+#elif defined(USDTKIT_IP_OFF)
+#define USDTKIT__IP64_OFF USDTKIT_IP_OFF
+#elif defined(__TARGET_ARCH_arm)
 #define USDTKIT__IP32_OFF 60
 #elif defined(__TARGET_ARCH_x86) && defined(__i386__)
 #define USDTKIT__IP32_OFF 48
@@ -82,7 +87,7 @@ struct {
  * included: the uapi <asm/ptrace.h> one orders lo, hi, cp0_epc, so it
  * would read the kernel's lo (272). A 32-bit mips kernel is not handled.
  */
-#if defined(__TARGET_ARCH_mips)
+#if defined(__TARGET_ARCH_mips) && !defined(USDTKIT__IP64_OFF)
 #define USDTKIT__IP64_OFF 296
 #endif
 
