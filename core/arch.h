@@ -14,6 +14,7 @@
 /* ELF constants, so the spec engine needs no <elf.h> on odd hosts. */
 #define USDTKIT_EM_386		3
 #define USDTKIT_EM_ARM		40
+#define USDTKIT_EM_PPC64	21
 #define USDTKIT_EM_S390		22
 #define USDTKIT_EM_X86_64	62
 #define USDTKIT_EM_AARCH64	183

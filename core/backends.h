@@ -13,6 +13,8 @@ extern const struct usdtkit_arch usdtkit__arch_arm;
 extern const struct usdtkit_arch usdtkit__arch_riscv64;
 extern const struct usdtkit_arch usdtkit__arch_riscv32;
 extern const struct usdtkit_arch usdtkit__arch_s390x;
+extern const struct usdtkit_arch usdtkit__arch_ppc64le;
+extern const struct usdtkit_arch usdtkit__arch_ppc64;
 
 /* Operand grammars, one per lexer (arch/<a>/<a>.re): the one-pass fast
  * path for common operands, then the token grammar. */
@@ -46,5 +48,11 @@ const char *usdtkit__s390x_parse_fast(const struct usdtkit_arch *arch,
 void usdtkit__s390x_parse_operand(const struct usdtkit_arch *arch,
 				  struct usdtkit_lexer *lx,
 				  struct usdtkit_arg *arg);
+const char *usdtkit__ppc_parse_fast(const struct usdtkit_arch *arch,
+				    const char *op, const char *end,
+				    struct usdtkit_arg *arg);
+void usdtkit__ppc_parse_operand(const struct usdtkit_arch *arch,
+				struct usdtkit_lexer *lx,
+				struct usdtkit_arg *arg);
 
 #endif /* USDTKIT_CORE_BACKENDS_H */

@@ -19,6 +19,8 @@ static const struct usdtkit_arch *const registry[] = {
 	&usdtkit__arch_riscv64,
 	&usdtkit__arch_riscv32,
 	&usdtkit__arch_s390x,
+	&usdtkit__arch_ppc64le,
+	&usdtkit__arch_ppc64,
 };
 
 #define REGISTRY_LEN (sizeof(registry) / sizeof(registry[0]))
@@ -32,6 +34,8 @@ static const struct {
 	{ "i686", "i386" },    { "ia32", "i386" },     { "arm64", "aarch64" },
 	{ "armhf", "arm" },    { "armel", "arm" },     { "arm32", "arm" },
 	{ "rv64", "riscv64" }, { "rv32", "riscv32" },  { "s390", "s390x" },
+	{ "ppc64el", "ppc64le" }, { "powerpc64le", "ppc64le" },
+	{ "powerpc64", "ppc64" }, { "ppc", "ppc64" },
 };
 
 const struct usdtkit_arch *usdtkit_arch_at(size_t i)

@@ -5,7 +5,8 @@
  * invalid argument, and only the intended explicit statuses (unreadable
  * FP registers, unresolved symbols, thread-local or GOT operands). The
  * ELF identity of each row must pick the same backend as its arch name.
- * ppc, mips and sparc rows belong to a later backend and are counted.
+ * 32-bit powerpc, mips and sparc rows belong to a later backend and are
+ * counted.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ static const struct {
 	{ "amd64", "x86_64" },	{ "i386", "i386" },	  { "x32", "x32" },
 	{ "arm64", "aarch64" }, { "armhf", "arm" },	  { "armel", "arm" },
 	{ "riscv64", "riscv64" }, { "s390x", "s390x" },
+	{ "ppc64el", "ppc64le" }, { "ppc64", "ppc64" },
 };
 
 struct stats {
@@ -184,7 +186,7 @@ int main(int argc, char **argv)
 	fclose(f);
 	printf("corpus: %ld notes, %ld args: %ld ok, %ld unreadable, "
 	       "%ld unresolved symbol, %ld unsupported (TLS/GOT); "
-	       "%ld notes of later backends (ppc, mips, sparc) not checked\n",
+	       "%ld notes of later backends (powerpc, mips, sparc) not checked\n",
 	       st.rows, st.args, st.ok, st.unreadable, st.unresolved,
 	       st.unsupported, st.skipped);
 	CHECK(st.rows > 5000, "expected the whole corpus, got %ld rows", st.rows);

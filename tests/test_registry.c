@@ -17,6 +17,7 @@ static const struct {
 	{ "x32", 62, 1, 1, 4 },	     { "aarch64", 183, 2, 1, 8 },
 	{ "arm", 40, 1, 1, 4 },	     { "riscv64", 243, 2, 1, 8 },
 	{ "riscv32", 243, 1, 1, 4 }, { "s390x", 22, 2, 2, 8 },
+	{ "ppc64le", 21, 2, 1, 8 },  { "ppc64", 21, 2, 2, 8 },
 };
 
 static void test_lookup(void)
@@ -46,6 +47,13 @@ static void test_lookup(void)
 	      "Debian alias");
 	CHECK(usdtkit_arch_by_name("arm64") == usdtkit_arch_by_name("aarch64"),
 	      "arm64 alias");
+	CHECK(usdtkit_arch_by_name("ppc64el") == usdtkit_arch_by_name("ppc64le") &&
+		      usdtkit_arch_by_name("powerpc64le") ==
+			      usdtkit_arch_by_name("ppc64le"),
+	      "ppc64le aliases");
+	CHECK(usdtkit_arch_by_name("powerpc64") == usdtkit_arch_by_name("ppc64") &&
+		      usdtkit_arch_by_name("ppc") == usdtkit_arch_by_name("ppc64"),
+	      "ppc64 aliases");
 	errno = 0;
 	CHECK(!usdtkit_arch_by_name("vax") && errno == ENOENT, "unknown name");
 	errno = 0;
