@@ -38,6 +38,8 @@ arm compat64 aarch64-linux-gnu-gcc
 riscv64 native riscv64-linux-gnu-gcc
 riscv32 native riscv64-linux-gnu-gcc -march=rv32gc -mabi=ilp32
 s390x native s390x-linux-gnu-gcc
+ppc64le native powerpc64le-linux-gnu-gcc
+ppc64 native powerpc64-linux-gnu-gcc
 LIST
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

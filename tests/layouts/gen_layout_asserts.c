@@ -132,6 +132,28 @@ static int s390x_field(const char *name, char *out, size_t sz)
 	return -1;
 }
 
+/* ppc64: gpr[N], then the named slots (pt_regs says "link" for lr) */
+static int ppc_field(const char *name, char *out, size_t sz)
+{
+	static const char *const named[] = { "nip", "msr", "ctr", "xer", "ccr" };
+	size_t i;
+
+	if (name[0] == 'r' && isdigit((unsigned char)name[1])) {
+		snprintf(out, sz, "gpr[%d]", atoi(name + 1));
+		return 0;
+	}
+	if (!strcmp(name, "lr")) {
+		snprintf(out, sz, "link");
+		return 0;
+	}
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (!strcmp(name, named[i])) {
+			snprintf(out, sz, "%s", name);
+			return 0;
+		}
+	return -1;
+}
+
 /* uapi struct and field for @name in arch @a's layout @kind */
 static int field_of(const char *arch, int compat, const char *name,
 		    const char **type, char *out, size_t sz)
@@ -164,6 +186,10 @@ static int field_of(const char *arch, int compat, const char *name,
 	if (!strcmp(arch, "s390x")) {
 		*type = "user_pt_regs";
 		return s390x_field(name, out, sz);
+	}
+	if (!strncmp(arch, "ppc64", 5)) {
+		*type = "struct pt_regs";
+		return ppc_field(name, out, sz);
 	}
 	return -1;
 }
@@ -206,6 +232,9 @@ int main(int argc, char **argv)
 	}
 	printf("_Static_assert(sizeof(%s) == %d, \"%s size\");\n", type, l->size,
 	       l->name);
+	/* the layout's byte order is the target compiler's */
+	printf("_Static_assert((__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) == %d, "
+	       "\"%s byte order\");\n", l->big_endian, l->name);
 	printf("/* %d registers */\n", n);
 	return n ? 0 : 1;
 }
