@@ -273,10 +273,12 @@ static int lb_encode(const struct enc *e, const struct usdtkit_arch *arch,
 	return 0;
 }
 
-/* The pt_regs slot of the IP: the arch's "pc"/"rip"/"ip" register. */
+/* The pt_regs slot of the IP: the arch's "pc"/"rip"/"ip" register
+ * (powerpc: "nip"). */
 static int ip_slot(const struct usdtkit_arch *arch, const struct usdtkit_layout *l)
 {
-	static const char *const names[] = { "rip", "eip", "pc", "ip", "psw" };
+	static const char *const names[] = { "rip", "eip", "pc", "ip", "psw",
+					     "nip" };
 	const struct usdtkit_regdef *d;
 	size_t i, k;
 

@@ -21,6 +21,8 @@ elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "riscv64")
   set(USDTKIT_BPF_ARCH riscv)
 elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "s390x")
   set(USDTKIT_BPF_ARCH s390)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(ppc64|powerpc64)")
+  set(USDTKIT_BPF_ARCH powerpc)
 else()
   message(FATAL_ERROR "no BPF target arch for ${CMAKE_SYSTEM_PROCESSOR}: "
     "build with -DUSDTKIT_BPF_PROGRAMS=OFF")
