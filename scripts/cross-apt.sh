@@ -17,16 +17,20 @@
 
 USDTKIT_CACHE=${USDTKIT_CACHE:-/var/cache/usdtkit}
 aptdir=$USDTKIT_CACHE/apt
+# the foreign architectures the state holds indices for; the update
+# marker names them, so adding one updates an existing state once
+apt_archs="arm64 armhf s390x i386 ppc64el"
 
 apt_private() {	# apt_private TOOL ARGS...: apt-get or apt-cache with the private state
 	_tool=$1; shift
+	# shellcheck disable=SC2046
 	"$_tool" -o Dir::State::Lists="$aptdir/lists" \
 		-o Dir::Cache="$aptdir/cache" \
 		-o Dir::Etc::SourceList="$aptdir/sources.list" \
 		-o Dir::Etc::SourceParts="$aptdir/sources.list.d" \
 		-o APT::Architectures::=amd64 \
-		-o APT::Architectures::=arm64 -o APT::Architectures::=armhf \
-		-o APT::Architectures::=s390x -o APT::Architectures::=i386 "$@"
+		$(for a in $apt_archs; do echo "-o APT::Architectures::=$a"; done) \
+		"$@"
 }
 
 apt_cross() { apt_private apt-get -qq "$@"; }
@@ -38,7 +42,8 @@ apt_cross_init() {
 	mkdir -p "$aptdir"
 	(
 		flock 9
-		[ -f "$aptdir/.updated" ] && exit 0
+		marker=$aptdir/.updated-$(echo $apt_archs | tr ' ' -)
+		[ -f "$marker" ] && exit 0
 		mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" \
 			"$aptdir/sources.list.d"
 		grep -sv security /etc/apt/sources.list > "$aptdir/sources.list" || true
@@ -57,7 +62,7 @@ apt_cross_init() {
 		# a foreign index missing on the mirror is no error here: the
 		# download that needed it fails and says so
 		apt_cross update >&2 || echo "cross-apt: apt update reported errors" >&2
-		touch "$aptdir/.updated"
+		touch "$marker"
 	) 9>"$aptdir/.lock"
 }
 

@@ -13,17 +13,18 @@
 # architecture: scripts/riscv64/sysroot.sh cross-builds the same
 # libraries from Debian 12's source packages (cached).
 #
-# usage: scripts/cross.sh [TARGET...]   (default: all five)
+# usage: scripts/cross.sh [TARGET...]   (default: all six)
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-targets=${*:-"aarch64 armhf riscv64 s390x i686"}
+targets=${*:-"aarch64 armhf riscv64 s390x i686 ppc64el"}
 
 debarch() {	# toolchain name -> Debian architecture ("" if none)
 	case $1 in
 	aarch64) echo arm64 ;;
 	armhf) echo armhf ;;
 	s390x) echo s390x ;;
+	ppc64el) echo ppc64el ;;
 	i686) echo i386 ;;
 	*) echo "" ;;
 	esac

@@ -8,6 +8,8 @@ set(_row_armhf armv7l arm-linux-gnueabihf arm-linux-gnueabihf qemu-arm)
 set(_row_riscv64 riscv64 riscv64-linux-gnu riscv64-linux-gnu qemu-riscv64)
 set(_row_s390x s390x s390x-linux-gnu s390x-linux-gnu qemu-s390x)
 set(_row_i686 i686 i686-linux-gnu i386-linux-gnu qemu-i386)
+set(_row_ppc64el ppc64le powerpc64le-linux-gnu powerpc64le-linux-gnu qemu-ppc64le)
+set(_row_ppc64 ppc64 powerpc64-linux-gnu powerpc64-linux-gnu qemu-ppc64)
 
 get_filename_component(USDTKIT_CROSS_NAME ${CMAKE_PARENT_LIST_FILE} NAME_WE)
 if(NOT DEFINED _row_${USDTKIT_CROSS_NAME})
