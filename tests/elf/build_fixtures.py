@@ -5,7 +5,8 @@ Build the ELF test fixtures (run by ctest as the setup of the "elf" tests).
 
 usage: build_fixtures.py OUT_DIR
 
-For each of x86_64, i386, aarch64, arm (armhf), riscv64 and s390x, with
+For each of x86_64, i386, aarch64, arm (armhf), riscv64, s390x, ppc64le
+and ppc64 (big-endian, ELFv1), with
 Debian's (cross) compilers and <sys/sdt.h> from systemtap-sdt-dev:
 
   pie_O0    fix_main.c fix_other.c fix_sema.c   -O0, PIE (the default)
@@ -45,6 +46,9 @@ ARCHES = {
     "arm": ("arm-linux-gnueabihf-gcc", "arm-linux-gnueabihf-strip", []),
     "riscv64": ("riscv64-linux-gnu-gcc", "riscv64-linux-gnu-strip", []),
     "s390x": ("s390x-linux-gnu-gcc", "s390x-linux-gnu-strip", []),
+    "ppc64le": ("powerpc64le-linux-gnu-gcc", "powerpc64le-linux-gnu-strip",
+                []),
+    "ppc64": ("powerpc64-linux-gnu-gcc", "powerpc64-linux-gnu-strip", []),
 }
 # Debian packages, for the error message
 PACKAGES = {
@@ -54,6 +58,8 @@ PACKAGES = {
     "arm": "gcc-arm-linux-gnueabihf libc6-dev-armhf-cross",
     "riscv64": "gcc-riscv64-linux-gnu libc6-dev-riscv64-cross",
     "s390x": "gcc-s390x-linux-gnu libc6-dev-s390x-cross",
+    "ppc64le": "gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross",
+    "ppc64": "gcc-powerpc64-linux-gnu libc6-dev-ppc64-cross",
 }
 
 EXE_SRCS = ["fix_main.c", "fix_other.c", "fix_sema.c"]
