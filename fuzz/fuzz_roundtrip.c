@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Round trip: parse, print each argument back as spec text, parse that,
- * and get the same IR. The first input byte picks the arch (all eight),
+ * and get the same IR. The first input byte picks the arch (all ten),
  * the rest is an args string.
  *
  * usdtkit_arg_snprintf() writes a description ("s32 mem [rbp - 8]"), not
@@ -33,7 +33,7 @@
 #include "fuzz_check.h"
 #include "fuzz_targets.h"
 
-enum family { F_X86, F_ARM64, F_ARM, F_RISCV, F_S390X };
+enum family { F_X86, F_ARM64, F_ARM, F_RISCV, F_S390X, F_PPC };
 
 static enum family family_of(const char *name)
 {
@@ -45,6 +45,8 @@ static enum family family_of(const char *name)
 		return F_RISCV;
 	if (!strcmp(name, "s390x"))
 		return F_S390X;
+	if (!strncmp(name, "ppc64", 5))
+		return F_PPC;
 	return F_X86;
 }
 
@@ -140,6 +142,18 @@ static int print_mem(struct pr *o, const struct usdtkit_arch *arch,
 			pr(o, "%%%s,", rname(arch, &a->index));
 		pr(o, "%%%s)", b ? rname(arch, &a->base) : "r0");
 		return 0;
+	case F_PPC:
+		/* X-form RA,RB (no displacement), else D-form D(RA); register
+		 * 0 as RA means none */
+		if (x) {
+			if (!b || a->disp || a->scale != 1)
+				return -1;
+			pr(o, "%s,%s", rname(arch, &a->base),
+			   rname(arch, &a->index));
+			return 0;
+		}
+		pr(o, "%" PRId64 "(%s)", a->disp, b ? rname(arch, &a->base) : "0");
+		return 0;
 	}
 	return -1;
 }
@@ -158,8 +172,8 @@ static int print_arg(struct pr *o, const struct usdtkit_arch *arch,
 		   a->is_float ? "f" : "");
 	switch (a->kind) {
 	case USDTKIT_LOC_CONST:
-		pr(o, "%s%" PRId64, fam == F_X86 ? "$" : fam <= F_ARM ? "#" : "",
-		   a->value);
+		pr(o, "%s%" PRId64, fam == F_X86 ? "$" : fam <= F_ARM ? "#" :
+		   fam == F_PPC ? "i" : "", a->value);
 		return 0;
 	case USDTKIT_LOC_REG:
 		pr(o, "%s%s", rp, rname(arch, &a->reg));

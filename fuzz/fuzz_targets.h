@@ -23,6 +23,8 @@ static const struct fz_target fz_targets[] = {
 	{ "riscv64", EG_ELFCLASS64, EG_LSB, EG_EM_RISCV },
 	{ "riscv32", EG_ELFCLASS32, EG_LSB, EG_EM_RISCV },
 	{ "s390x", EG_ELFCLASS64, EG_MSB, EG_EM_S390 },
+	{ "ppc64le", EG_ELFCLASS64, EG_LSB, EG_EM_PPC64 },
+	{ "ppc64", EG_ELFCLASS64, EG_MSB, EG_EM_PPC64 },
 };
 
 #define FZ_NTARGETS (sizeof(fz_targets) / sizeof(fz_targets[0]))

@@ -25,6 +25,7 @@ static const struct {
 	{ "i386", 2, "fuzz_x86" },    { "arm64", 3, "fuzz_arm64" },
 	{ "armel", 4, "fuzz_arm" },   { "armhf", 4, "fuzz_arm" },
 	{ "riscv64", 5, "fuzz_riscv" }, { "s390x", 7, "fuzz_s390x" },
+	{ "ppc64el", 8, "fuzz_ppc" },	{ "ppc64", 9, "fuzz_ppc" },
 };
 
 #define MAX_SPECS 4096
@@ -106,7 +107,8 @@ static const char *harness_of(int target)
 {
 	static const char *const h[] = { "fuzz_x86", "fuzz_x86", "fuzz_x86",
 					 "fuzz_arm64", "fuzz_arm", "fuzz_riscv",
-					 "fuzz_riscv", "fuzz_s390x" };
+					 "fuzz_riscv", "fuzz_s390x", "fuzz_ppc",
+					 "fuzz_ppc" };
 
 	return h[target];
 }
@@ -189,7 +191,8 @@ static void elf_seeds(void)
 int main(int argc, char **argv)
 {
 	static const char *const dirs[] = { "fuzz_x86", "fuzz_arm64", "fuzz_arm",
-					    "fuzz_riscv", "fuzz_s390x", "fuzz_notes",
+					    "fuzz_riscv", "fuzz_s390x", "fuzz_ppc",
+					    "fuzz_notes",
 					    "fuzz_list", "fuzz_roundtrip" };
 	size_t i;
 
