@@ -152,6 +152,14 @@ static int print_mem(struct pr *o, const struct usdtkit_arch *arch,
 			   rname(arch, &a->index));
 			return 0;
 		}
+		if (b && a->base.id == 0) {
+			/* r0 as the only register: "0,0" ((0) + r0) is the
+			 * one spelling, since D(0) means no base */
+			if (a->disp)
+				return -1;
+			pr(o, "0,%s", rname(arch, &a->base));
+			return 0;
+		}
 		pr(o, "%" PRId64 "(%s)", a->disp, b ? rname(arch, &a->base) : "0");
 		return 0;
 	}
