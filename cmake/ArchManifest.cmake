@@ -18,8 +18,8 @@ get_filename_component(USDTKIT_ARCH_ROOT ${CMAKE_CURRENT_LIST_DIR}/../arch ABSOL
 # Every key any consumer reads; archinfo check knows which are required.
 set(USDTKIT_ARCH_KEYS lexer regs check fuzz_dict unit_test e_machine elf_class
   elf_data ptr_size aliases ip ip_offset ip_kernel_delta compat64_ip compat64_ip_offset
-  compat64_kernels bpf_arch bpf_defs debian triplet multiarch processor
-  qemu cross sysroot vm_qemu vm_console vm_kernel vm_busybox layout_cc
+  compat64_kernels bpf_arch bpf_defs debian debian_packages triplet multiarch processor
+  qemu cross cross_libs sysroot sites_fp_cflags sites_extra apt vm_qemu vm_console vm_kernel vm_busybox layout_cc
   compat64_cc)
 
 function(usdtkit_archinfo out)

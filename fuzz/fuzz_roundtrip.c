@@ -35,7 +35,7 @@
 #include "fuzz_check.h"
 #include "fuzz_targets.h"
 
-enum family { F_X86, F_ARM64, F_ARM, F_RISCV, F_S390X, F_MIPS };
+enum family { F_X86, F_ARM64, F_ARM, F_RISCV, F_S390X, F_MIPS, F_PPC };
 
 static enum family family_of(const char *name)
 {
@@ -49,6 +49,8 @@ static enum family family_of(const char *name)
 		return F_S390X;
 	if (!strncmp(name, "mips", 4))
 		return F_MIPS;
+	if (!strncmp(name, "ppc64", 5))
+		return F_PPC;
 	return F_X86;
 }
 
@@ -149,6 +151,25 @@ static int print_mem(struct pr *o, const struct usdtkit_arch *arch,
 		if (x)
 			return -1;
 		pr(o, "%" PRId64 "(%s)", a->disp, b ? rname(arch, &a->base) : "$0");
+	case F_PPC:
+		/* X-form RA,RB (no displacement), else D-form D(RA); register
+		 * 0 as RA means none */
+		if (x) {
+			if (!b || a->disp || a->scale != 1)
+				return -1;
+			pr(o, "%s,%s", rname(arch, &a->base),
+			   rname(arch, &a->index));
+			return 0;
+		}
+		if (b && a->base.id == 0) {
+			/* r0 as the only register: "0,0" ((0) + r0) is the
+			 * one spelling, since D(0) means no base */
+			if (a->disp)
+				return -1;
+			pr(o, "0,%s", rname(arch, &a->base));
+			return 0;
+		}
+		pr(o, "%" PRId64 "(%s)", a->disp, b ? rname(arch, &a->base) : "0");
 		return 0;
 	}
 	return -1;
@@ -168,8 +189,8 @@ static int print_arg(struct pr *o, const struct usdtkit_arch *arch,
 		   a->is_float ? "f" : "");
 	switch (a->kind) {
 	case USDTKIT_LOC_CONST:
-		pr(o, "%s%" PRId64, fam == F_X86 ? "$" : fam <= F_ARM ? "#" : "",
-		   a->value);
+		pr(o, "%s%" PRId64, fam == F_X86 ? "$" : fam <= F_ARM ? "#" :
+		   fam == F_PPC ? "i" : "", a->value);
 		return 0;
 	case USDTKIT_LOC_REG:
 		pr(o, "%s%s", rp, rname(arch, &a->reg));

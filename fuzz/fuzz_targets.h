@@ -25,6 +25,8 @@ static const struct fz_target fz_targets[] = {
 	{ "s390x", EG_ELFCLASS64, EG_MSB, EG_EM_S390 },
 	{ "mips64el", EG_ELFCLASS64, EG_LSB, EG_EM_MIPS },
 	{ "mips64", EG_ELFCLASS64, EG_MSB, EG_EM_MIPS },
+	{ "ppc64le", EG_ELFCLASS64, EG_LSB, EG_EM_PPC64 },
+	{ "ppc64", EG_ELFCLASS64, EG_MSB, EG_EM_PPC64 },
 };
 
 #define FZ_NTARGETS (sizeof(fz_targets) / sizeof(fz_targets[0]))

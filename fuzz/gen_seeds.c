@@ -26,6 +26,7 @@ static const struct {
 	{ "armel", 4, "fuzz_arm" },   { "armhf", 4, "fuzz_arm" },
 	{ "riscv64", 5, "fuzz_riscv" }, { "s390x", 7, "fuzz_s390x" },
 	{ "mips64el", 8, "fuzz_mips" }, { "mips64", 9, "fuzz_mips" },
+	{ "ppc64el", 10, "fuzz_ppc" },	{ "ppc64", 11, "fuzz_ppc" },
 };
 
 #define MAX_SPECS 4096
@@ -108,7 +109,7 @@ static const char *harness_of(int target)
 	static const char *const h[] = { "fuzz_x86", "fuzz_x86", "fuzz_x86",
 					 "fuzz_arm64", "fuzz_arm", "fuzz_riscv",
 					 "fuzz_riscv", "fuzz_s390x", "fuzz_mips",
-					 "fuzz_mips" };
+					 "fuzz_mips", "fuzz_ppc", "fuzz_ppc" };
 
 	return h[target];
 }
@@ -192,7 +193,7 @@ int main(int argc, char **argv)
 {
 	static const char *const dirs[] = { "fuzz_x86", "fuzz_arm64", "fuzz_arm",
 					    "fuzz_riscv", "fuzz_s390x", "fuzz_mips",
-					    "fuzz_notes",
+					    "fuzz_ppc", "fuzz_notes",
 					    "fuzz_list", "fuzz_roundtrip" };
 	size_t i;
 

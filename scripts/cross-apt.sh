@@ -21,10 +21,10 @@ aptdir=$USDTKIT_CACHE/apt
 # them, so a state made before an architecture was added is updated once
 # more and gets that architecture's indices.
 # the Debian 12 architectures of the manifests that cross-build from
-# Debian's packages (a "cross" key and no "sysroot" script)
+# Debian's packages (a "cross" key, no "sysroot" script, libraries)
 # (the sourcing script sets usdtkit_top to the source tree)
-apt_cross_archs=$("${usdtkit_top:?}/scripts/archinfo" table cross sysroot debian |
-	awk -F'\t' '$3 != "-" && $4 == "-" { split($5, d, " "); printf "%s ", d[1] }')
+apt_cross_archs=$("${usdtkit_top:?}/scripts/archinfo" table cross sysroot cross_libs debian |
+	awk -F'\t' '$3 != "-" && $4 == "-" && $5 != "none" { split($6, d, " "); printf "%s ", d[1] }')
 apt_cross_marker=$aptdir/.updated-$(echo $apt_cross_archs | tr ' ' -)
 
 apt_private() {	# apt_private TOOL ARGS...: apt-get or apt-cache with the private state

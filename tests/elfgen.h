@@ -35,6 +35,7 @@
 
 #define EG_EM_386	3
 #define EG_EM_MIPS	8
+#define EG_EM_VAX	75	/* a machine with no backend */
 #define EG_EM_PPC64	21
 #define EG_EM_S390	22
 #define EG_EM_ARM	40

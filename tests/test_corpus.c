@@ -7,6 +7,8 @@
  * ELF identity of each row must pick the same backend as its arch name.
  * ppc, 32-bit mips (o32, n32) and sparc rows belong to a later backend
  * and are counted.
+ * 32-bit powerpc, mips and sparc rows belong to a later backend and are
+ * counted.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@ static const struct {
 	{ "arm64", "aarch64" }, { "armhf", "arm" },	  { "armel", "arm" },
 	{ "riscv64", "riscv64" }, { "s390x", "s390x" },
 	{ "mips64el", "mips64el" }, { "mips64", "mips64" },
+	{ "ppc64el", "ppc64le" }, { "ppc64", "ppc64" },
 };
 
 struct stats {
@@ -187,6 +190,7 @@ int main(int argc, char **argv)
 	printf("corpus: %ld notes, %ld args: %ld ok, %ld unreadable, "
 	       "%ld unresolved symbol, %ld unsupported (TLS/GOT); "
 	       "%ld notes of later backends (ppc, mips o32, sparc) not checked\n",
+	       "%ld notes of later backends (powerpc, mips, sparc) not checked\n",
 	       st.rows, st.args, st.ok, st.unreadable, st.unresolved,
 	       st.unsupported, st.skipped);
 	CHECK(st.rows > 5000, "expected the whole corpus, got %ld rows", st.rows);

@@ -99,6 +99,16 @@ static const struct ecase cases[] = {
 	{ "mips64", "8@g", {{0}}, 0x88898a8b8c8d8e8full, 0, 0x1000, 0x1008 },
 	{ "mips64", "-8@-5", {{0}}, (uint64_t)-5, 0, 0, 0 },
 	{ "mips64", "8f@$f12", {{0}}, 0, -EOPNOTSUPP, 0, 0 },
+	/* ppc64le and ppc64: one table, both byte orders; RA = 0 is none */
+	{ "ppc64le", "-4@3", {{ "r3", 0x00000000fffffffbull }}, (uint64_t)-5, 0, 0, 0 },
+	{ "ppc64le", "4@-16(31)", {{ "r31", M(16) }}, 0x83828180, 0, 0, 0 },
+	{ "ppc64le", "2@9,10", {{ "r9", M(0) }, { "r10", 2 }}, 0x8382, 0, 0, 0 },
+	{ "ppc64le", "-8@i-5", {{0}}, (uint64_t)-5, 0, 0, 0 },
+	{ "ppc64le", "8f@%f1", {{0}}, 0, -EOPNOTSUPP, 0, 0 },
+	{ "ppc64", "-4@3", {{ "r3", 0x00000000fffffffbull }}, (uint64_t)-5, 0, 0, 0 },
+	{ "ppc64", "4@-16(31)", {{ "r31", M(16) }}, 0x80818283, 0, 0, 0 },
+	{ "ppc64", "2@0,10", {{ "r0", 0x1000 }, { "r10", M(2) }}, 0x8283, 0, 0, 0 },
+	{ "ppc64", "8@nip", {{ "nip", 0x10000400 }}, 0x10000400, 0, 0, 0 },
 };
 
 static int find_reg(const struct usdtkit_arch *a, const char *name)

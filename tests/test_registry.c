@@ -18,6 +18,7 @@ static const struct {
 	{ "arm", 40, 1, 1, 4 },	     { "riscv64", 243, 2, 1, 8 },
 	{ "riscv32", 243, 1, 1, 4 }, { "s390x", 22, 2, 2, 8 },
 	{ "mips64el", 8, 2, 1, 8 },  { "mips64", 8, 2, 2, 8 },
+	{ "ppc64le", 21, 2, 1, 8 },  { "ppc64", 21, 2, 2, 8 },
 };
 
 static void test_lookup(void)
@@ -47,6 +48,13 @@ static void test_lookup(void)
 	      "Debian alias");
 	CHECK(usdtkit_arch_by_name("arm64") == usdtkit_arch_by_name("aarch64"),
 	      "arm64 alias");
+	CHECK(usdtkit_arch_by_name("ppc64el") == usdtkit_arch_by_name("ppc64le") &&
+		      usdtkit_arch_by_name("powerpc64le") ==
+			      usdtkit_arch_by_name("ppc64le"),
+	      "ppc64le aliases");
+	CHECK(usdtkit_arch_by_name("powerpc64") == usdtkit_arch_by_name("ppc64") &&
+		      usdtkit_arch_by_name("ppc") == usdtkit_arch_by_name("ppc64"),
+	      "ppc64 aliases");
 	errno = 0;
 	CHECK(!usdtkit_arch_by_name("vax") && errno == ENOENT, "unknown name");
 	errno = 0;

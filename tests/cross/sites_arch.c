@@ -383,6 +383,61 @@ size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
 	return SITES_OUT(r);
 }
 
+#elif defined(__powerpc64__)
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+const char sites_arch_name[] = "ppc64le";
+#else
+const char sites_arch_name[] = "ppc64";
+#endif
+
+int sites_arch_patch(uint8_t *site)
+{
+	if (get32(site) != 0x60000000)		/* nop = ori 0,0,0 */
+		return -ENOEXEC;
+	put32(site, 0x7fe00008);		/* trap = tw 31,0,0: SIGTRAP */
+	return 4;
+}
+
+/* A trap leaves nip at the trap itself. */
+uintptr_t sites_arch_trap_pc(const siginfo_t *si, const ucontext_t *uc)
+{
+	(void)si;
+	return uc->uc_mcontext.gp_regs[PT_NIP];
+}
+
+void sites_arch_resume(ucontext_t *uc, uintptr_t pc)
+{
+	uc->uc_mcontext.gp_regs[PT_NIP] = pc;
+}
+
+size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
+{
+	/* gp_regs[] holds the pt_regs slots in the ptrace order (PT_R0 ..
+	 * PT_RESULT), but copy field by field: the check must not lean on
+	 * that order either */
+	const unsigned long *g = uc->uc_mcontext.gp_regs;
+	struct pt_regs r;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 32; i++)
+		r.gpr[i] = g[PT_R0 + i];
+	r.nip = g[PT_NIP];
+	r.msr = g[PT_MSR];
+	r.orig_gpr3 = g[PT_ORIG_R3];
+	r.ctr = g[PT_CTR];
+	r.link = g[PT_LNK];
+	r.xer = g[PT_XER];
+	r.ccr = g[PT_CCR];
+	r.softe = g[PT_SOFTE];
+	r.trap = g[PT_TRAP];
+	r.dar = g[PT_DAR];
+	r.dsisr = g[PT_DSISR];
+	r.result = g[PT_RESULT];
+	return SITES_OUT(r);
+}
+
 #else
 #error "sites_arch.c: no trap for this target"
 #endif

@@ -7,6 +7,8 @@ usage: build_fixtures.py OUT_DIR
 
 For each of x86_64, i386, aarch64, arm (armhf), riscv64, s390x, mips64el
 and mips64 (n64), with
+For each of x86_64, i386, aarch64, arm (armhf), riscv64, s390x, ppc64le
+and ppc64 (big-endian, ELFv1), with
 Debian's (cross) compilers and <sys/sdt.h> from systemtap-sdt-dev:
 
   pie_O0    fix_main.c fix_other.c fix_sema.c   -O0, PIE (the default)
@@ -49,6 +51,9 @@ ARCHES = {
     "mips64el": ("mips64el-linux-gnuabi64-gcc",
                  "mips64el-linux-gnuabi64-strip", []),
     "mips64": ("mips64-linux-gnuabi64-gcc", "mips64-linux-gnuabi64-strip", []),
+    "ppc64le": ("powerpc64le-linux-gnu-gcc", "powerpc64le-linux-gnu-strip",
+                []),
+    "ppc64": ("powerpc64-linux-gnu-gcc", "powerpc64-linux-gnu-strip", []),
 }
 # Debian packages, for the error message
 PACKAGES = {
@@ -60,6 +65,8 @@ PACKAGES = {
     "s390x": "gcc-s390x-linux-gnu libc6-dev-s390x-cross",
     "mips64el": "gcc-mips64el-linux-gnuabi64 libc6-dev-mips64el-cross",
     "mips64": "gcc-mips64-linux-gnuabi64 libc6-dev-mips64-cross",
+    "ppc64le": "gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross",
+    "ppc64": "gcc-powerpc64-linux-gnu libc6-dev-ppc64-cross",
 }
 
 EXE_SRCS = ["fix_main.c", "fix_other.c", "fix_sema.c"]

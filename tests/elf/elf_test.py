@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 """
 `usdtkit list` against binutils, on the fixtures that build_fixtures.py
-made for six architectures.
+made for eight architectures.
 
 usage: elf_test.py --usdtkit PATH --dir FIXTURE_DIR TEST
 
 TEST is one of:
   notes-ARCH  every fixture of ARCH (x86_64 i386 aarch64 arm riscv64 s390x
               mips64el mips64),
+              ppc64le ppc64),
               stripped or not: each site agrees with `readelf -n --wide`
               (same sites, same order, provider name pc base semaphore args),
               pc_offset / semaphore_offset agree with the PT_LOADs of
@@ -44,6 +45,7 @@ import tempfile
 
 ARCH_BITS = {"x86_64": 64, "i386": 32, "aarch64": 64, "arm": 32,
              "riscv64": 64, "s390x": 64, "mips64el": 64, "mips64": 64}
+             "riscv64": 64, "s390x": 64, "ppc64le": 64, "ppc64": 64}
 STRIP = {"x86_64": "strip", "i386": "i686-linux-gnu-strip",
          "aarch64": "aarch64-linux-gnu-strip",
          "arm": "arm-linux-gnueabihf-strip",
@@ -51,6 +53,8 @@ STRIP = {"x86_64": "strip", "i386": "i686-linux-gnu-strip",
          "s390x": "s390x-linux-gnu-strip",
          "mips64el": "mips64el-linux-gnuabi64-strip",
          "mips64": "mips64-linux-gnuabi64-strip"}
+         "ppc64le": "powerpc64le-linux-gnu-strip",
+         "ppc64": "powerpc64-linux-gnu-strip"}
 NOP_NOP5 = bytes([0x90, 0x0F, 0x1F, 0x44, 0x00, 0x00])
 
 
@@ -281,6 +285,25 @@ def plain_kind(op, arch=None):
             return "const"
         if re.fullmatch(r"\$[a-z0-9]+", op):
             return "reg"
+def ppc_plain(op):
+    """(kind, value or register name) of a powerpc operand: sys/sdt.h's
+    %I prints "i" before a constant, GCC prints registers by number and
+    an indexed address as "RA,RB" """
+    m = re.fullmatch(r"i(-?\d+)", op)
+    if m:
+        return "const", int(m.group(1))
+    m = re.fullmatch(r"%?r?(\d+)", op)
+    if m:
+        return "reg", "r" + m.group(1)
+    if "(" in op or "," in op:
+        return "mem", None
+    return "?", None
+
+
+def plain_kind(op, arch=None):
+    """const / reg / mem of an operand without a symbol, on any arch"""
+    if arch in ("ppc64le", "ppc64"):
+        return ppc_plain(op)[0]
     if re.fullmatch(r"[$#]?-?\d+", op):
         return "const"
     if re.fullmatch(r"%?[a-z][a-z0-9]*", op):
@@ -349,11 +372,13 @@ def check_args(where, arch, site, syms, got_addr, stats, stripped):
             C.eq(a["status"], "ok", w + ": status")
             C.eq(a["kind"], plain_kind(m.group(4), arch), w + ": kind")
             op = m.group(4)
+            ppc = ppc_plain(op)[1] if arch in ("ppc64le", "ppc64") else None
             if a["kind"] == "const":
-                C.eq(a.get("value"), int(op.lstrip("$#")), w + ": value")
+                C.eq(a.get("value"), ppc if ppc is not None else
+                     int(op.lstrip("$#")), w + ": value")
                 stats.add("const")
             elif a["kind"] == "reg":
-                C.eq(a.get("reg", {}).get("name"), op.lstrip("%"),
+                C.eq(a.get("reg", {}).get("name"), ppc or op.lstrip("%"),
                      w + ": register")
             stats.add("plain")
             continue
@@ -491,6 +516,8 @@ REQUIRED = {
     "s390x": ["placed_sema"],
     "mips64el": ["got_page", "placed_sema"],
     "mips64": ["got_page", "placed_sema"],
+    "ppc64le": ["placed_sema"],
+    "ppc64": ["placed_sema"],
 }
 
 
