@@ -151,6 +151,7 @@ static int print_mem(struct pr *o, const struct usdtkit_arch *arch,
 		if (x)
 			return -1;
 		pr(o, "%" PRId64 "(%s)", a->disp, b ? rname(arch, &a->base) : "$0");
+		return 0;
 	case F_PPC:
 		/* X-form RA,RB (no displacement), else D-form D(RA); register
 		 * 0 as RA means none */
