@@ -11,30 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch_table.h"
 #include "check.h"
 
 #define MAX_COLS 16
-
-static const struct {
-	const char *debian;
-	const char *usdtkit;
-} arch_map[] = {
-	{ "amd64", "x86_64" },	{ "i386", "i386" },	  { "x32", "x32" },
-	{ "arm64", "aarch64" }, { "armhf", "arm" },	  { "armel", "arm" },
-	{ "riscv64", "riscv64" }, { "s390x", "s390x" },
-};
 
 struct stats {
 	long rows, args, ok, unreadable, unresolved, unsupported, skipped;
 };
 
+/* The target whose manifest "debian" key lists @debian, or NULL. */
 static const char *map_arch(const char *debian)
 {
-	size_t i;
+	size_t i, len = strlen(debian);
 
-	for (i = 0; i < sizeof(arch_map) / sizeof(arch_map[0]); i++)
-		if (!strcmp(arch_map[i].debian, debian))
-			return arch_map[i].usdtkit;
+	for (i = 0; i < USDTKIT_ARCH_INFO_COUNT; i++) {
+		const char *w = usdtkit_arch_infos[i].debian;
+
+		while (w && *w) {
+			size_t n = strcspn(w, " ");
+
+			if (n == len && !strncmp(w, debian, n))
+				return usdtkit_arch_infos[i].name;
+			w += n;
+			w += strspn(w, " ");
+		}
+	}
 	return NULL;
 }
 
