@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct fz_target *t;
+	const struct usdtkit_arch_info *t;
 	struct eg_buf img = { 0 };
 	size_t good[4], bad[4], notes_size;
 	const uint8_t *notes;
@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fz_build(t, data[1], notes, notes_size, &img);
 	sites = fz_check_image(img.p, img.len);
-	k = (t->cls == EG_ELFCLASS64) | (t->data == EG_MSB) << 1;
+	k = (t->elf_class == EG_ELFCLASS64) | (t->elf_data == EG_MSB) << 1;
 	/* the open decodes the same section: same good notes (unless there
 	 * are no program headers, or libelf refused what elfgen built) */
 	if (sites >= 0)

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Round trip: parse, print each argument back as spec text, parse that,
- * and get the same IR. The first input byte picks the arch (all ten),
+ * and get the same IR. The first input byte picks the arch (every target
+ * of the manifests),
  * the rest is an args string.
  *
  * usdtkit_arg_snprintf() writes a description ("s32 mem [rbp - 8]"), not
  * spec syntax, so the text the round trip re-parses comes from a printer
- * here (print_arg) that writes the arch's canonical spec syntax from the
- * IR alone: "-4@-8(%rbp)", "8@[x0, w2, uxtw #3]", "-8@r0", "-4@16($sp)".
- * What must hold,
+ * (print_arg, with each folder's usdtkit_check_ops of arch/arch_check.h)
+ * that writes the arch's canonical spec syntax from the
+ * IR alone: "-4@-8(%rbp)", "8@[x0, w2, uxtw #3]", "-8@r0". What must hold,
  * for every argument with status ok or bad_size whose kind is const, reg
  * or mem:
  *   - every IR field is equal (fz_arg_eq without positions): size,
@@ -21,8 +22,7 @@
  * Positions (text_off, text_len, op_off, error_pos) differ by design.
  * Spellings that fold are equal by this definition and that is intended:
  * "-8+3+1(%rbp)" prints as "-4(%rbp)", "$0x10" as "$16", "xzr" and
- * "wzr" (constant 0) as "#0", "%r0" as an s390x base (none) is dropped,
- * mips "$zero" prints as "0" and as a base as "$0".
+ * "wzr" (constant 0) as "#0", "%r0" as an s390x base (none) is dropped.
  * Not round-tripped, because the IR does not hold what the text said:
  * invalid arguments (nothing parsed), unsupported ones (the reason, e.g.
  * a %fs: segment or an sxtw index, is not in the IR), and symbol and
@@ -32,57 +32,16 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "arch_check.h"
 #include "fuzz_check.h"
 #include "fuzz_targets.h"
 
-enum family { F_X86, F_ARM64, F_ARM, F_RISCV, F_S390X, F_MIPS, F_PPC };
-
-static enum family family_of(const char *name)
-{
-	if (!strcmp(name, "aarch64"))
-		return F_ARM64;
-	if (!strcmp(name, "arm"))
-		return F_ARM;
-	if (!strncmp(name, "riscv", 5))
-		return F_RISCV;
-	if (!strcmp(name, "s390x"))
-		return F_S390X;
-	if (!strncmp(name, "mips", 4))
-		return F_MIPS;
-	if (!strncmp(name, "ppc64", 5))
-		return F_PPC;
-	return F_X86;
-}
-
-struct pr {
-	char *p;
-	size_t left;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void pr(struct pr *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(o->p, o->left, fmt, ap);
-	va_end(ap);
-	FUZZ_ASSERT(n >= 0 && (size_t)n < o->left, "printer buffer too small");
-	o->p += n;
-	o->left -= (size_t)n;
-}
-
-static const char *rname(const struct usdtkit_arch *arch,
-			 const struct usdtkit_reg *r)
-{
-	return arch->regs[r->entry].name;
-}
-
-static int log2_scale(unsigned int s)
-{
-	return s == 8 ? 3 : s == 4 ? 2 : s == 2 ? 1 : 0;
-}
+/* Append to @o; a too-small buffer is a harness bug. */
+#define pr(o, ...)                                                          \
+	do {                                                                 \
+		usdtkit_out_printf((o), __VA_ARGS__);                        \
+		FUZZ_ASSERT(!(o)->overflow, "printer buffer too small");     \
+	} while (0)
 
 static bool printable(const struct usdtkit_arg *a)
 {
@@ -97,92 +56,17 @@ static bool printable(const struct usdtkit_arg *a)
 	       !(a->index.id >= 0 && a->index.entry < 0) && !a->pc_rel;
 }
 
-static int print_mem(struct pr *o, const struct usdtkit_arch *arch,
-		     enum family fam, const struct usdtkit_arg *a)
-{
-	bool b = a->base.id >= 0, x = a->index.id >= 0;
-	int sh = log2_scale(a->scale);
-
-	switch (fam) {
-	case F_X86:
-		if (!b && !x) {
-			pr(o, "%" PRId64, a->disp);
-			return 0;
-		}
-		if (a->disp)
-			pr(o, "%" PRId64, a->disp);
-		pr(o, "(");
-		if (b)
-			pr(o, "%%%s", rname(arch, &a->base));
-		if (x)
-			pr(o, ",%%%s,%u", rname(arch, &a->index), a->scale);
-		pr(o, ")");
-		return 0;
-	case F_ARM64:
-	case F_ARM:
-		if (!b || (x && a->disp))
-			return -1;
-		pr(o, "[%s", rname(arch, &a->base));
-		if (x) {
-			pr(o, ", %s", rname(arch, &a->index));
-			if (fam == F_ARM64 && a->index.width == 4)
-				pr(o, ", uxtw #%d", sh);
-			else if (sh)
-				pr(o, ", lsl #%d", sh);
-		} else if (a->disp) {
-			pr(o, ", #%" PRId64, a->disp);
-		}
-		pr(o, "]");
-		return 0;
-	case F_RISCV:
-		if (x)
-			return -1;
-		pr(o, "%" PRId64 "(%s)", a->disp, b ? rname(arch, &a->base) : "zero");
-		return 0;
-	case F_S390X:
-		/* %r0 as base or index means none */
-		pr(o, "%" PRId64 "(", a->disp);
-		if (x)
-			pr(o, "%%%s,", rname(arch, &a->index));
-		pr(o, "%%%s)", b ? rname(arch, &a->base) : "r0");
-		return 0;
-	case F_MIPS:
-		/* the names carry their '$'; $0 as a base means none */
-		if (x)
-			return -1;
-		pr(o, "%" PRId64 "(%s)", a->disp, b ? rname(arch, &a->base) : "$0");
-		return 0;
-	case F_PPC:
-		/* X-form RA,RB (no displacement), else D-form D(RA); register
-		 * 0 as RA means none */
-		if (x) {
-			if (!b || a->disp || a->scale != 1)
-				return -1;
-			pr(o, "%s,%s", rname(arch, &a->base),
-			   rname(arch, &a->index));
-			return 0;
-		}
-		if (b && a->base.id == 0) {
-			/* r0 as the only register: "0,0" ((0) + r0) is the
-			 * one spelling, since D(0) means no base */
-			if (a->disp)
-				return -1;
-			pr(o, "0,%s", rname(arch, &a->base));
-			return 0;
-		}
-		pr(o, "%" PRId64 "(%s)", a->disp, b ? rname(arch, &a->base) : "0");
-		return 0;
-	}
-	return -1;
-}
-
 /* @a in the canonical spec syntax of @arch, or -1 when not printable. */
-static int print_arg(struct pr *o, const struct usdtkit_arch *arch,
+static int print_arg(struct usdtkit_out *o, const struct usdtkit_arch *arch,
 		     const struct usdtkit_arg *a)
 {
-	enum family fam = family_of(usdtkit_arch_name(arch));
-	const char *rp = fam == F_X86 || fam == F_S390X ? "%" : "";
+	/* the printer of the arch's folder (arch/<dir>/<dir>_check.c) */
+	const struct usdtkit_check_ops *ops =
+		usdtkit_check_ops_of(usdtkit_arch_name(arch));
+	int rc;
 
+	FUZZ_ASSERT(ops != NULL, "%s: no test support in its folder",
+		    usdtkit_arch_name(arch));
 	if (!printable(a))
 		return -1;
 	if (a->size_given)
@@ -190,14 +74,15 @@ static int print_arg(struct pr *o, const struct usdtkit_arch *arch,
 		   a->is_float ? "f" : "");
 	switch (a->kind) {
 	case USDTKIT_LOC_CONST:
-		pr(o, "%s%" PRId64, fam == F_X86 ? "$" : fam <= F_ARM ? "#" :
-		   fam == F_PPC ? "i" : "", a->value);
+		pr(o, "%s%" PRId64, ops->const_prefix, a->value);
 		return 0;
 	case USDTKIT_LOC_REG:
-		pr(o, "%s%s", rp, rname(arch, &a->reg));
+		pr(o, "%s%s", ops->reg_prefix, usdtkit_check_rname(arch, &a->reg));
 		return 0;
 	default:
-		return print_mem(o, arch, fam, a);
+		rc = ops->print_mem(o, arch, a);
+		FUZZ_ASSERT(!o->overflow, "printer buffer too small");
+		return rc;
 	}
 }
 
@@ -227,20 +112,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char list[1 << 16];
 	const struct usdtkit_arch *arch;
 	struct usdtkit_arg *args, *again;
-	struct pr all = { list, sizeof(list) };
+	struct usdtkit_out all = { list, sizeof(list), false };
 	const char *text;
 	bool whole = true;
 	int n, m, i;
 
 	if (size < 1 || size > 1024)
 		return 0;
-	arch = usdtkit_arch_by_name(fz_targets[data[0] % FZ_NTARGETS].arch);
+	arch = usdtkit_arch_by_name(fz_targets[data[0] % FZ_NTARGETS].name);
 	text = (const char *)data + 1;
 	n = fz_parse(arch, text, size - 1, &args, 64);
 	for (i = 0; i < n && i < 64; i++) {
 		struct usdtkit_arg one[2];
 		char buf[256];
-		struct pr o = { buf, sizeof(buf) };
+		struct usdtkit_out o = { buf, sizeof(buf), false };
 
 		if (print_arg(&o, arch, &args[i])) {
 			whole = false;

@@ -1,48 +1,32 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The ELF identities the ELF harnesses and the seed generator build
- * images for (tests/elfgen.h), and symbols for symbol-relative args.
+ * images for (tests/elfgen.h), one per manifest target, and symbols for
+ * symbol-relative args.
  */
 #ifndef USDTKIT_FUZZ_TARGETS_H
 #define USDTKIT_FUZZ_TARGETS_H
 
+#include "arch_table.h"
 #include "elfgen.h"
 
-struct fz_target {
-	const char *arch;
-	uint8_t cls, data;
-	uint16_t machine;
-};
-
-static const struct fz_target fz_targets[] = {
-	{ "x86_64", EG_ELFCLASS64, EG_LSB, EG_EM_X86_64 },
-	{ "x32", EG_ELFCLASS32, EG_LSB, EG_EM_X86_64 },
-	{ "i386", EG_ELFCLASS32, EG_LSB, EG_EM_386 },
-	{ "aarch64", EG_ELFCLASS64, EG_LSB, EG_EM_AARCH64 },
-	{ "arm", EG_ELFCLASS32, EG_LSB, EG_EM_ARM },
-	{ "riscv64", EG_ELFCLASS64, EG_LSB, EG_EM_RISCV },
-	{ "riscv32", EG_ELFCLASS32, EG_LSB, EG_EM_RISCV },
-	{ "s390x", EG_ELFCLASS64, EG_MSB, EG_EM_S390 },
-	{ "mips64el", EG_ELFCLASS64, EG_LSB, EG_EM_MIPS },
-	{ "mips64", EG_ELFCLASS64, EG_MSB, EG_EM_MIPS },
-	{ "ppc64le", EG_ELFCLASS64, EG_LSB, EG_EM_PPC64 },
-	{ "ppc64", EG_ELFCLASS64, EG_MSB, EG_EM_PPC64 },
-};
-
-#define FZ_NTARGETS (sizeof(fz_targets) / sizeof(fz_targets[0]))
+/* Every target of the manifests, in registry order (gen/arch_table.h):
+ * a harness's first input byte picks one, modulo the count. */
+#define fz_targets usdtkit_arch_infos
+#define FZ_NTARGETS USDTKIT_ARCH_INFO_COUNT
 
 /*
  * The layout of an image of target @t with @flags: bit 0 an executable
  * (else a shared object), bit 1 a .stapsdt.base section, bit 3 no
  * program headers. Addresses are known before the notes are (elfgen).
  */
-static inline void fz_layout(const struct fz_target *t, unsigned flags,
+static inline void fz_layout(const struct usdtkit_arch_info *t, unsigned flags,
 			     struct eg_elf *e)
 {
 	memset(e, 0, sizeof(*e));
-	e->cls = t->cls;
-	e->data = t->data;
-	e->machine = t->machine;
+	e->cls = t->elf_class;
+	e->data = t->elf_data;
+	e->machine = t->e_machine;
 	e->type = flags & 1 ? EG_ET_EXEC : EG_ET_DYN;
 	e->vaddr = flags & 1 ? 0x400000 : 0;
 	e->base_scn = flags & 2;
@@ -55,7 +39,7 @@ static inline void fz_layout(const struct fz_target *t, unsigned flags,
  * fz_layout() says; @flags bit 2 adds symbols ("counter", "x",
  * _GLOBAL_OFFSET_TABLE_), bit 4 a second "counter" (ambiguous).
  */
-static inline void fz_build(const struct fz_target *t, unsigned flags,
+static inline void fz_build(const struct usdtkit_arch_info *t, unsigned flags,
 			    const void *notes, size_t notes_size,
 			    struct eg_buf *img)
 {

@@ -3,7 +3,8 @@
  * Seed corpora, generated at build time (nothing binary is committed):
  *   gen_seeds SPECS_TSV OUT_DIR
  * writes OUT_DIR/<harness>/ for every harness: the real args strings of
- * ../shared/corpus/specs.tsv by Debian arch for the spec and round-trip
+ * ../shared/corpus/specs.tsv by Debian arch (the manifests' debian key)
+ * for the spec and round-trip
  * harnesses, and tests/elfgen.h images carrying those strings (good ones,
  * then broken one field at a time) for the notes and list harnesses.
  */
@@ -15,21 +16,23 @@
 
 #include "fuzz_targets.h"
 
-/* Debian arch -> target (index into fz_targets) and spec harness */
-static const struct {
-	const char *debian;
-	int target;
-	const char *harness;
-} debs[] = {
-	{ "amd64", 0, "fuzz_x86" },   { "x32", 1, "fuzz_x86" },
-	{ "i386", 2, "fuzz_x86" },    { "arm64", 3, "fuzz_arm64" },
-	{ "armel", 4, "fuzz_arm" },   { "armhf", 4, "fuzz_arm" },
-	{ "riscv64", 5, "fuzz_riscv" }, { "s390x", 7, "fuzz_s390x" },
-	{ "mips64el", 8, "fuzz_mips" }, { "mips64", 9, "fuzz_mips" },
-	{ "ppc64el", 10, "fuzz_ppc" },	{ "ppc64", 11, "fuzz_ppc" },
-};
-
 #define MAX_SPECS 4096
+
+/* Whether blank-separated @list (NULL: empty) holds @word. */
+static bool has_word(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+
+	while (list && *list) {
+		size_t n = strcspn(list, " ");
+
+		if (n == len && !strncmp(list, word, n))
+			return true;
+		list += n;
+		list += strspn(list, " ");
+	}
+	return false;
+}
 
 static struct spec {
 	int target;
@@ -92,10 +95,10 @@ static void read_specs(const char *path)
 		if (!args)
 			continue;
 		args[strcspn(args, "\n")] = 0;
-		for (i = 0; i < sizeof(debs) / sizeof(debs[0]); i++) {
-			if (strcmp(line, debs[i].debian))
+		for (i = 0; i < FZ_NTARGETS; i++) {
+			if (!has_word(fz_targets[i].debian, line))
 				continue;
-			specs[nspecs].target = debs[i].target;
+			specs[nspecs].target = (int)i;
 			specs[nspecs].text = strdup(args);
 			if (!specs[nspecs++].text)
 				die("strdup");
@@ -104,14 +107,28 @@ static void read_specs(const char *path)
 	fclose(fp);
 }
 
-static const char *harness_of(int target)
+/* The spec harness of target @t: one per architecture folder. */
+static const char *harness_of(size_t t)
 {
-	static const char *const h[] = { "fuzz_x86", "fuzz_x86", "fuzz_x86",
-					 "fuzz_arm64", "fuzz_arm", "fuzz_riscv",
-					 "fuzz_riscv", "fuzz_s390x", "fuzz_mips",
-					 "fuzz_mips", "fuzz_ppc", "fuzz_ppc" };
+	static char h[FZ_NTARGETS][64];
 
-	return h[target];
+	snprintf(h[t], sizeof(h[t]), "fuzz_%s", fz_targets[t].dir);
+	return h[t];
+}
+
+/* The target whose corpus strings seed target @t: itself when the
+ * manifest gives it Debian names, else the first target of its folder
+ * that has some (riscv64's strings for riscv32); -1 if none. */
+static int seed_source(size_t t)
+{
+	size_t i;
+
+	if (fz_targets[t].debian)
+		return (int)t;
+	for (i = 0; i < FZ_NTARGETS; i++)
+		if (fz_targets[i].debian && !strcmp(fz_targets[i].dir, fz_targets[t].dir))
+			return (int)i;
+	return -1;
 }
 
 static void spec_seeds(void)
@@ -120,32 +137,34 @@ static void spec_seeds(void)
 
 	for (i = 0; i < nspecs; i++) {
 		uint8_t t = (uint8_t)specs[i].target;
-		size_t len = strlen(specs[i].text);
+		size_t len = strlen(specs[i].text), u;
 
 		put(harness_of(t), "corpus", i, specs[i].text, len, NULL, 0);
 		put("fuzz_roundtrip", "corpus", i, &t, 1, specs[i].text, len);
-		if (t == 5) {	/* riscv64 strings for riscv32 too */
-			t = 6;
-			put("fuzz_roundtrip", "rv32", i, &t, 1, specs[i].text, len);
+		/* the same strings for the targets they seed (riscv32) */
+		for (u = 0; u < FZ_NTARGETS; u++) {
+			uint8_t b = (uint8_t)u;
+
+			if (u != t && seed_source(u) == t)
+				put("fuzz_roundtrip", fz_targets[u].name, i, &b, 1,
+				    specs[i].text, len);
 		}
 	}
 }
 
 /* Notes of target @t: up to @max corpus args strings, pcs inside .text,
  * one semaphore. Returns the section bytes in @notes. */
-static void corpus_notes(const struct fz_target *t, int ti, unsigned flags,
+static void corpus_notes(const struct usdtkit_arch_info *t, int ti, unsigned flags,
 			 size_t first, size_t max, struct eg_buf *notes)
 {
 	struct eg_elf e;
-	bool is64 = t->cls == EG_ELFCLASS64, be = t->data == EG_MSB;
+	bool is64 = t->elf_class == EG_ELFCLASS64, be = t->elf_data == EG_MSB;
 	size_t i, n = 0;
 
 	/* the addresses fz_build() will use */
 	fz_layout(t, flags, &e);
 	for (i = first; i < nspecs && n < max; i++) {
-		int st = specs[i].target == 6 ? 5 : specs[i].target;
-
-		if (st != (ti == 6 ? 5 : ti))
+		if (specs[i].target != seed_source((size_t)ti))
 			continue;
 		eg_stapsdt(notes, is64, be, e.text_addr + 4 * n, e.base_addr,
 			   n % 3 ? 0 : e.data_addr + 2, "prov", n % 2 ? "p1" : "p0",
@@ -162,7 +181,7 @@ static void elf_seeds(void)
 	size_t ti, k;
 
 	for (ti = 0; ti < FZ_NTARGETS; ti++) {
-		const struct fz_target *t = &fz_targets[ti];
+		const struct usdtkit_arch_info *t = &fz_targets[ti];
 
 		for (k = 0; k < 8; k++) {
 			/* flags: exec/dyn, base section, symbols, ambiguous */
@@ -191,10 +210,8 @@ static void elf_seeds(void)
 
 int main(int argc, char **argv)
 {
-	static const char *const dirs[] = { "fuzz_x86", "fuzz_arm64", "fuzz_arm",
-					    "fuzz_riscv", "fuzz_s390x", "fuzz_mips",
-					    "fuzz_ppc", "fuzz_notes",
-					    "fuzz_list", "fuzz_roundtrip" };
+	static const char *const dirs[] = { "fuzz_notes", "fuzz_list",
+					    "fuzz_roundtrip" };
 	size_t i;
 
 	if (argc != 3) {
@@ -204,6 +221,8 @@ int main(int argc, char **argv)
 	out = argv[2];
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		mkdirs(dirs[i]);
+	for (i = 0; i < FZ_NTARGETS; i++)	/* each folder's spec harness */
+		mkdirs(harness_of(i));
 	read_specs(argv[1]);
 	if (!nspecs) {
 		fprintf(stderr, "gen_seeds: no specs in %s\n", argv[1]);

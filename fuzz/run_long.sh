@@ -23,10 +23,11 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 1 ] || { echo "usage: $0 [-b BUILD] [-j JOBS] SECONDS [HARNESS...]" >&2; exit 2; }
 secs=$1; shift
-all="fuzz_x86 fuzz_arm64 fuzz_arm fuzz_riscv fuzz_s390x fuzz_notes fuzz_list fuzz_roundtrip"
+# a spec harness per architecture folder (arch/arches), then the others
+all="$(scripts/archinfo dirs | sed 's/^/fuzz_/' | tr '\n' ' ')fuzz_notes fuzz_list fuzz_roundtrip"
 [ $# -gt 0 ] && all="$*"
 
-if [ ! -x "$build/fuzz/fuzz_x86" ]; then
+if [ ! -x "$build/fuzz/fuzz_roundtrip" ]; then
 	CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DUSDTKIT_FUZZ=ON -DUSDTKIT_BUILD_TESTS=OFF -DUSDTKIT_BUILD_CLI=OFF \
 		-DUSDTKIT_BUILD_BENCH=OFF >/dev/null
@@ -37,11 +38,17 @@ mkdir -p "$fz/logs"
 # the ELF test fixtures, when a build has made them (FIXTURES=DIR)
 sh fuzz/fixture_seeds.sh "${FIXTURES:-build/tests/elf}" "$fz/fixture-seeds"
 
+# the dictionary of a harness: fuzz_<dir> has its folder's (manifest key
+# fuzz_dict), the round trip the one the build concatenated from them
 dict_of() {
 	case $1 in
-	fuzz_notes|fuzz_list) echo elf ;;
-	fuzz_roundtrip) echo all ;;
-	*) echo "${1#fuzz_}" ;;
+	fuzz_notes|fuzz_list) echo fuzz/dict/elf.dict ;;
+	fuzz_roundtrip) echo "$fz/all.dict" ;;
+	*)
+		d=${1#fuzz_}
+		t=$(scripts/archinfo table | awk -F'\t' -v d="$d" '$2 == d { print $1; exit }')
+		[ -n "$t" ] || { echo "run_long.sh: no folder arch/$d in arch/arches" >&2; return 1; }
+		echo "arch/$d/$(scripts/archinfo get "$t" fuzz_dict)" ;;
 	esac
 }
 
@@ -51,11 +58,12 @@ run_one() {	# run_one HARNESS
 	log=$fz/logs/$h.log
 	start=$(date +%s)
 	rc=0
+	dict=$(dict_of "$h") || return 0
 	extra=
 	[ "$h" = fuzz_list ] && extra=$fz/fixture-seeds
 	/usr/bin/time -f '%U %S' -o "$fz/logs/$h.time" \
 	nice -n 19 "$fz/$h" -max_total_time="$secs" -timeout=60 -rss_limit_mb=2048 \
-		-print_final_stats=1 -dict="fuzz/dict/$(dict_of "$h").dict" \
+		-print_final_stats=1 -dict="$dict" \
 		-artifact_prefix="$fz/$h-" "$fz/corpus/$h" "$fz/regressions/$h" \
 		"$fz/seeds/$h" $extra >"$log" 2>&1 || rc=$?
 	end=$(date +%s)

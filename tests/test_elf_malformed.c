@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch_table.h"
 #include "check.h"
 #include "elfgen.h"
 #include "file.h"	/* usdtkit__notes_decode(): ELF32 big endian */
@@ -196,31 +197,65 @@ struct target {
 	const char *sym_arg;	/* one symbol-relative argument */
 };
 
-static const struct target targets[] = {
-	{ "x86_64", EG_ELFCLASS64, EG_LSB, EG_EM_X86_64,
-	  "-4@%edi 8@8(%rsp) 4@counter(%rip)", "4@counter(%rip)" },
-	{ "x32", EG_ELFCLASS32, EG_LSB, EG_EM_X86_64,
-	  "-4@%edi 4@8(%esp) 4@counter(%rip)", "4@counter(%rip)" },
-	{ "i386", EG_ELFCLASS32, EG_LSB, EG_EM_386,
-	  "-4@%eax 4@8(%ebp) 4@counter", "4@counter" },
-	{ "aarch64", EG_ELFCLASS64, EG_LSB, EG_EM_AARCH64,
-	  "-4@x0 8@[sp, 16] 4@counter", "4@counter" },
-	{ "arm", EG_ELFCLASS32, EG_LSB, EG_EM_ARM,
-	  "-4@r0 4@[sp, #8] 4@counter", "4@counter" },
-	{ "riscv64", EG_ELFCLASS64, EG_LSB, EG_EM_RISCV,
-	  "-4@a0 8@8(sp) -4@%lo(counter)(a5)", "-4@%lo(counter)(a5)" },
-	{ "riscv32", EG_ELFCLASS32, EG_LSB, EG_EM_RISCV,
-	  "-4@a0 4@8(sp) -4@%lo(counter)(a5)", "-4@%lo(counter)(a5)" },
-	{ "s390x", EG_ELFCLASS64, EG_MSB, EG_EM_S390,
-	  "-4@%r2 8@160(%r15) 4@counter", "4@counter" },
-	/* counter(0): D-form with no base register, the absolute address */
-	{ "ppc64le", EG_ELFCLASS64, EG_LSB, EG_EM_PPC64,
-	  "-4@3 8@112(1) 4@counter(0)", "4@counter(0)" },
-	{ "ppc64", EG_ELFCLASS64, EG_MSB, EG_EM_PPC64,
-	  "-4@3 8@112(1) 4@counter(0)", "4@counter(0)" },
-};
+/* Every target of the manifests (gen/arch_table.h): identity and the
+ * manifest's test_args, whose last argument is the symbol-relative one. */
+static struct target targets[USDTKIT_ARCH_INFO_COUNT];
 
-#define NTARGETS (sizeof(targets) / sizeof(targets[0]))
+static void init_targets(void)
+{
+	size_t i;
+
+	for (i = 0; i < USDTKIT_ARCH_INFO_COUNT; i++) {
+		const struct usdtkit_arch_info *m = &usdtkit_arch_infos[i];
+		const char *last = m->test_args ? strrchr(m->test_args, ' ') : NULL;
+
+		CHECK(last != NULL, "%s: manifest test_args has no three arguments",
+		      m->name);
+		targets[i] = (struct target){ m->name, m->elf_class, m->elf_data,
+					      m->e_machine,
+					      m->test_args ? m->test_args : "",
+					      last ? last + 1 : "" };
+	}
+}
+
+/* The target named @arch; a test that needs a particular one fails
+ * (and runs on the first) when the manifests lack it. */
+static const struct target *target_named(const char *arch)
+{
+	size_t i;
+
+	for (i = 0; i < USDTKIT_ARCH_INFO_COUNT; i++)
+		if (!strcmp(targets[i].arch, arch))
+			return &targets[i];
+	CHECK(0, "no target %s in the manifests", arch);
+	return &targets[0];
+}
+
+/* A machine no manifest target has: "as ppc64" before ppc had a backend. */
+static uint16_t unsupported_machine(const char **name)
+{
+	static const struct {
+		uint16_t machine;
+		const char *name;
+	} cand[] = { { EG_EM_PPC64, "ppc64" }, { 2, "sparc" }, { 75, "vax" },
+		     { 0x9026, "alpha" } };
+	size_t i, k;
+
+	for (k = 0; k < sizeof(cand) / sizeof(cand[0]); k++) {
+		for (i = 0; i < USDTKIT_ARCH_INFO_COUNT; i++)
+			if (usdtkit_arch_infos[i].e_machine == cand[k].machine)
+				break;
+		if (i == USDTKIT_ARCH_INFO_COUNT) {
+			*name = cand[k].name;
+			return cand[k].machine;
+		}
+	}
+	CHECK(0, "every candidate machine has a backend");
+	*name = "none";
+	return 0;
+}
+
+#define NTARGETS USDTKIT_ARCH_INFO_COUNT
 
 static bool t_is64(const struct target *t)
 {
@@ -513,7 +548,7 @@ static void test_no_base_no_adjust(void)
 static void test_nop5(void)
 {
 	static const uint8_t nops[16] = { 0x90, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-	const struct target *t = &targets[0];
+	const struct target *t = target_named("x86_64");
 	struct eg_buf notes = { 0 }, img = { 0 };
 	struct usdtkit_file *f;
 	struct eg_elf e;
@@ -1088,6 +1123,8 @@ static void test_refused_mem(void)
 	struct eg_elf e;
 	size_t i, ti;
 	char what[96];
+	const char *mname;
+	uint16_t machine;
 
 	begin("refused (memory)");
 	expect_refused("empty.elf", "", 0, ENOEXEC, NULL);
@@ -1232,8 +1269,9 @@ static void test_refused_mem(void)
 
 		/* unsupported machines and identities */
 		eg_put(&bad, img.p, img.len);
-		eg_patch_ehdr(&e, &bad, EG_E_MACHINE, EG_EM_VAX);
-		snprintf(what, sizeof(what), "%s as vax", t->arch);
+		machine = unsupported_machine(&mname);
+		eg_patch_ehdr(&e, &bad, EG_E_MACHINE, machine);
+		snprintf(what, sizeof(what), "%s as %s", t->arch, mname);
 		expect_refused(what, bad.p, bad.len, EPROTONOSUPPORT, "machine");
 		eg_free(&bad);
 		eg_free(&img);
@@ -1245,11 +1283,15 @@ static void test_refused_mem(void)
 			{ "aarch64_be", EG_ELFCLASS64, EG_MSB, EG_EM_AARCH64, "", "" },
 			{ "armeb", EG_ELFCLASS32, EG_MSB, EG_EM_ARM, "", "" },
 			{ "s390 (31-bit)", EG_ELFCLASS32, EG_MSB, EG_EM_S390, "", "" },
-			{ "ppc64 as ELF32", EG_ELFCLASS32, EG_MSB, EG_EM_PPC64, "", "" },
+			{ "ppc64", EG_ELFCLASS64, EG_MSB, EG_EM_PPC64, "", "" },
+			{ "ppc64le", EG_ELFCLASS64, EG_LSB, EG_EM_PPC64, "", "" },
 			{ "i386 as ELF64", EG_ELFCLASS64, EG_LSB, EG_EM_386, "", "" },
 		};
 
 		for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+			/* an identity the manifests gained is no longer odd */
+			if (usdtkit_arch_by_elf(odd[i].machine, odd[i].cls, odd[i].data))
+				continue;
 			init_elf(&e, &odd[i]);
 			e.no_notes = true;
 			eg_build(&e, &img);
@@ -1846,9 +1888,21 @@ static void test_unreadable(const char *path)
 		setfsuid(0);
 }
 
+/* The first big-endian target of the manifests (s390x today). */
+static const struct target *big_endian_target(void)
+{
+	size_t i;
+
+	for (i = 0; i < NTARGETS; i++)
+		if (t_be(&targets[i]))
+			return &targets[i];
+	CHECK(0, "no big-endian target in the manifests");
+	return &targets[0];
+}
+
 static void test_files(void)
 {
-	const struct target *t = &targets[7];	/* s390x: big endian on disk */
+	const struct target *t = big_endian_target();	/* big endian on disk */
 	struct usdtkit_open_opts o = opts_named(NULL);
 	struct eg_buf notes = { 0 }, img = { 0 };
 	struct usdtkit_file *fm, *fp, *ff;
@@ -1992,6 +2046,7 @@ static void cleanup_tmp(void)
 int main(void)
 {
 	signal(SIGALRM, on_alarm);
+	init_targets();
 	test_good_notes();
 	test_high_addresses();
 	test_no_base_no_adjust();

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 
+#include "arch_table.h"
 #include "check.h"
 
 #define MEM_BASE 0x40000ull
@@ -53,6 +54,10 @@ static const struct ecase cases[] = {
 	{ "x86_64", "-1@-2(%rdi,%rcx,2)", {{ "rdi", M(0x10) }, { "rcx", 1 }}, 0xffffffffffffff90ull, 0, 0, 0 },
 	{ "x86_64", "8@g+8(%rip)", {{0}}, 0x8f8e8d8c8b8a8988ull, 0, 0x1000, 0x1000 },
 	{ "x86_64", "8f@%xmm1", {{0}}, 0, -EOPNOTSUPP, 0, 0 },
+	/* x32: x86-64 registers, 32-bit pointers */
+	{ "x32", "-4@%edi", {{ "rdi", 0xfffffffe }}, (uint64_t)-2, 0, 0, 0 },
+	{ "x32", "4@8(%esp)", {{ "rsp", M(0) }}, 0x8b8a8988, 0, 0, 0 },
+	{ "x32", "4@g+4(%rip)", {{0}}, 0x87868584, 0, 0x1000, 0x1000 },
 	/* i386 */
 	{ "i386", "-8@%edx", {{ "edx", 0xfffffffe }, { "ecx", 0xffffffff }}, (uint64_t)-2, 0, 0, 0 },
 	{ "i386", "4@4(%esp)", {{ "esp", M(0) }}, 0x87868584, 0, 0, 0 },
@@ -175,10 +180,32 @@ static void run_case(const struct ecase *c)
 		      (unsigned long long)v, (unsigned long long)c->want);
 }
 
+/* The cases cover every target of the manifests (gen/arch_table.h), and
+ * name no other: a new target fails here until it has its cases. */
+static void check_coverage(void)
+{
+	size_t i, k, n;
+
+	for (i = 0; i < USDTKIT_ARCH_INFO_COUNT; i++) {
+		for (k = n = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+			n += !strcmp(cases[k].arch, usdtkit_arch_infos[i].name);
+		CHECK(n >= 2, "%s: %zu evaluator cases, want at least 2",
+		      usdtkit_arch_infos[i].name, n);
+	}
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (i = 0; i < USDTKIT_ARCH_INFO_COUNT; i++)
+			if (!strcmp(cases[k].arch, usdtkit_arch_infos[i].name))
+				break;
+		CHECK(i < USDTKIT_ARCH_INFO_COUNT, "case %zu: %s is no manifest target",
+		      k, cases[k].arch);
+	}
+}
+
 int main(void)
 {
 	size_t i;
 
+	check_coverage();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 	return check_done();

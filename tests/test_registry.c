@@ -6,55 +6,76 @@
  */
 #include <errno.h>
 
+#include "arch.h"
+#include "arch_table.h"
 #include "check.h"
 
-static const struct {
-	const char *name;
-	uint16_t machine;
-	uint8_t cls, data, ptr;
-} expect[] = {
-	{ "x86_64", 62, 2, 1, 8 },   { "i386", 3, 1, 1, 4 },
-	{ "x32", 62, 1, 1, 4 },	     { "aarch64", 183, 2, 1, 8 },
-	{ "arm", 40, 1, 1, 4 },	     { "riscv64", 243, 2, 1, 8 },
-	{ "riscv32", 243, 1, 1, 4 }, { "s390x", 22, 2, 2, 8 },
-	{ "mips64el", 8, 2, 1, 8 },  { "mips64", 8, 2, 2, 8 },
-	{ "ppc64le", 21, 2, 1, 8 },  { "ppc64", 21, 2, 2, 8 },
-};
+/* The manifest's IP offsets are the registry's, and each lies in a slot
+ * of its layout: native always, compat64 exactly when the layout exists. */
+static void test_ip(const struct usdtkit_arch *a, const struct usdtkit_arch_info *m)
+{
+	const int want[2] = { m->ip_offset, m->compat64_ip_offset };
+	int k;
 
+	for (k = 0; k < 2; k++) {
+		const struct usdtkit_layout *l =
+			usdtkit_arch_layout(a, (enum usdtkit_layout_kind)k);
+
+		CHECK(a->ip_offset[k] == want[k], "%s layout %d: IP at %d, manifest %d",
+		      m->name, k, a->ip_offset[k], want[k]);
+		if (!l) {
+			CHECK(want[k] < 0, "%s: IP offset %d for layout %d, which it lacks",
+			      m->name, want[k], k);
+			continue;
+		}
+		CHECK(want[k] >= 0 && want[k] % l->slot_size == 0 &&
+			      want[k] + l->slot_size <= l->size,
+		      "%s: IP offset %d is no slot of %s (size %u, slots of %u)",
+		      m->name, want[k], l->name, l->size, l->slot_size);
+	}
+}
+
+/* Every target of the manifests (gen/arch_table.h), with its identity,
+ * aliases and IP offsets, is in the registry, and nothing else is. */
 static void test_lookup(void)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < sizeof(expect) / sizeof(expect[0]); i++) {
-		const struct usdtkit_arch *a = usdtkit_arch_by_name(expect[i].name);
+	CHECK(USDTKIT_ARCH_INFO_COUNT >= 1, "the manifests name targets");
+	for (i = 0; i < USDTKIT_ARCH_INFO_COUNT; i++) {
+		const struct usdtkit_arch_info *m = &usdtkit_arch_infos[i];
+		const struct usdtkit_arch *a = usdtkit_arch_by_name(m->name);
+		const char *al = m->aliases;
 
-		CHECK(a != NULL, "%s registered", expect[i].name);
+		CHECK(a != NULL, "%s registered", m->name);
 		if (!a)
 			continue;
-		CHECK(usdtkit_arch_by_elf(expect[i].machine, expect[i].cls,
-					  expect[i].data) == a,
-		      "%s by ELF identity", expect[i].name);
-		CHECK(usdtkit_arch_ptr_size(a) == expect[i].ptr, "%s ptr",
-		      expect[i].name);
-		CHECK(usdtkit_arch_e_machine(a) == expect[i].machine &&
-			      usdtkit_arch_elf_class(a) == expect[i].cls &&
-			      usdtkit_arch_elf_data(a) == expect[i].data,
-		      "%s identity", expect[i].name);
+		CHECK(usdtkit_arch_at(i) == a, "%s is registry entry %zu", m->name, i);
+		CHECK(!strcmp(usdtkit_arch_name(a), m->name), "%s name", m->name);
+		CHECK(usdtkit_arch_by_elf(m->e_machine, m->elf_class, m->elf_data) == a,
+		      "%s by ELF identity", m->name);
+		CHECK(usdtkit_arch_ptr_size(a) == m->ptr_size, "%s ptr", m->name);
+		CHECK(usdtkit_arch_e_machine(a) == m->e_machine &&
+			      usdtkit_arch_elf_class(a) == m->elf_class &&
+			      usdtkit_arch_elf_data(a) == m->elf_data,
+		      "%s identity", m->name);
+		/* each alias, blank-separated */
+		while (al && *al) {
+			size_t len = strcspn(al, " ");
+			char name[32];
+
+			snprintf(name, sizeof(name), "%.*s", (int)len, al);
+			CHECK(usdtkit_arch_by_name(name) == a, "alias %s of %s", name,
+			      m->name);
+			al += len;
+			al += strspn(al, " ");
+		}
+		test_ip(a, m);
 	}
 	while (usdtkit_arch_at(n))
 		n++;
-	CHECK(n == sizeof(expect) / sizeof(expect[0]), "%zu arches", n);
-	CHECK(usdtkit_arch_by_name("amd64") == usdtkit_arch_by_name("x86_64"),
-	      "Debian alias");
-	CHECK(usdtkit_arch_by_name("arm64") == usdtkit_arch_by_name("aarch64"),
-	      "arm64 alias");
-	CHECK(usdtkit_arch_by_name("ppc64el") == usdtkit_arch_by_name("ppc64le") &&
-		      usdtkit_arch_by_name("powerpc64le") ==
-			      usdtkit_arch_by_name("ppc64le"),
-	      "ppc64le aliases");
-	CHECK(usdtkit_arch_by_name("powerpc64") == usdtkit_arch_by_name("ppc64") &&
-		      usdtkit_arch_by_name("ppc") == usdtkit_arch_by_name("ppc64"),
-	      "ppc64 aliases");
+	CHECK(n == USDTKIT_ARCH_INFO_COUNT, "%zu arches, the manifests have %zu", n,
+	      (size_t)USDTKIT_ARCH_INFO_COUNT);
 	errno = 0;
 	CHECK(!usdtkit_arch_by_name("vax") && errno == ENOENT, "unknown name");
 	errno = 0;

@@ -6,7 +6,8 @@
  *
  * sites_probes.c  the probes: records expected values, then fires;
  * sites_main.c    reads its own notes, patches traps, checks each hit;
- * sites_arch.c    per target: trap encodings, ucontext -> uapi pt_regs.
+ * sites_arch.c    per target (arch/<dir>/<dir>_sites.c, manifest key
+ *                 "sites"): trap encodings, ucontext -> uapi pt_regs.
  */
 #ifndef USDTKIT_TESTS_SITES_H
 #define USDTKIT_TESTS_SITES_H

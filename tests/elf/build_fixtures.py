@@ -5,11 +5,9 @@ Build the ELF test fixtures (run by ctest as the setup of the "elf" tests).
 
 usage: build_fixtures.py OUT_DIR
 
-For each of x86_64, i386, aarch64, arm (armhf), riscv64, s390x, mips64el
-and mips64 (n64), with
-For each of x86_64, i386, aarch64, arm (armhf), riscv64, s390x, ppc64le
-and ppc64 (big-endian, ELFv1), with
-Debian's (cross) compilers and <sys/sdt.h> from systemtap-sdt-dev:
+For each target whose manifest has fixture_cc (the compiler; strip is
+<triplet>-strip), as scripts/archinfo says, with Debian's (cross)
+compilers and <sys/sdt.h> from systemtap-sdt-dev:
 
   pie_O0    fix_main.c fix_other.c fix_sema.c   -O0, PIE (the default)
   pie_O2    same, -O2, PIE
@@ -18,7 +16,9 @@ Debian's (cross) compilers and <sys/sdt.h> from systemtap-sdt-dev:
   pie_O2_dyn  same, -O2 -rdynamic (globals in .dynsym, PIE)
   lib       fix_lib.c -O2 -fPIC -shared  (libfix.so)
 
-plus a stripped copy of each (the target's own strip). x86_64 also gets
+plus a stripped copy of each (the target's own strip); with
+fixture_variant_cflags (arm: -marm), pie_O2_<v> and nopie_O2_<v> too,
+built with those flags (v: the first flag without "-m"). x86_64 also gets
 fix_nop5_x86_64.c in its executables, the live-process fixtures (fix_live,
 a PIE linked against libfix.so, and fix_live_nsc, the same linked with
 -z noseparate-code so that its text is mapped from file offset 0) and
@@ -40,34 +40,29 @@ from concurrent.futures import ThreadPoolExecutor
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "fixtures")
 
-# arch name as usdtkit prints it -> (compiler, strip, extra cflags)
-ARCHES = {
-    "x86_64": ("gcc", "strip", []),
-    "i386": ("i686-linux-gnu-gcc", "i686-linux-gnu-strip", []),
-    "aarch64": ("aarch64-linux-gnu-gcc", "aarch64-linux-gnu-strip", []),
-    "arm": ("arm-linux-gnueabihf-gcc", "arm-linux-gnueabihf-strip", []),
-    "riscv64": ("riscv64-linux-gnu-gcc", "riscv64-linux-gnu-strip", []),
-    "s390x": ("s390x-linux-gnu-gcc", "s390x-linux-gnu-strip", []),
-    "mips64el": ("mips64el-linux-gnuabi64-gcc",
-                 "mips64el-linux-gnuabi64-strip", []),
-    "mips64": ("mips64-linux-gnuabi64-gcc", "mips64-linux-gnuabi64-strip", []),
-    "ppc64le": ("powerpc64le-linux-gnu-gcc", "powerpc64le-linux-gnu-strip",
-                []),
-    "ppc64": ("powerpc64-linux-gnu-gcc", "powerpc64-linux-gnu-strip", []),
-}
-# Debian packages, for the error message
-PACKAGES = {
-    "x86_64": "gcc",
-    "i386": "gcc-i686-linux-gnu libc6-dev-i386-cross",
-    "aarch64": "gcc-aarch64-linux-gnu libc6-dev-arm64-cross",
-    "arm": "gcc-arm-linux-gnueabihf libc6-dev-armhf-cross",
-    "riscv64": "gcc-riscv64-linux-gnu libc6-dev-riscv64-cross",
-    "s390x": "gcc-s390x-linux-gnu libc6-dev-s390x-cross",
-    "mips64el": "gcc-mips64el-linux-gnuabi64 libc6-dev-mips64el-cross",
-    "mips64": "gcc-mips64-linux-gnuabi64 libc6-dev-mips64-cross",
-    "ppc64le": "gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross",
-    "ppc64": "gcc-powerpc64-linux-gnu libc6-dev-ppc64-cross",
-}
+sys.path.insert(0, os.path.join(HERE, ".."))
+import archinfo  # noqa: E402  (the manifests, through scripts/archinfo)
+
+
+def fixture_arches():
+    """target -> (compiler argv, strip, Debian packages, variant cflags)
+    for every target with fixture_cc."""
+    out = {}
+    for t, r in archinfo.having("fixture_cc", "triplet", "debian",
+                                "fixture_variant_cflags").items():
+        cc = r["fixture_cc"].split()
+        if not r["triplet"]:
+            raise SystemExit("build_fixtures.py: %s has fixture_cc but no "
+                             "triplet (for <triplet>-strip)" % t)
+        native = cc[0] == "gcc"
+        pkgs = "gcc" if native else "gcc-%s libc6-dev-%s-cross" % (
+            r["triplet"], (r["debian"] or t).split()[0])
+        out[t] = (cc, r["triplet"] + "-strip", pkgs,
+                  (r["fixture_variant_cflags"] or "").split())
+    return out
+
+
+ARCHES = fixture_arches()
 
 EXE_SRCS = ["fix_main.c", "fix_other.c", "fix_sema.c"]
 EXE_VARIANTS = {
@@ -77,15 +72,6 @@ EXE_VARIANTS = {
     "nopie_O2": (["-O2", "-fno-pie", "-no-pie", "-fno-section-anchors"], False),
     # globals exported in .dynsym: they still resolve once stripped
     "pie_O2_dyn": (["-O2", "-rdynamic"], True),
-}
-# Debian's armhf compiler emits Thumb-2, where no kernel places uprobes
-# (the sites are reported as such); ARM state too, for attachable sites.
-ARCH_VARIANTS = {
-    "arm": {
-        "pie_O2_arm": (["-O2", "-marm"], True),
-        "nopie_O2_arm": (["-O2", "-marm", "-fno-pie", "-no-pie",
-                          "-fno-section-anchors"], False),
-    },
 }
 COMMON = ["-g0", "-Wall", "-Wno-unused-variable"]
 
@@ -134,16 +120,25 @@ def run(cmd, what):
 
 def jobs_for(arch, out, inc):
     """List of (output file, [commands], manifest entry)."""
-    cc, strip, extra = ARCHES[arch]
+    cc, strip, _, vflags = ARCHES[arch]
     d = os.path.join(out, arch)
     os.makedirs(d, exist_ok=True)
-    base = [cc, "-I", inc, "-I", SRC] + COMMON + extra
+    base = cc + ["-I", inc, "-I", SRC] + COMMON
     srcs = [os.path.join(SRC, s) for s in EXE_SRCS]
     if arch == "x86_64":
         srcs = srcs + [os.path.join(SRC, "fix_nop5_x86_64.c")]
         base = base + ["-DFIX_NOP5"]
     jobs = []
-    variants = dict(EXE_VARIANTS, **ARCH_VARIANTS.get(arch, {}))
+    variants = dict(EXE_VARIANTS)
+    # Debian's armhf compiler emits Thumb-2, where no kernel places uprobes
+    # (the sites are reported as such); fixture_variant_cflags (-marm)
+    # builds ARM state too, for attachable sites.
+    if vflags:
+        v = vflags[0].lstrip("-")
+        v = v[1:] if v.startswith("m") else v
+        for name in ("pie_O2", "nopie_O2"):
+            flags, pie = EXE_VARIANTS[name]
+            variants["%s_%s" % (name, v)] = (flags + vflags, pie)
     for var, (flags, pie) in variants.items():
         f = os.path.join(d, "fix_" + var)
         cmds = [base + flags + ["-o", f] + srcs,
@@ -167,7 +162,7 @@ def jobs_for(arch, out, inc):
                             os.path.join(SRC, "fix_live.c"), "-L" + d, "-lfix",
                             "-Wl,-rpath,$ORIGIN", "-Wl,-z,noseparate-code"])
         noprobe = os.path.join(d, "fix_noprobe")
-        cmds.append([cc, "-O2", "-static", "-nostdlib", "-fno-stack-protector",
+        cmds.append(cc + ["-O2", "-static", "-nostdlib", "-fno-stack-protector",
                      "-fno-pie", "-no-pie", "-o", noprobe,
                      os.path.join(SRC, "fix_noprobe_x86_64.c")])
     entries = [
@@ -197,6 +192,10 @@ def do_job(job):
 
 
 def main():
+    if not ARCHES:
+        ko("no target has fixture_cc in its manifest (scripts/archinfo)")
+        print("%d passed, %d failed" % (passed, failed))
+        return 1
     if len(sys.argv) != 2:
         print(__doc__)
         return 2
@@ -212,12 +211,12 @@ def main():
         return 1
     ok()
     jobs = []
-    for arch, (cc, strip, _) in ARCHES.items():
-        missing = [t for t in (cc, strip) if not shutil.which(t)]
+    for arch, (cc, strip, pkgs, _) in ARCHES.items():
+        missing = [t for t in (cc[0], strip) if not shutil.which(t)]
         if missing:
             ko("%s: %s not installed (Debian: apt-get install %s; see "
                "scripts/setup.sh)" % (arch, " and ".join(missing),
-                                      PACKAGES[arch]))
+                                      pkgs))
             continue
         ok()
         jobs += jobs_for(arch, out, inc)

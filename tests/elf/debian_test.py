@@ -31,6 +31,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import elf_test  # noqa: E402  (readelf parsing and the checker, one copy)
+import archinfo  # noqa: E402  (elf_test put tests/ on the path)
 
 C = elf_test.C
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -47,11 +48,14 @@ PACKAGES = [
     ("libruby3.1", ["usr/lib/*/libruby-3.1.so.*"], True),
 ]
 
-# What usdtkit calls the machine of each Debian architecture. An
-# architecture missing here is still compared site by site; only the
-# "arch" field goes unchecked (and is printed).
-USDTKIT_ARCH = {"amd64": "x86_64", "i386": "i386", "arm64": "aarch64",
-                "armhf": "arm", "s390x": "s390x"}
+
+def usdtkit_arch(debian):
+    """The target whose manifest "debian" key lists @debian, or None."""
+    for t, r in archinfo.targets("debian").items():
+        if debian in (r["debian"] or "").split():
+            return t
+    return None
+
 
 # Arguments that may parse with a status other than "ok":
 # (Debian arch glob, file basename glob, status, arg text glob) -> reason.
@@ -196,11 +200,11 @@ def main():
     if "thumb" in used:
         print("%s: Thumb sites seen, each with its error" % arch)
         used.discard("thumb")
-    want = USDTKIT_ARCH.get(arch)
-    if want is None:
-        print("%s: usdtkit calls it %s (not checked: no entry in "
-              "USDTKIT_ARCH)" % (arch, ", ".join(sorted(machines)) or "-"))
-    else:
+    want = usdtkit_arch(arch)
+    C.check(want is not None, "%s: no target's manifest has it in its debian "
+            "key (usdtkit calls it %s)" % (arch, ", ".join(sorted(machines))
+                                           or "-"))
+    if want is not None:
         C.check(machines == {want}, "%s: arch readelf=%s usdtkit=%s" %
                 (arch, want, ",".join(sorted(machines))))
     for key in ALLOWED:

@@ -2,14 +2,12 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 """
 `usdtkit list` against binutils, on the fixtures that build_fixtures.py
-made for eight architectures.
+made for every target whose manifest has fixture_cc (scripts/archinfo).
 
 usage: elf_test.py --usdtkit PATH --dir FIXTURE_DIR TEST
 
 TEST is one of:
-  notes-ARCH  every fixture of ARCH (x86_64 i386 aarch64 arm riscv64 s390x
-              mips64el mips64),
-              ppc64le ppc64),
+  notes-ARCH  every fixture of ARCH (a target with fixture_cc),
               stripped or not: each site agrees with `readelf -n --wide`
               (same sites, same order, provider name pc base semaphore args),
               pc_offset / semaphore_offset agree with the PT_LOADs of
@@ -43,18 +41,14 @@ import subprocess
 import sys
 import tempfile
 
-ARCH_BITS = {"x86_64": 64, "i386": 32, "aarch64": 64, "arm": 32,
-             "riscv64": 64, "s390x": 64, "mips64el": 64, "mips64": 64}
-             "riscv64": 64, "s390x": 64, "ppc64le": 64, "ppc64": 64}
-STRIP = {"x86_64": "strip", "i386": "i686-linux-gnu-strip",
-         "aarch64": "aarch64-linux-gnu-strip",
-         "arm": "arm-linux-gnueabihf-strip",
-         "riscv64": "riscv64-linux-gnu-strip",
-         "s390x": "s390x-linux-gnu-strip",
-         "mips64el": "mips64el-linux-gnuabi64-strip",
-         "mips64": "mips64-linux-gnuabi64-strip"}
-         "ppc64le": "powerpc64le-linux-gnu-strip",
-         "ppc64": "powerpc64-linux-gnu-strip"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+import archinfo  # noqa: E402  (the manifests, through scripts/archinfo)
+
+# the targets with fixtures, and the pointer width of every target
+FIXTURE_ARCHES = list(archinfo.having("fixture_cc"))
+ARCH_BITS = {t: int(r["elf_class"])
+             for t, r in archinfo.targets("elf_class").items()}
 NOP_NOP5 = bytes([0x90, 0x0F, 0x1F, 0x44, 0x00, 0x00])
 
 
@@ -259,7 +253,16 @@ def x86_symbol(op):
     return (sym, addend, reloc, deref)
 
 
+# How each ISA spells a symbol-relative operand (test knowledge, by target):
+# arg_symbol() knows these; a fixture target it does not know fails.
+SYMBOL_FORMS = ("x86_64", "i386", "aarch64", "arm", "riscv64", "s390x",
+                "mips64el", "mips64", "ppc64le", "ppc64")
+
+
 def arg_symbol(arch, op):
+    if arch not in SYMBOL_FORMS:
+        raise KeyError("%s: no symbol operand forms in elf_test.py "
+                       "(SYMBOL_FORMS, arg_symbol)" % arch)
     if arch in ("x86_64", "i386"):
         return x86_symbol(op)
     if arch == "aarch64":
@@ -277,14 +280,6 @@ def arg_symbol(arch, op):
     return None
 
 
-def plain_kind(op, arch=None):
-    """const / reg / mem of an operand without a symbol, on any arch"""
-    if arch in ("mips64el", "mips64"):
-        # "$N" is a register there, except the hard-wired zero
-        if re.fullmatch(r"-?\d+|\$0|\$zero", op):
-            return "const"
-        if re.fullmatch(r"\$[a-z0-9]+", op):
-            return "reg"
 def ppc_plain(op):
     """(kind, value or register name) of a powerpc operand: sys/sdt.h's
     %I prints "i" before a constant, GCC prints registers by number and
@@ -301,9 +296,15 @@ def ppc_plain(op):
 
 
 def plain_kind(op, arch=None):
-    """const / reg / mem of an operand without a symbol, on any arch"""
+    """const / reg / mem of an operand without a symbol"""
     if arch in ("ppc64le", "ppc64"):
         return ppc_plain(op)[0]
+    if arch in ("mips64el", "mips64"):
+        # "$N" is a register there, except the hard-wired zero
+        if re.fullmatch(r"-?\d+|\$0|\$zero", op):
+            return "const"
+        if re.fullmatch(r"\$[a-z0-9]+", op):
+            return "reg"
     if re.fullmatch(r"[$#]?-?\d+", op):
         return "const"
     if re.fullmatch(r"%?[a-z][a-z0-9]*", op):
@@ -522,6 +523,11 @@ REQUIRED = {
 
 
 def test_notes(d, arch):
+    # a fixture target without expectations fails, never passes vacuously
+    for what, known in (("REQUIRED", REQUIRED), ("SYMBOL_FORMS", SYMBOL_FORMS)):
+        if not C.check(arch in known, "%s: has fixtures (manifest fixture_cc) "
+                       "but no %s in tests/elf/elf_test.py" % (arch, what)):
+            return
     m = manifest(d)
     files = probe_files(m, arch)
     C.check(len(files) >= 10, "%s: only %d fixture files" % (arch, len(files)))
@@ -1032,7 +1038,9 @@ def main():
         return C.summary()
     if o.test.startswith("notes-"):
         arch = o.test[len("notes-"):]
-        if C.check(arch in ARCH_BITS, "unknown arch " + arch):
+        if C.check(arch in FIXTURE_ARCHES, "%s: no target with fixtures "
+                   "(manifest key fixture_cc): %s" %
+                   (arch, " ".join(FIXTURE_ARCHES))):
             test_notes(d, arch)
     elif o.test == "nop5":
         test_nop5(d)
