@@ -15,14 +15,6 @@ set(USDTKIT_ARCHINFO ${CMAKE_CURRENT_LIST_DIR}/../scripts/archinfo)
 get_filename_component(USDTKIT_ARCHINFO ${USDTKIT_ARCHINFO} ABSOLUTE)
 get_filename_component(USDTKIT_ARCH_ROOT ${CMAKE_CURRENT_LIST_DIR}/../arch ABSOLUTE)
 
-# Every key any consumer reads; archinfo check knows which are required.
-set(USDTKIT_ARCH_KEYS lexer regs check fuzz_dict unit_test e_machine elf_class
-  elf_data ptr_size aliases ip ip_offset ip_kernel_delta compat64_ip
-  compat64_ip_offset compat64_kernels bpf_arch bpf_defs debian
-  debian_packages triplet multiarch processor qemu cross cross_libs sysroot
-  apt vm_qemu vm_console vm_kernel vm_busybox layout_cc compat64_cc
-  test_args fixture_cc fixture_variant_cflags sites_variant_cflags
-  sites_fp_cflags sites)
 
 function(usdtkit_archinfo out)
   execute_process(COMMAND sh ${USDTKIT_ARCHINFO} ${ARGN}
@@ -38,6 +30,9 @@ endfunction()
 # toolchain file and the top-level CMakeLists.txt see them directly).
 macro(usdtkit_read_arches)
   usdtkit_archinfo(_ai_check check)
+  # every key a manifest may have (scripts/archinfo keys)
+  usdtkit_archinfo(_ai_keys keys)
+  string(REPLACE "\n" ";" USDTKIT_ARCH_KEYS "${_ai_keys}")
   usdtkit_archinfo(_ai_dirs dirs)
   string(REPLACE "\n" ";" USDTKIT_ARCH_DIRS "${_ai_dirs}")
   usdtkit_archinfo(_ai_table table ${USDTKIT_ARCH_KEYS})

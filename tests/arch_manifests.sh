@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # The architecture manifests are complete, and `archinfo check` would say
 # so if they were not: it must fail, naming the file and the key, on a
-# copy of arch/ with a required key removed from one manifest, and on one
-# where a folder lacks the file its "check" key names.
+# copy of arch/ with a required key removed from one manifest, on one
+# where a folder lacks the file its "check" key names, and on one with a
+# key nobody reads.
 #   arch_manifests.sh ARCHINFO ARCH_DIR WORK_DIR
 set -u
 archinfo=$1 arch=$2 work=$3
@@ -62,6 +63,12 @@ f=$(sh "$archinfo" -C "$arch" get "$t" check)
 rm -f "$work/nocheck/$d/$f"
 expect_fail "check file missing" "$work/nocheck" \
 	"arch/$d/manifest.ini: check names $f, which is not in arch/$d"
+
+# a key no consumer reads (a typo, say) is refused, not ignored
+cp -R "$arch" "$work/unknown"
+echo "ip_ofset = 8" >>"$work/unknown/$d/manifest.ini"
+expect_fail "unknown key" "$work/unknown" \
+	"arch/$d/manifest.ini: unknown key ip_ofset"
 
 rm -rf "$work"
 echo "$passed passed, $failed failed"
