@@ -92,11 +92,13 @@ static void put_disp(struct out *o, int64_t d, bool alone)
 static void put_sym(struct out *o, const char *spec,
 		    const struct usdtkit_arg *a)
 {
-	static const char *const pre[USDTKIT_RELOC_TLS + 1] = {
+	static const char *const pre[USDTKIT_RELOC_GOT_OFST + 1] = {
 		[USDTKIT_RELOC_LO12] = ":lo12:", [USDTKIT_RELOC_RISCV_LO] = "%lo(",
+		[USDTKIT_RELOC_GOT_OFST] = "%got_ofst(",
 	};
-	static const char *const post[USDTKIT_RELOC_TLS + 1] = {
-		[USDTKIT_RELOC_RISCV_LO] = ")", [USDTKIT_RELOC_GOTOFF] = "@GOTOFF",
+	static const char *const post[USDTKIT_RELOC_GOT_OFST + 1] = {
+		[USDTKIT_RELOC_RISCV_LO] = ")", [USDTKIT_RELOC_GOT_OFST] = ")",
+		[USDTKIT_RELOC_GOTOFF] = "@GOTOFF",
 		[USDTKIT_RELOC_GOT] = "@GOT", [USDTKIT_RELOC_TLS] = "@TLS",
 		[USDTKIT_RELOC_PCREL] = "(pc)",
 	};

@@ -52,6 +52,7 @@ enum usdtkit_tok_reloc {
 	TREL_LO,		/* %lo( */
 	TREL_HI,		/* %hi( %pcrel_hi( ... : not a data address */
 	TREL_TPREL_LO,		/* %tprel_lo( */
+	TREL_GOT_OFST,		/* mips %got_ofst( */
 	TREL_OTHER,		/* any other ELF relocation spelling */
 };
 

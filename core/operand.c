@@ -185,6 +185,9 @@ int usdtkit__apply_expr(struct usdtkit_lexer *lx, struct usdtkit_arg *arg,
 	case TREL_LO:
 		arg->reloc = USDTKIT_RELOC_RISCV_LO;
 		break;
+	case TREL_GOT_OFST:
+		arg->reloc = USDTKIT_RELOC_GOT_OFST;
+		break;
 	case TREL_TLS:
 	case TREL_TPREL_LO:
 		arg->reloc = USDTKIT_RELOC_TLS;

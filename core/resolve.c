@@ -8,6 +8,18 @@
 
 #include "arch.h"
 
+/*
+ * mips %got_ofst(): the base register holds a GOT page entry, which ld
+ * makes (S + 0x8000) & ~0xffff for a symbol that binds locally, so the
+ * offset is the low 16 bits, sign-extended. GCC uses %got_page/%got_ofst
+ * only for such symbols (a preemptible one goes through %got_disp), and
+ * the dynamic loader adds the load bias to every local GOT entry.
+ */
+static int64_t mips_got_ofst(uint64_t v)
+{
+	return (int64_t)(int16_t)(uint16_t)(v & 0xffff);
+}
+
 /* riscv %lo(): the low 12 bits, sign-extended (%hi() rounds to match) */
 static int64_t riscv_lo12(uint64_t v)
 {
@@ -37,6 +49,12 @@ int usdtkit_arg_resolve(const struct usdtkit_arch *arch,
 		break;
 	case USDTKIT_RELOC_RISCV_LO:
 		off = riscv_lo12(s);
+		break;
+	case USDTKIT_RELOC_GOT_OFST:
+		/* only an address together with its base register */
+		if (!arg->deref || arg->base.id < 0)
+			return -EOPNOTSUPP;
+		off = mips_got_ofst(s);
 		break;
 	case USDTKIT_RELOC_GOTOFF:
 		off = (int64_t)(s - got_addr);

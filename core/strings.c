@@ -59,6 +59,8 @@ const char *usdtkit_reloc_str(enum usdtkit_reloc reloc)
 		return "got";
 	case USDTKIT_RELOC_TLS:
 		return "tls";
+	case USDTKIT_RELOC_GOT_OFST:
+		return "got_ofst";
 	default:
 		return "unknown";
 	}

@@ -95,7 +95,7 @@ static inline void fz_check_arg(const struct usdtkit_arch *arch,
 		    a->kind);
 	FUZZ_ASSERT(a->status <= USDTKIT_ARG_AMBIGUOUS, "arg %d: status %u", i,
 		    a->status);
-	FUZZ_ASSERT(a->reloc <= USDTKIT_RELOC_TLS, "arg %d: reloc %u", i,
+	FUZZ_ASSERT(a->reloc <= USDTKIT_RELOC_GOT_OFST, "arg %d: reloc %u", i,
 		    a->reloc);
 	FUZZ_ASSERT((a->status == USDTKIT_ARG_OK) == (a->error == NULL),
 		    "arg %d: status %s with message %s", i,

@@ -186,7 +186,7 @@ int main(int argc, char **argv)
 	fclose(f);
 	printf("corpus: %ld notes, %ld args: %ld ok, %ld unreadable, "
 	       "%ld unresolved symbol, %ld unsupported (TLS/GOT); "
-	       "%ld notes of later backends (ppc, mips, sparc) not checked\n",
+	       "%ld notes without a backend (32-bit powerpc and mips, sparc) not checked\n",
 	       st.rows, st.args, st.ok, st.unreadable, st.unresolved,
 	       st.unsupported, st.skipped);
 	CHECK(st.rows > 5000, "expected the whole corpus, got %ld rows", st.rows);

@@ -8,7 +8,9 @@
  *   -5  42  0x10          constant
  *   -24($fp)  ($4)        memory: disp(base); ($0) means no base
  *   sym  sym+8($2)        symbol-relative memory
- *   %got_ofst(sym)($3)    GOT-page relative: decoded, flagged unsupported
+ *   %got_ofst(sym)($3)    GOT-page relative: resolved like riscv's %lo()
+ *                         (16 bits, core/resolve.c); other GOT operators
+ *                         (%got_disp, %got_page ...) flagged unsupported
  *   %tprel_lo(tls)($3)    thread-local (also %dtprel_lo ...): unsupported
  *   $f0 .. $f31           FP registers: unreadable by BPF
  */
@@ -41,13 +43,15 @@ static int mips_reloc_kind(const char *s, const char *e)
 		"tlsldm",
 	};
 	static const char *const got[] = {
-		"got_ofst", "got_page", "got_disp", "got", "got_lo", "got_hi",
+		"got_page", "got_disp", "got", "got_lo", "got_hi",
 		"call16", "call_lo", "call_hi",
 	};
 	size_t i;
 
 	if (name_is(s, e, "tprel_lo"))
 		return TREL_TPREL_LO;
+	if (name_is(s, e, "got_ofst"))
+		return TREL_GOT_OFST;
 	for (i = 0; i < sizeof(tls) / sizeof(tls[0]); i++)
 		if (name_is(s, e, tls[i]))
 			return TREL_TLS;
@@ -257,14 +261,10 @@ static int mips_parse_reloc(struct usdtkit_lexer *lx, struct usdtkit_arg *arg,
 	return usdtkit__expect(lx, arg, TOK_RPAREN, "expected ')'");
 }
 
-/*
- * %got_ofst(sym)($3): $3 holds a GOT page entry. For a symbol that binds
- * locally, ld makes that entry (S + 0x8000) & ~0xffff and the offset the
- * rest; for a preemptible one the entry is the symbol's own address and
- * the offset only the addend. Which one a site got is not in the note.
- */
+/* %got_disp(sym)($gp) and the like read a GOT slot, not the symbol's
+ * data (%got_ofst is resolved: core/resolve.c says how) */
 static const char *const got_page_msg =
-	"GOT-page operand: the page in the base register comes from the GOT";
+	"GOT operand: the address read comes from the GOT";
 
 /* disp(base), (base), %op(sym)(base), sym, or a bare constant */
 static void mips_parse_mem(struct usdtkit_lexer *lx, struct usdtkit_arg *arg)

@@ -138,10 +138,13 @@ static void test_symbols(void)
 	EXPECT_SPEC("mips64el", "4@sym 8@sym+8($2)",
 		    "u32 symbol [sym] (unresolved at 2: " UNRES ") | "
 		    "u64 symbol [sym+8 + $2] (unresolved at 8: " UNRES ")");
-	/* GOT-page relative: the base holds a page that only the GOT knows */
+	/* GOT-page relative: resolved against the symbol (16 low bits);
+	 * the other GOT operators read a GOT slot */
 	EXPECT_SPEC("mips64el", "-4@%got_ofst(sint)($3)",
-		    "s32 symbol [sint@GOT + $3] (unsupported at 13: GOT-page "
-		    "operand: the page in the base register comes from the GOT)");
+		    "s32 symbol [%got_ofst(sint) + $3] (unresolved at 13: " UNRES ")");
+	EXPECT_SPEC("mips64el", "8@%got_disp(g)($28)",
+		    "u64 symbol [g@GOT + $28] (unsupported at 12: GOT operand: "
+		    "the address read comes from the GOT)");
 	EXPECT_SPEC("mips64", "-4@%tprel_lo(tls_int)($2) -4@%dtprel_lo(tls_static)($16)",
 		    "s32 symbol [tls_int@TLS + $2] (unsupported at 13: " TLSMSG ") | "
 		    "s32 symbol [tls_static@TLS + $16] (unsupported at 40: " TLSMSG ")");
@@ -319,6 +322,40 @@ static void test_eval(void)
 	eval_order("mips64", true);
 }
 
+/* %got_ofst(sym)($3): the base holds (S + 0x8000) & ~0xffff, so the
+ * resolved displacement is S's low 16 bits, sign-extended, and base +
+ * disp lands on S on both sides of the 0x8000 boundary */
+static void test_got_ofst(void)
+{
+	static const uint64_t syms[] = { 0x120011230, 0x12001f000, 0x7ff8,
+					 0x8000, 0xffff, 0x10000 };
+	const struct usdtkit_arch *a = usdtkit_arch_by_name("mips64el");
+	struct usdtkit_arg arg;
+	size_t i;
+
+	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		uint64_t page = (syms[i] + 0x8000) & ~(uint64_t)0xffff;
+
+		CHECK(usdtkit_args_parse(a, "-4@%got_ofst(s)($3)", 19, &arg, 1) == 1,
+		      "parse");
+		CHECK(arg.reloc == USDTKIT_RELOC_GOT_OFST && arg.deref,
+		      "reloc got_ofst");
+		CHECK(usdtkit_arg_resolve(a, &arg, 0x120000800, syms[i], 0) == 0,
+		      "resolve %#llx", (unsigned long long)syms[i]);
+		CHECK(arg.kind == USDTKIT_LOC_MEM && arg.status == USDTKIT_ARG_OK &&
+			      !arg.pc_rel && arg.base.id == 3,
+		      "mem at $3");
+		CHECK(page + (uint64_t)arg.disp == syms[i],
+		      "%#llx: page %#llx + disp %lld", (unsigned long long)syms[i],
+		      (unsigned long long)page, (long long)arg.disp);
+	}
+	/* without a base register there is no page to add to */
+	CHECK(usdtkit_args_parse(a, "-4@%got_ofst(s)", 15, &arg, 1) == 1, "parse");
+	CHECK(arg.status != USDTKIT_ARG_OK ||
+		      usdtkit_arg_resolve(a, &arg, 0, 0x1234, 0) == -EOPNOTSUPP,
+	      "no base: refused");
+}
+
 int main(void)
 {
 	test_identity();
@@ -328,6 +365,7 @@ int main(void)
 	test_constants();
 	test_memory();
 	test_symbols();
+	test_got_ofst();
 	test_unreadable();
 	test_sizes();
 	test_errors();

@@ -119,6 +119,8 @@ enum usdtkit_reloc {
 	USDTKIT_RELOC_GOTOFF,	/* i386 sym@GOTOFF(%reg): sym - GOT + reg */
 	USDTKIT_RELOC_GOT,	/* GOT slot of sym (@GOT, @GOTPCREL) */
 	USDTKIT_RELOC_TLS,	/* thread-local (@tpoff, @ntpoff, %tprel_lo) */
+	USDTKIT_RELOC_GOT_OFST,	/* mips %got_ofst(): sign-extended low 16 bits,
+				 * added to the GOT page entry in the base */
 };
 
 /* Worst status wins when several apply; the order below is not a rank. */

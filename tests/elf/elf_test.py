@@ -277,6 +277,10 @@ def arg_symbol(arch, op):
         m = re.search(r"%%lo\((%s)([+-]\d+)?\)" % IDENT, op)
         if m:
             return (m.group(1), int(m.group(2) or 0), "riscv_lo", True)
+    elif arch in ("mips64el", "mips64"):
+        m = re.fullmatch(r"%%got_ofst\((%s)([+-]\d+)?\)\(\$\w+\)" % IDENT, op)
+        if m:
+            return (m.group(1), int(m.group(2) or 0), "got_ofst", True)
     return None
 
 
@@ -312,6 +316,11 @@ def plain_kind(op, arch=None):
     if "(" in op or "[" in op:
         return "mem"
     return "?"
+
+
+def sext16(v):
+    v &= 0xFFFF
+    return v - 0x10000 if v >= 0x8000 else v
 
 
 def sext12(v):
@@ -357,14 +366,6 @@ def check_args(where, arch, site, syms, got_addr, stats, stripped):
             continue
         C.eq(a["size"], int(m.group(2)), w + ": size")
         C.eq(a["signed"], m.group(1) == "-", w + ": signed")
-        got_page = re.fullmatch(r"%%got_ofst\((%s)\)\(\$\w+\)" % IDENT,
-                                m.group(4))
-        if arch in ("mips64el", "mips64") and got_page:
-            # a GOT page entry in the base register: refused, never guessed
-            C.eq(a["status"], "unsupported", w + ": status")
-            C.eq(a.get("symbol"), got_page.group(1), w + ": symbol")
-            stats.add("got_page")
-            continue
         C.check(a["status"] not in ("invalid", "bad_size", "unreadable",
                                     "unsupported"),
                 w + ": status %s (%s)" % (a["status"], a.get("error")))
@@ -411,6 +412,10 @@ def check_args(where, arch, site, syms, got_addr, stats, stripped):
         elif reloc == "riscv_lo":
             C.check(a.get("base"), w + ": %lo() without base")
             C.eq(a.get("disp"), sext12(S), w + ": disp == sext(S & 0xfff)")
+        elif reloc == "got_ofst":
+            # the base holds the GOT page entry (S + 0x8000) & ~0xffff
+            C.check(a.get("base"), w + ": %got_ofst() without base")
+            C.eq(a.get("disp"), sext16(S), w + ": disp == sext(S & 0xffff)")
         else:
             C.check(False, w + ": unexpected operand form")
 
@@ -515,8 +520,8 @@ REQUIRED = {
     "riscv64": ["ok:riscv_lo", "ambiguous:dup_static", "unresolved",
                 "placed_sema"],
     "s390x": ["placed_sema"],
-    "mips64el": ["got_page", "placed_sema"],
-    "mips64": ["got_page", "placed_sema"],
+    "mips64el": ["ok:got_ofst", "unresolved", "placed_sema"],
+    "mips64": ["ok:got_ofst", "unresolved", "placed_sema"],
     "ppc64le": ["placed_sema"],
     "ppc64": ["placed_sema"],
 }

@@ -34,6 +34,9 @@ case $kmeta in
 	exit 0 ;;
 esac
 arch=$("$ai" get "$m" debian | cut -d' ' -f1)
+# the image's name in the package's /boot (ppc64el and mips ship an ELF
+# vmlinux, the others a vmlinuz)
+kfile=$("$ai" get "$m" vm_kernel_file vmlinuz)
 
 # candidate version of PKG:ARCH in the private apt state
 version() {
@@ -79,7 +82,7 @@ if [ ! -s "$memo" ] || [ "$aptdir/lists" -nt "$memo" ]; then
 	mv "$memo.$$" "$memo"
 fi
 read -r kpkg kver bver < "$memo"
-kdir=$(unpack "$kpkg" "$kver" './boot/vmlinuz-*')
+kdir=$(unpack "$kpkg" "$kver" "./boot/$kfile-*")
 bdir=$(unpack "busybox-static:$arch" "$bver" './bin/busybox')
-echo "kernel $(ls "$kdir"/boot/vmlinuz-*)"
+echo "kernel $(ls "$kdir"/boot/"$kfile"-*)"
 echo "busybox $bdir/bin/busybox"

@@ -46,11 +46,16 @@ copy_libs() {
 	_interp=$(readelf -lW "$_f" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
 	if [ -n "$_interp" ] && [ ! -e "$root$_interp" ]; then
 		mkdir -p "$root${_interp%/*}"
-		cp -L "/usr/$triplet/lib/${_interp##*/}" "$root$_interp"
+		# n64 mips keeps its loader in lib64 (/lib64/ld.so.1)
+		for _d in "/usr/$triplet/lib" "/usr/$triplet/lib64"; do
+			[ -e "$_d/${_interp##*/}" ] || continue
+			cp -L "$_d/${_interp##*/}" "$root$_interp"
+			break
+		done
 	fi
 	for _lib in $(readelf -dW "$_f" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
 		[ -e "$root/lib/$_lib" ] && continue
-		for _d in "$build/tests/vm" "/usr/$triplet/lib" \
+		for _d in "$build/tests/vm" "/usr/$triplet/lib" "/usr/$triplet/lib64" \
 			"$sysroot/usr/lib/$multiarch" "$sysroot/lib/$multiarch"; do
 			[ -e "$_d/$_lib" ] || continue
 			cp -L "$_d/$_lib" "$root/lib/$_lib"
