@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "check.h"
+#include "eval_space.h"
 
 #define FPMSG "FP/vector register: not in pt_regs, BPF cannot read it"
 #define TLSMSG "thread-local symbol: the thread pointer is not in pt_regs"
@@ -218,42 +219,6 @@ static void test_nul_bounds(void)
 }
 
 /* ---- evaluation of a snapshot in either byte order, on any host ---- */
-
-#define MEM_BASE 0x2000ull
-
-struct space {
-	uint8_t mem[64];
-};
-
-static int read_space(void *cookie, uint64_t addr, void *buf, size_t size)
-{
-	struct space *sp = cookie;
-
-	if (addr < MEM_BASE || addr + size > MEM_BASE + sizeof(sp->mem))
-		return -EFAULT;
-	memcpy(buf, sp->mem + (addr - MEM_BASE), size);
-	return 0;
-}
-
-/* store @v in @n bytes at @p, big-endian if @be */
-static void put_n(uint8_t *p, uint64_t v, int n, bool be)
-{
-	int i;
-
-	for (i = 0; i < n; i++, v >>= 8)
-		p[be ? n - 1 - i : i] = (uint8_t)v;
-}
-
-static int eval_one(const char *arch, const char *spec,
-		    const struct usdtkit_eval_opts *o, uint64_t *v)
-{
-	const struct usdtkit_arch *a = usdtkit_arch_by_name(arch);
-	struct usdtkit_arg arg;
-
-	if (usdtkit_args_parse(a, spec, strlen(spec), &arg, 1) != 1)
-		return -1000;
-	return usdtkit_arg_eval(a, &arg, o, v);
-}
 
 static void eval_order(const char *arch, bool be)
 {

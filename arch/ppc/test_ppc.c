@@ -5,6 +5,7 @@
 #include <errno.h>
 
 #include "check.h"
+#include "eval_space.h"
 
 #define FPMSG "FP/vector register: not in pt_regs, BPF cannot read it"
 #define NOREG "expected a register number (constants take an 'i' prefix)"
@@ -225,44 +226,6 @@ static void test_nul_bounds(void)
 
 /* ---- evaluation in both byte orders on any host ---- */
 
-#define MEM_BASE 0x2000ull
-
-struct space {
-	uint8_t mem[64];
-	int reads;
-};
-
-static int read_space(void *cookie, uint64_t addr, void *buf, size_t size)
-{
-	struct space *sp = cookie;
-
-	sp->reads++;
-	if (addr < MEM_BASE || addr + size > MEM_BASE + sizeof(sp->mem))
-		return -EFAULT;
-	memcpy(buf, sp->mem + (addr - MEM_BASE), size);
-	return 0;
-}
-
-/* store @v in @n bytes at @p, big- or little-endian */
-static void put(uint8_t *p, uint64_t v, int n, bool be)
-{
-	int i;
-
-	for (i = 0; i < n; i++, v >>= 8)
-		p[be ? n - 1 - i : i] = (uint8_t)v;
-}
-
-static int eval_one(const char *arch, const char *spec,
-		    const struct usdtkit_eval_opts *o, uint64_t *v)
-{
-	const struct usdtkit_arch *a = usdtkit_arch_by_name(arch);
-	struct usdtkit_arg arg;
-
-	if (usdtkit_args_parse(a, spec, strlen(spec), &arg, 1) != 1)
-		return -1000;
-	return usdtkit_arg_eval(a, &arg, o, v);
-}
-
 static void test_eval(const char *arch, bool be)
 {
 	uint8_t regs[352];
@@ -272,15 +235,15 @@ static void test_eval(const char *arch, bool be)
 	int err;
 
 	memset(regs, 0xee, sizeof(regs));
-	put(regs + 8 * 0, 0x1000, 8, be);	/* r0: never added as RA */
-	put(regs + 8 * 3, 0xfedcba9887654321ull, 8, be);
-	put(regs + 8 * 4, 0x10, 8, be);
-	put(regs + 8 * 9, MEM_BASE, 8, be);
-	put(regs + 8 * 10, 0x20, 8, be);
-	put(regs + 8 * 31, MEM_BASE + 0x30, 8, be);
-	put(regs + 256, 0x10000400, 8, be);	/* nip */
-	put(sp.mem + 0x10, 0xfffffffe, 4, be);	/* -2 at MEM_BASE + 0x10 */
-	put(sp.mem + 0x20, 0x1122334455667788ull, 8, be);
+	put_n(regs + 8 * 0, 0x1000, 8, be);	/* r0: never added as RA */
+	put_n(regs + 8 * 3, 0xfedcba9887654321ull, 8, be);
+	put_n(regs + 8 * 4, 0x10, 8, be);
+	put_n(regs + 8 * 9, MEM_BASE, 8, be);
+	put_n(regs + 8 * 10, 0x20, 8, be);
+	put_n(regs + 8 * 31, MEM_BASE + 0x30, 8, be);
+	put_n(regs + 256, 0x10000400, 8, be);	/* nip */
+	put_n(sp.mem + 0x10, 0xfffffffe, 4, be);	/* -2 at MEM_BASE + 0x10 */
+	put_n(sp.mem + 0x20, 0x1122334455667788ull, 8, be);
 	o.regs = regs;
 	o.regs_size = sizeof(regs);
 	o.read_mem = read_space;

@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "check.h"
+#include "eval_space.h"
 
 #define FPMSG "FP/vector register: not in pt_regs, BPF cannot read it"
 
@@ -189,44 +190,6 @@ static void test_nul_bounds(void)
 
 /* ---- evaluation of a big-endian snapshot on any host ---- */
 
-#define MEM_BASE 0x2000ull
-
-struct space {
-	uint8_t mem[64];
-	int reads;
-};
-
-static int read_space(void *cookie, uint64_t addr, void *buf, size_t size)
-{
-	struct space *sp = cookie;
-
-	sp->reads++;
-	if (addr < MEM_BASE || addr + size > MEM_BASE + sizeof(sp->mem))
-		return -EFAULT;
-	memcpy(buf, sp->mem + (addr - MEM_BASE), size);
-	return 0;
-}
-
-/* store @v big-endian in @n bytes at @p */
-static void put_be(uint8_t *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = n - 1; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static int eval_one(const char *spec, const struct usdtkit_eval_opts *o,
-		    uint64_t *v)
-{
-	const struct usdtkit_arch *a = usdtkit_arch_by_name("s390x");
-	struct usdtkit_arg arg;
-
-	if (usdtkit_args_parse(a, spec, strlen(spec), &arg, 1) != 1)
-		return -1000;
-	return usdtkit_arg_eval(a, &arg, o, v);
-}
-
 static void test_eval(void)
 {
 	uint8_t regs[152];
@@ -236,57 +199,57 @@ static void test_eval(void)
 	int err;
 
 	memset(regs, 0xee, sizeof(regs));	/* psw and args: noise */
-	put_be(regs + 24 + 8 * 0, 0x1000, 8);	/* r0: must never be added */
-	put_be(regs + 24 + 8 * 2, 0xfedcba9887654321ull, 8);
-	put_be(regs + 24 + 8 * 3, 0x10, 8);
-	put_be(regs + 24 + 8 * 4, MEM_BASE, 8);
-	put_be(regs + 24 + 8 * 15, 0x0123456789abcdefull, 8);
-	put_be(sp.mem + 0x18, 0xfffffffe, 4);	/* -2 at MEM_BASE + 0x18 */
-	put_be(sp.mem + 0x20, 0x1122334455667788ull, 8);
+	put_n(regs + 24 + 8 * 0, 0x1000, 8, true);	/* r0: must never be added */
+	put_n(regs + 24 + 8 * 2, 0xfedcba9887654321ull, 8, true);
+	put_n(regs + 24 + 8 * 3, 0x10, 8, true);
+	put_n(regs + 24 + 8 * 4, MEM_BASE, 8, true);
+	put_n(regs + 24 + 8 * 15, 0x0123456789abcdefull, 8, true);
+	put_n(sp.mem + 0x18, 0xfffffffe, 4, true);	/* -2 at MEM_BASE + 0x18 */
+	put_n(sp.mem + 0x20, 0x1122334455667788ull, 8, true);
 	o.regs = regs;
 	o.regs_size = sizeof(regs);
 	o.read_mem = read_space;
 	o.cookie = &sp;
 
-	err = eval_one("8@%r2", &o, &v);
+	err = eval_one("s390x", "8@%r2", &o, &v);
 	CHECK(err == 0 && v == 0xfedcba9887654321ull, "8@%%r2: %d 0x%llx", err,
 	      (unsigned long long)v);
 	/* the low half of a big-endian slot is its last 4 bytes */
-	err = eval_one("-4@%r2", &o, &v);
+	err = eval_one("s390x", "-4@%r2", &o, &v);
 	CHECK(err == 0 && v == 0xffffffff87654321ull, "-4@%%r2: %d 0x%llx", err,
 	      (unsigned long long)v);
-	err = eval_one("4@%r2", &o, &v);
+	err = eval_one("s390x", "4@%r2", &o, &v);
 	CHECK(err == 0 && v == 0x87654321ull, "4@%%r2: 0x%llx",
 	      (unsigned long long)v);
-	err = eval_one("-2@%r2", &o, &v);
+	err = eval_one("s390x", "-2@%r2", &o, &v);
 	CHECK(err == 0 && v == 0x4321, "-2@%%r2: 0x%llx", (unsigned long long)v);
-	err = eval_one("1@%r15", &o, &v);
+	err = eval_one("s390x", "1@%r15", &o, &v);
 	CHECK(err == 0 && v == 0xef, "1@%%r15: 0x%llx", (unsigned long long)v);
-	err = eval_one("-8@%r0", &o, &v);
+	err = eval_one("s390x", "-8@%r0", &o, &v);
 	CHECK(err == 0 && v == 0x1000, "-8@%%r0 reads r0 itself");
 	/* memory: BE bytes, D(X,B) sums, %r0 fields add nothing */
-	err = eval_one("-4@8(%r3,%r4)", &o, &v);
+	err = eval_one("s390x", "-4@8(%r3,%r4)", &o, &v);
 	CHECK(err == 0 && v == (uint64_t)-2, "-4@8(%%r3,%%r4): %d 0x%llx", err,
 	      (unsigned long long)v);
-	err = eval_one("8@0x20(%r0,%r4)", &o, &v);
+	err = eval_one("s390x", "8@0x20(%r0,%r4)", &o, &v);
 	CHECK(err == 0 && v == 0x1122334455667788ull,
 	      "8@0x20(%%r0,%%r4): %d 0x%llx", err, (unsigned long long)v);
-	err = eval_one("-2@0x22(%r4,%r0)", &o, &v);
+	err = eval_one("s390x", "-2@0x22(%r4,%r0)", &o, &v);
 	CHECK(err == 0 && v == 0x3344, "-2@0x22(%%r4,%%r0): %d 0x%llx", err,
 	      (unsigned long long)v);
-	err = eval_one("4@0x2024(%r0)", &o, &v);
+	err = eval_one("s390x", "4@0x2024(%r0)", &o, &v);
 	CHECK(err == 0 && v == 0x55667788, "4@0x2024(%%r0): %d 0x%llx", err,
 	      (unsigned long long)v);
-	err = eval_one("-4@-5", &o, &v);
+	err = eval_one("s390x", "-4@-5", &o, &v);
 	CHECK(err == 0 && v == (uint64_t)-5, "constant");
-	err = eval_one("8f@%f0", &o, &v);
+	err = eval_one("s390x", "8f@%f0", &o, &v);
 	CHECK(err == -EOPNOTSUPP, "FP register: %d", err);
-	err = eval_one("8@%a0", &o, &v);
+	err = eval_one("s390x", "8@%a0", &o, &v);
 	CHECK(err == -EOPNOTSUPP, "access register: %d", err);
-	err = eval_one("8@(%r3)", &o, &v);
+	err = eval_one("s390x", "8@(%r3)", &o, &v);
 	CHECK(err == -EFAULT, "read_mem error passes through: %d", err);
 	o.regs_size = 40;	/* cuts off gprs[2] */
-	err = eval_one("8@%r2", &o, &v);
+	err = eval_one("s390x", "8@%r2", &o, &v);
 	CHECK(err == -ERANGE, "short snapshot: %d", err);
 }
 
