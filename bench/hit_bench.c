@@ -83,7 +83,7 @@ __attribute__((noinline)) void hot_loop(long m)
 
 /*
  * The same three values, all in registers: what gcc -O2 makes of most
- * probes (the common form in ../shared/corpus). Here usdtkit reads
+ * probes (the common form in tests/corpus). Here usdtkit reads
  * nothing from user memory, so the reading cost is decoding alone.
  */
 __attribute__((noinline)) void reg_loop(long m)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * parse_bench: usdtkit_args_parse() against a libbpf-style sscanf() parser
- * (sscanf_baseline.c) over the real specs of the shared corpus.
+ * (sscanf_baseline.c) over the real specs of the corpus (tests/corpus).
  *
  * Every distinct (arch, args string) row of specs.tsv is parsed once per
  * pass, whatever its count column says. For each Debian arch and for the
@@ -34,7 +34,7 @@
 #include "arch_table.h"
 
 #ifndef PARSE_BENCH_DEFAULT_SPECS
-#define PARSE_BENCH_DEFAULT_SPECS "../shared/corpus/specs.tsv"
+#define PARSE_BENCH_DEFAULT_SPECS "tests/corpus/specs.tsv"
 #endif
 
 #define MAX_ARGS 64	/* the corpus has at most 24 per probe */

@@ -3,7 +3,7 @@
 #
 #   bench/run_callgrind.sh [build-dir] [specs.tsv] [parse_bench options...]
 #
-# build-dir defaults to build-bench, specs.tsv to ../shared/corpus/specs.tsv
+# build-dir defaults to build-bench, specs.tsv to tests/corpus/specs.tsv
 # (both relative to the repository root); further options, such as
 # --arch amd64, go to parse_bench.
 #
@@ -17,7 +17,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 build=$root/build-bench
-specs=$root/../shared/corpus/specs.tsv
+specs=$root/tests/corpus/specs.tsv
 if [ $# -gt 0 ] && [ -d "$1" ]; then
 	build=$1
 	shift

@@ -3,7 +3,7 @@
  * Seed corpora, generated at build time (nothing binary is committed):
  *   gen_seeds SPECS_TSV OUT_DIR
  * writes OUT_DIR/<harness>/ for every harness: the real args strings of
- * ../shared/corpus/specs.tsv by Debian arch (the manifests' debian key)
+ * tests/corpus/specs.tsv by Debian arch (the manifests' debian key)
  * for the spec and round-trip
  * harnesses, and tests/elfgen.h images carrying those strings (good ones,
  * then broken one field at a time) for the notes and list harnesses.

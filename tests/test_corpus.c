@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Every note in ../shared/corpus/notes.tsv (real Debian binaries and
+ * Every note in tests/corpus/notes.tsv (real Debian binaries and
  * synthetic cross builds) must parse: the right argument count, no
  * invalid argument, and only the intended explicit statuses (unreadable
  * FP registers, unresolved symbols, thread-local or GOT operands). The
@@ -164,7 +164,7 @@ static void check_row(char **c, struct stats *st)
 
 int main(int argc, char **argv)
 {
-	const char *path = argc > 1 ? argv[1] : "../shared/corpus/notes.tsv";
+	const char *path = argc > 1 ? argv[1] : "tests/corpus/notes.tsv";
 	struct stats st = { 0 };
 	char *line = NULL, *cols[MAX_COLS];
 	size_t cap = 0;

@@ -5,7 +5,7 @@
  * or gives exactly the IR and end position of the token grammar.
  *
  * Operands, for every arch in the registry:
- *  - each operand of ../shared/corpus/specs.tsv (argv[1]), in its args
+ *  - each operand of tests/corpus/specs.tsv (argv[1]), in its args
  *    string and alone, on every arch that shares the row's grammars (so
  *    riscv32 reads the riscv64 rows); rows of an arch without a backend
  *    are skipped and counted;
