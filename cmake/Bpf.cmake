@@ -60,7 +60,7 @@ endif()
 function(usdtkit_bpf_skeleton name src)
   set(obj ${CMAKE_CURRENT_BINARY_DIR}/${name}.bpf.o)
   set(skel ${CMAKE_CURRENT_BINARY_DIR}/${name}.skel.h)
-  set(cflags -g -O2 -Wall -Werror -D__TARGET_ARCH_${USDTKIT_BPF_ARCH}
+  set(cflags -g -O2 -Wall ${USDTKIT_WERROR_FLAG} -D__TARGET_ARCH_${USDTKIT_BPF_ARCH}
     ${USDTKIT_BPF_DEFS} -I${PROJECT_SOURCE_DIR}/include
     -I${CMAKE_CURRENT_SOURCE_DIR} -I${USDTKIT_BPF_ASM_INC}
     ${USDTKIT_BPF_FLAGS_${name}})

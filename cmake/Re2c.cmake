@@ -12,11 +12,11 @@ set(USDTKIT_RE2C_INCLUDES ${USDTKIT_RE2C_INCLUDE_DIR}/prologue.re)
 function(usdtkit_re2c input outvar)
   get_filename_component(name ${input} NAME_WE)
   get_filename_component(dir ${input} DIRECTORY)
-  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${dir})
-  set(out ${CMAKE_BINARY_DIR}/gen/${rel}/${name}.c)
+  file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${dir})
+  set(out ${PROJECT_BINARY_DIR}/gen/${rel}/${name}.c)
   add_custom_command(
     OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/gen/${rel}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/gen/${rel}
     COMMAND ${RE2C_EXECUTABLE} -W -Werror --no-generation-date
             --no-version -I ${USDTKIT_RE2C_INCLUDE_DIR} -o ${out} ${input}
     DEPENDS ${input} ${USDTKIT_RE2C_INCLUDES}

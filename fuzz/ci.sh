@@ -12,7 +12,7 @@ secs=${USDTKIT_FUZZ_SECONDS:-40}
 # build/) seed fuzz_list too
 sh fuzz/fixture_seeds.sh build/tests/elf build-fuzz/fuzz/fixture-seeds
 CC=${USDTKIT_FUZZ_CC:-clang} cmake -S . -B build-fuzz \
-	-DCMAKE_BUILD_TYPE=RelWithDebInfo -DUSDTKIT_FUZZ=ON \
+	-DCMAKE_BUILD_TYPE=RelWithDebInfo -DUSDTKIT_FUZZ=ON -DUSDTKIT_WERROR=ON \
 	-DUSDTKIT_BUILD_TESTS=OFF -DUSDTKIT_BUILD_CLI=OFF -DUSDTKIT_BUILD_BENCH=OFF \
 	-DUSDTKIT_FUZZ_SECONDS="$secs" \
 	-DUSDTKIT_FUZZ_FIXTURES="$PWD/build-fuzz/fuzz/fixture-seeds" >/dev/null

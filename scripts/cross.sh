@@ -53,8 +53,9 @@ sysroot() {
 
 for t in $targets; do
 	dir=build-cross/$t
+	# warnings are errors in CI (scripts/test.sh runs this), as natively
 	set -- -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/debian-cross.cmake \
-		-DUSDTKIT_CROSS_NAME="$t" -DUSDTKIT_BUILD_BENCH=OFF
+		-DUSDTKIT_CROSS_NAME="$t" -DUSDTKIT_BUILD_BENCH=OFF -DUSDTKIT_WERROR=ON
 	# the attach layer, `trace` and its BPF program in the target's
 	# byte order; one static CLI for a board (docs/ARCHES.md)
 	set -- "$@" -DUSDTKIT_WITH_BPF=ON -DUSDTKIT_BPF_PROGRAMS=ON \

@@ -8,7 +8,9 @@ jobs=$(nproc)
 
 run() {	# run BUILD_DIR [cmake args...]
 	dir=$1; shift
-	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+	# CI builds warning-free: warnings are errors here, not by default
+	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUSDTKIT_WERROR=ON \
+		"$@" >/dev/null
 	cmake --build "$dir" -j "$jobs" >/dev/null
 	ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
