@@ -1,0 +1,70 @@
+#!/bin/sh
+# usdtkit built inside a parent project with add_subdirectory()
+# (tests/subproject/): configured with USDTKIT_WERROR=ON as CI does,
+# built whole, the parent's program run. usdtkit's -Wextra, -Werror and
+# _GNU_SOURCE must not reach the parent's own target, which has an unused
+# variable (a warning under the parent's -Wall, an error under -Werror)
+# and an unused parameter (a warning only under -Wextra); the parent's
+# build type must stay its own (empty), and usdtkit's tests and benches
+# are not built in a parent.
+# usage: subproject.sh SOURCE_DIR WORK_DIR C_COMPILER
+set -eu
+src=$1 work=$2 cc=$3
+rm -rf "$work"
+mkdir -p "$work"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+if ! cmake -S "$src/tests/subproject" -B "$work/build" -DCMAKE_C_COMPILER="$cc" \
+	-DUSDTKIT_SOURCE_DIR="$src" -DUSDTKIT_WERROR=ON >"$work/configure.log" 2>&1; then
+	cat "$work/configure.log"
+	ko "configure"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+ok
+if ! cmake --build "$work/build" -j "${USDTKIT_SUBPROJECT_JOBS:-2}" >"$work/build.log" 2>&1; then
+	grep -E "error|Error" "$work/build.log" | head -20
+	ko "build (usdtkit's -Werror reached the parent?)"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+ok
+
+out=$("$work/build/parent_app") && ok || ko "parent_app exited $?"
+[ "$out" = "s32 mem [rbp + rax*8 - 1204]" ] && ok || ko "parent_app printed '$out'"
+
+# the parent's -Wall is in effect on app.c, usdtkit's -Wextra is not
+grep -q "unused_variable" "$work/build.log" && ok ||
+	ko "no -Wunused-variable warning for app.c: the parent's -Wall is lost"
+grep -q "unused_param" "$work/build.log" &&
+	ko "-Wunused-parameter warning for app.c: usdtkit's -Wextra leaked" || ok
+
+# the compile commands: usdtkit's flags on usdtkit's sources, not on app.c
+python3 - "$work/build/compile_commands.json" <<'PY' && ok || ko "compile commands"
+import json, sys
+cmds = json.load(open(sys.argv[1]))
+app = [c["command"].split() for c in cmds if c["file"].endswith("/app.c")]
+lib = [c["command"].split() for c in cmds if c["file"].endswith("/core/spec.c")]
+bad = 0
+if len(app) != 1 or len(lib) != 1:
+    print("app.c or core/spec.c not compiled once:", len(app), len(lib))
+    sys.exit(1)
+for flag in ("-Werror", "-Wextra", "-D_GNU_SOURCE"):
+    if flag in app[0]:
+        print("app.c is compiled with usdtkit's", flag)
+        bad += 1
+    if flag not in lib[0]:
+        print("core/spec.c is compiled without", flag)
+        bad += 1
+sys.exit(bad != 0)
+PY
+
+bt=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$work/build/CMakeCache.txt")
+[ -z "$bt" ] && ok || ko "usdtkit set the parent's CMAKE_BUILD_TYPE to '$bt'"
+[ ! -e "$work/build/usdtkit/tests/test_corpus" ] && [ ! -e "$work/build/usdtkit/bench" ] &&
+	ok || ko "usdtkit's tests or benches were built in the parent"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
