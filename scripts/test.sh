@@ -18,15 +18,13 @@ run() {	# run BUILD_DIR [cmake args...]
 run build
 run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
 
-# ---- cross-architecture proof: five cross builds, their
-# unit tests and probe-site checks under qemu-user ----
+# Cross-architecture proof: a cross build per manifest with a "cross"
+# key, its unit tests and probe-site checks under qemu-user.
 sh scripts/cross.sh
-# ---- end cross ----
 
-# ---- VM proof: trace on each target's own kernel under
-# qemu-system, one boot per scenario (needs the cross builds above) ----
+# VM proof: trace on each target's own kernel under qemu-system, one
+# boot per scenario (needs the cross builds above).
 sh scripts/vm.sh
-# ---- end VM proof ----
 
-# ---- fuzzing: libFuzzer harnesses, replay + bounded runs ----
+# Fuzzing: the libFuzzer harnesses, replay and bounded runs.
 sh fuzz/ci.sh
