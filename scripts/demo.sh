@@ -3,11 +3,17 @@
 # USDT probes demo:request and demo:tick) in the background, print its
 # probe hits with `usdtkit trace`, stop it. Then the spec engine on real
 # specs of several architectures. Run as root (BPF).
+#
+# Only what this needs is installed (scripts/setup.sh --demo: no cross
+# compilers, qemu or valgrind) and built (the library, the CLI with its
+# BPF program, the demo; no tests or benchmarks), in its own build
+# directory so that scripts/test.sh's build/ keeps its tests.
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/setup.sh
-b=${BUILD_DIR:-build}
-cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+sh scripts/setup.sh --demo
+b=${BUILD_DIR:-build-demo}
+cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DUSDTKIT_BUILD_TESTS=OFF -DUSDTKIT_BUILD_BENCH=OFF >/dev/null
 cmake --build "$b" -j "$(nproc)" >/dev/null
 u=$b/cli/usdtkit
 demo=$b/examples/demo

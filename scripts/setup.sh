@@ -1,13 +1,32 @@
 #!/bin/sh
-# Install what usdtkit needs to build and test, from Debian 12's packages.
-# Idempotent: only calls apt-get when something is missing. Run as root.
-# procps (pgrep), util-linux (setpriv, flock) and bc are in a full Debian
-# install but not in every minimal image; the tests use them.
+# Install what usdtkit needs, from Debian 12's packages. Idempotent: only
+# calls apt-get when something is missing. Run as root.
+#
+#   scripts/setup.sh          everything scripts/test.sh uses: the tests,
+#                             valgrind, the fuzzers, the cross compilers,
+#                             qemu-user and qemu-system
+#   scripts/setup.sh --demo   only what building usdtkit (library, CLI and
+#                             its BPF program) and tracing the demo needs:
+#                             scripts/demo.sh
 set -eu
-pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils python3
-      procps util-linux bc
+mode=all
+case ${1:-} in
+--demo) mode=demo ;;
+"") ;;
+*) echo "usage: scripts/setup.sh [--demo]" >&2; exit 2 ;;
+esac
+
+# The build: compiler, cmake, re2c (the lexers), libelf (the ELF core),
+# sys/sdt.h (the demo's probes), libbpf, clang, llvm-strip and bpftool
+# (the attach layer and the BPF program of `usdtkit trace`).
+pkgs="build-essential cmake re2c pkg-config libelf-dev
       systemtap-sdt-dev
       libbpf-dev clang llvm bpftool"
+if [ "$mode" = all ]; then
+# ---- the tests: valgrind, python3 (ELF and VM tests), file, binutils;
+# procps (pgrep), util-linux (setpriv, flock) and bc are in a full Debian
+# install but not in every minimal image ----
+pkgs="$pkgs valgrind file binutils python3 procps util-linux bc"
 # ---- fuzzing: clang 14 and its libFuzzer runtime ----
 pkgs="$pkgs clang libclang-rt-14-dev"
 # ---- riscv64 from Debian's sources (scripts/riscv64/) ----
@@ -29,6 +48,7 @@ pkgs="$pkgs cpio"
 # ---- each architecture's own: its cross compiler and libc, the
 # qemu-system that boots its kernel (the manifests' "apt" keys) ----
 pkgs="$pkgs $("$(dirname "$0")/archinfo" table apt | cut -f3 | grep -v '^-$' | tr '\n' ' ')"
+fi
 
 missing=""
 for p in $pkgs; do
