@@ -32,17 +32,19 @@ if ! cmake --build "$work/build" -j "${USDTKIT_SUBPROJECT_JOBS:-2}" >"$work/buil
 fi
 ok
 
-out=$("$work/build/parent_app") && ok || ko "parent_app exited $?"
-[ "$out" = "s32 mem [rbp + rax*8 - 1204]" ] && ok || ko "parent_app printed '$out'"
+if out=$("$work/build/parent_app"); then ok; else ko "parent_app exited $?"; fi
+if [ "$out" = "s32 mem [rbp + rax*8 - 1204]" ]; then ok; else ko "parent_app printed '$out'"; fi
 
 # the parent's -Wall is in effect on app.c, usdtkit's -Wextra is not
-grep -q "unused_variable" "$work/build.log" && ok ||
+if grep -q "unused_variable" "$work/build.log"; then ok; else
 	ko "no -Wunused-variable warning for app.c: the parent's -Wall is lost"
-grep -q "unused_param" "$work/build.log" &&
-	ko "-Wunused-parameter warning for app.c: usdtkit's -Wextra leaked" || ok
+fi
+if grep -q "unused_param" "$work/build.log"; then
+	ko "-Wunused-parameter warning for app.c: usdtkit's -Wextra leaked"
+else ok; fi
 
 # the compile commands: usdtkit's flags on usdtkit's sources, not on app.c
-python3 - "$work/build/compile_commands.json" <<'PY' && ok || ko "compile commands"
+if python3 - "$work/build/compile_commands.json" <<'PY'
 import json, sys
 cmds = json.load(open(sys.argv[1]))
 app = [c["command"].split() for c in cmds if c["file"].endswith("/app.c")]
@@ -60,11 +62,13 @@ for flag in ("-Werror", "-Wextra", "-D_GNU_SOURCE"):
         bad += 1
 sys.exit(bad != 0)
 PY
+then ok; else ko "compile commands"; fi
 
 bt=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$work/build/CMakeCache.txt")
-[ -z "$bt" ] && ok || ko "usdtkit set the parent's CMAKE_BUILD_TYPE to '$bt'"
-[ ! -e "$work/build/usdtkit/tests/test_corpus" ] && [ ! -e "$work/build/usdtkit/bench" ] &&
-	ok || ko "usdtkit's tests or benches were built in the parent"
+if [ -z "$bt" ]; then ok; else ko "usdtkit set the parent's CMAKE_BUILD_TYPE to '$bt'"; fi
+if [ -e "$work/build/usdtkit/tests/test_corpus" ] || [ -e "$work/build/usdtkit/bench" ]; then
+	ko "usdtkit's tests or benches were built in the parent"
+else ok; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
