@@ -311,12 +311,11 @@ static void print_json(const struct report *r)
 	int k;
 
 	jw_init(&w, stdout);
-	jw_putc(&w, '{');
+	JW_OPEN(&w, JSON_SCHEMA_FEATURES);
 	for (k = 0; k < r->n; k++) {
 		const struct item *i = &r->it[k];
 
-		if (k)
-			jw_putc(&w, ',');
+		jw_putc(&w, ',');
 		json_str(&w, i->key, strlen(i->key));
 		jw_putc(&w, ':');
 		switch (i->v) {

@@ -45,7 +45,8 @@ static void site_json(struct jw *w, const struct list_opts *o,
 	const char *fname = usdtkit_file_name(f);
 	int i, n = usdtkit_site_arg_count(s);
 
-	JW_LIT(w, "{\"file\":");
+	JW_OPEN(w, JSON_SCHEMA_LIST);
+	JW_LIT(w, ",\"file\":");
 	json_str(w, fname, strlen(fname));
 	JW_LIT(w, ",\"arch\":\"");
 	json_raw(w, usdtkit_arch_name(usdtkit_file_arch(f)));
@@ -54,18 +55,18 @@ static void site_json(struct jw *w, const struct list_opts *o,
 	JW_LIT(w, ",\"name\":");
 	json_str(w, usdtkit_site_name(s), strlen(usdtkit_site_name(s)));
 	JW_LIT(w, ",\"pc\":");
-	json_u64(w, usdtkit_site_pc(s));
+	json_num_u64(w, usdtkit_site_pc(s));
 	JW_LIT(w, ",\"pc_offset\":");
-	json_u64(w, usdtkit_site_pc_offset(s));
+	json_num_u64(w, usdtkit_site_pc_offset(s));
 	JW_LIT(w, ",\"base\":");
-	json_u64(w, usdtkit_site_base(s));
+	json_num_u64(w, usdtkit_site_base(s));
 	JW_LIT(w, ",\"semaphore\":");
-	json_u64(w, usdtkit_site_semaphore(s));
+	json_num_u64(w, usdtkit_site_semaphore(s));
 	JW_LIT(w, ",\"semaphore_offset\":");
-	json_u64(w, usdtkit_site_semaphore_offset(s));
+	json_num_u64(w, usdtkit_site_semaphore_offset(s));
 	if (usdtkit_site_nop5_offset(s)) {
 		JW_LIT(w, ",\"nop5_offset\":");
-		json_u64(w, usdtkit_site_nop5_offset(s));
+		json_num_u64(w, usdtkit_site_nop5_offset(s));
 	}
 	/* a site of a process always names it; its address when it has one */
 	if (p) {
@@ -74,7 +75,7 @@ static void site_json(struct jw *w, const struct list_opts *o,
 	}
 	if (abs_pc) {
 		JW_LIT(w, ",\"abs_pc\":");
-		json_u64(w, *abs_pc);
+		json_num_u64(w, *abs_pc);
 	}
 	if (usdtkit_site_status(s)) {
 		JW_LIT(w, ",\"error\":");

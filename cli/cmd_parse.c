@@ -72,7 +72,8 @@ static void print_json(const struct parse_opts *o, const char *spec,
 	struct jw *w = o->out;
 	int i;
 
-	json_raw(w, "{\"arch\":\"");
+	JW_OPEN(w, JSON_SCHEMA_PARSE);
+	JW_LIT(w, ",\"arch\":\"");
 	json_raw(w, usdtkit_arch_name(o->arch));
 	json_raw(w, "\",\"spec\":");
 	json_str(w, spec, strlen(spec));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json.h"
 
 static const struct {
 	const char *name;
@@ -71,6 +72,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
+	/* --json-u64-strings, for every command with --json (cli/json.c) */
+	json_take_opts(argc - 1, argv + 1);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
