@@ -3,8 +3,10 @@
 # Idempotent: only calls apt-get when something is missing. Run as root.
 # procps (pgrep), util-linux (setpriv, flock) and bc are in a full Debian
 # install but not in every minimal image; the tests use them.
+# python3-jsonschema: tests/json_schema.py checks the JSON streams.
 set -eu
 pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils python3
+      python3-jsonschema
       procps util-linux bc
       systemtap-sdt-dev
       libbpf-dev clang llvm bpftool"
