@@ -106,7 +106,10 @@ struct usdtkit_attach_opts {
 				 * until the kernel has removed every uprobe
 				 * (~0.1 s per site) instead of leaving that
 				 * to a background process */
+	size_t :0;		/* new fields go above */
 };
+/* the last field: the library's view of the struct ends there */
+#define usdtkit_attach_opts__last_field detach_wait
 
 struct usdtkit_link;
 
