@@ -19,8 +19,10 @@ include(CMakePackageConfigHelpers)
 set(USDTKIT_KEEP_SYM usdtkit_register_libbpf_handler)
 add_library(usdtkit_linked INTERFACE)
 if(USDTKIT_WITH_BPF)
+  # libbpf too, as for the static library: attach.h is libbpf's API
   target_link_libraries(usdtkit_linked INTERFACE
-    "-Wl,--push-state,--no-as-needed" usdtkit "-Wl,--pop-state")
+    "-Wl,--push-state,--no-as-needed" usdtkit "-Wl,--pop-state"
+    $<BUILD_INTERFACE:PkgConfig::LIBBPF> $<INSTALL_INTERFACE:bpf>)
   target_link_options(usdtkit_static INTERFACE
     "LINKER:--undefined=${USDTKIT_KEEP_SYM}")
   set(USDTKIT_PC_LIBS "-Wl,--undefined=${USDTKIT_KEEP_SYM} -Wl,--push-state,--no-as-needed -lusdtkit -Wl,--pop-state")
