@@ -330,18 +330,20 @@ static struct usdtkit_file *open_reported(const char *path)
 	unsigned warned = 0;
 	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg,
 					.print_ctx = &warned };
-	struct usdtkit_file *f = usdtkit_file_open(path, &oo);
+	struct usdtkit_file *f;
 	struct stat st;
 
-	if (f || warned)
-		return f;
-	/* "list fix:gate*": an old positional filter, or a missing file */
-	if (errno == ENOENT && strpbrk(path, ":*?[") && lstat(path, &st))
+	/* "list app 'fix:gate*'": an old positional filter, or a missing
+	 * file; either way a missing file, and the hint says how to filter */
+	if (strpbrk(path, ":*?[") && lstat(path, &st) && errno == ENOENT) {
 		fprintf(stderr, "usdtkit list: %s: %s (a PROVIDER[:NAME] filter "
-			"is -P '%s')\n", path, strerror(errno), path);
-	else
+			"is -P '%s')\n", path, strerror(ENOENT), path);
+		return NULL;
+	}
+	f = usdtkit_file_open(path, &oo);
+	if (!f && !warned)
 		fprintf(stderr, "usdtkit list: %s: %s\n", path, strerror(errno));
-	return NULL;
+	return f;
 }
 
 static int list_path(const struct list_opts *o, const char *path)

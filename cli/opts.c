@@ -124,7 +124,12 @@ int cli_next(struct cli_parser *p)
 					      eq ? (int)(eq - a) : (int)strlen(a), a);
 				return CLI_ERROR;
 			}
-			return take_value(p, o, eq ? eq + 1 : NULL, a);
+			{
+				char spelled[64];
+
+				snprintf(spelled, sizeof(spelled), "--%s", o->long_name);
+				return take_value(p, o, eq ? eq + 1 : NULL, spelled);
+			}
 		}
 		o = find_short(p->cmd, a[1]);
 		if (!o) {
