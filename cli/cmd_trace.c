@@ -61,6 +61,11 @@ void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
 
 	if (level == USDTKIT_LOG_WARN)
 		t->warnings++;
+	if (level == USDTKIT_LOG_WARN && t->capture) {
+		if (!t->captured)
+			t->captured = strdup(msg);
+		return;
+	}
 	if (level == USDTKIT_LOG_WARN || t->verbose) {
 		fputs("usdtkit: ", stderr);
 		put_text_line(stderr, msg);
@@ -139,7 +144,9 @@ static int load(struct tracer *t)
 	return 0;
 }
 
-static int attach_one(struct tracer *t, size_t i)
+/* Attach probe @i; on failure, -errno and *@why: the reason, naming the
+ * file, probe and argument when the library said which (malloc'ed). */
+static int attach_one(struct tracer *t, size_t i, char **why)
 {
 	struct probe *p = &t->probes[i];
 	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
@@ -152,17 +159,31 @@ static int attach_one(struct tracer *t, size_t i)
 		err = -ENOMEM;
 		goto out;
 	}
+	t->capture = true;
 	if (p->path)
 		p->link = usdtkit_attach(t->skel->progs.usdtkit_trace,
 					 t->pid ? t->pid : -1, p->path, prov, name, &o);
 	else
 		p->link = usdtkit_attach_pid(t->skel->progs.usdtkit_trace, t->pid,
 					     prov, name, &o);
+	err = p->link ? 0 : -errno;
+	t->capture = false;
 	if (!p->link) {
-		err = -errno;
-		trace_err("cannot attach to %s%s%s:%s: %s", p->path ? p->path : "",
-			p->path ? ":" : "", p->provider, p->name, strerror(-err));
+		if (t->captured) {
+			*why = t->captured;
+			t->captured = NULL;
+		} else if (asprintf(why, "%s%s%s:%s: %s", p->path ? p->path : "",
+				    p->path ? ":" : "", p->provider, p->name,
+				    strerror(-err)) < 0) {
+			*why = NULL;
+		}
 		goto out;
+	}
+	/* warnings of a link that did attach are news, not a failure */
+	if (t->captured) {
+		trace_err("%s", t->captured);
+		free(t->captured);
+		t->captured = NULL;
 	}
 	/* a probe whose sites differ (an int here, a long there) is fine:
 	 * every hit carries the width and sign of the site that fired */
@@ -295,6 +316,7 @@ static void cleanup(struct tracer *t)
 		free(t->probes[i].name);
 	}
 	free(t->probes);
+	free(t->captured);
 	trace__destroy(t->skel);
 	free(t->out);
 }
@@ -419,19 +441,25 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 	if (err)
 		return err;
 	for (i = 0; i < t->nprobes; i++) {
-		err = attach_one(t, i);
+		char *why = NULL;
+
+		err = attach_one(t, i, &why);
 		if (!err) {
 			attached++;
-		} else if (t->probes[i].optional) {
-			/* a probe named by a glob, not by the user: one that
-			 * cannot be attached (FP argument...) leaves the rest */
-			trace_err("%s %s:%s", t->best_effort ? "skipping" :
-				  "cannot attach", t->probes[i].provider,
-				  t->probes[i].name);
-			skipped++;
-		} else {
-			return err;
+			continue;
 		}
+		/* one line per probe that failed, with the library's reason */
+		if (t->probes[i].optional && t->best_effort)
+			trace_err("skipping %s:%s (%s)", t->probes[i].provider,
+				  t->probes[i].name, why ? why : strerror(-err));
+		else
+			trace_err("cannot attach: %s", why ? why : strerror(-err));
+		free(why);
+		/* a probe named by a glob, not by the user: one that cannot
+		 * be attached (FP argument...) leaves the rest */
+		if (!t->probes[i].optional)
+			return err;
+		skipped++;
 	}
 	if (skipped && !t->best_effort) {
 		trace_err("%zu of %zu probes could not be attached "

@@ -190,17 +190,18 @@ grep -q "semaphore 0x[0-9a-f]* (file offset 0x[0-9a-f]*) = 0 (inactive)" "$tmp/o
 # a probe without semaphore carries no value
 run "-p plain" 0 "$u" list --json -p "$pid" -P 'plain:*'
 grep -q semaphore_value "$tmp/out" && ko "-p plain: a semaphore_value" || ok
-# raise sema:on to 2 (two tracers), as the kernel's ref_ctr_offset does
+# raise sema:on to 258 (both bytes count), as tracers do through the
+# kernel's ref_ctr_offset
 python3 - "$pid" "$addr" <<'EOF'
 import struct, sys
 with open("/proc/%s/mem" % sys.argv[1], "r+b", buffering=0) as m:
     m.seek(int(sys.argv[2], 16))
-    m.write(struct.pack("=H", 2))
+    m.write(struct.pack("=H", 258))
 EOF
 run "-p raised" 0 "$u" list --json -p "$pid" -P 'sema:*'
-[ "$(sema_values)" = "on=2 off=0" ] && ok || ko "-p raised: $(sema_values)"
+[ "$(sema_values)" = "on=258 off=0" ] && ok || ko "-p raised: $(sema_values)"
 run "-p text raised" 0 "$u" list -p "$pid" -P 'sema:on'
-grep -q " = 2 (active)" "$tmp/out" && ok || ko "-p text raised: $(cat "$tmp/out")"
+grep -q " = 258 (active)" "$tmp/out" && ok || ko "-p text raised: $(cat "$tmp/out")"
 # without -p there is no process, and no value
 run "file only" 0 "$u" list --json -P 'sema:*' "$prog"
 grep -q semaphore_value "$tmp/out" && ko "file: a semaphore_value" || ok
