@@ -2,13 +2,14 @@
 # Install what usdtkit needs to build and test, from Debian 12's packages.
 # Idempotent: only calls apt-get when something is missing. Run as root.
 # scdoc renders the manual pages (docs/man), groff-base lets cli_man read
-# them. procps (pgrep), util-linux (setpriv, flock) and bc are in a full Debian
-# install but not in every minimal image; the tests use them.
+# them, zsh runs cli_completion's zsh half. procps (pgrep), util-linux
+# (setpriv, flock) and bc are in a full Debian install but not in every
+# minimal image; the tests use them.
 set -eu
 pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils python3
       procps util-linux bc
       systemtap-sdt-dev
-      scdoc groff-base
+      scdoc groff-base zsh
       libbpf-dev clang llvm bpftool"
 # ---- fuzzing: clang 14 and its libFuzzer runtime ----
 pkgs="$pkgs clang libclang-rt-14-dev"
