@@ -1,14 +1,17 @@
 #!/bin/sh
 # Install what usdtkit needs to build and test, from Debian 12's packages.
 # Idempotent: only calls apt-get when something is missing. Run as root.
-# procps (pgrep), util-linux (setpriv, flock) and bc are in a full Debian
-# install but not in every minimal image; the tests use them.
+# scdoc renders the manual pages (docs/man), groff-base lets cli_man read
+# them, zsh runs cli_completion's zsh half. procps (pgrep), util-linux
+# (setpriv, flock) and bc are in a full Debian install but not in every
+# minimal image; the tests use them.
 # python3-jsonschema: tests/json_schema.py checks the JSON streams.
 set -eu
 pkgs="build-essential cmake re2c pkg-config libelf-dev valgrind file binutils python3
       python3-jsonschema
       procps util-linux bc
       systemtap-sdt-dev
+      scdoc groff-base zsh
       libbpf-dev clang llvm bpftool"
 # ---- fuzzing: clang 14 and its libFuzzer runtime ----
 pkgs="$pkgs clang libclang-rt-14-dev"

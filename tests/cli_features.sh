@@ -163,7 +163,7 @@ fi
 run "--help" 0 "$u" features --help
 grep -q "^usage: usdtkit features" "$tmp/out" && ok || ko "--help: $(cat "$tmp/out")"
 run "bogus option" 2 "$u" features --bogus
-grep -q "unknown argument --bogus" "$tmp/err" && ok || ko "bogus: $(cat "$tmp/err")"
+grep -q "unknown option '--bogus'" "$tmp/err" && ok || ko "bogus: $(cat "$tmp/err")"
 [ -s "$tmp/out" ] && ko "bogus option printed a report" || ok
 run "usdtkit --help" 0 "$u" --help
 grep -q "^  features " "$tmp/out" && ok || ko "usdtkit --help does not list features"

@@ -572,7 +572,7 @@ def test_notes(d, arch):
         if not is_main(ent) or ent["stripped"]:
             continue
         syms = readelf_syms(ent["path"])[".symtab"]
-        sites, _ = usdtkit_list(ent["path"], "fixsema:*")
+        sites, _ = usdtkit_list(ent["path"], "-P", "fixsema:*")
         C.eq(len(sites), 3, ent["path"] + ": fixsema sites")
         for s in sites:
             want = syms.get("fixsema_%s_semaphore" % s["name"])
@@ -627,7 +627,7 @@ def test_nop5(d):
     exes = [e for e in probe_files(m, "x86_64") if is_main(e)]
     C.check(len(exes) >= 8, "x86_64: only %d executables" % len(exes))
     for e in exes:
-        sites, _ = usdtkit_list(e["path"], "fixnop5:*")
+        sites, _ = usdtkit_list(e["path"], "-P", "fixnop5:*")
         image = open(e["path"], "rb").read()
         got = {s["name"]: s for s in sites}
         C.eq(sorted(got), ["args", "bare", "plain"], e["path"] + ": fixnop5 sites")
@@ -802,11 +802,11 @@ def live_case(what, exe, lib, sources, delta=None):
             C.eq(len(placed), 0 if delta > 0 else len(by_file.get(exe, [])),
                  what + ": sites of the executable that attach")
         # the filter works with -p too
-        only, _ = usdtkit_list("-p", str(pid), "fixlib:*")
+        only, _ = usdtkit_list("-p", str(pid), "-P", "fixlib:*")
         C.eq([SITE_KEY(s) for s in only],
              [SITE_KEY(s) for s in sites if s["provider"] == "fixlib"],
              what + ": -p PID 'fixlib:*'")
-        none, r = usdtkit_list("-p", str(pid), "nosuchprovider:*")
+        none, r = usdtkit_list("-p", str(pid), "-P", "nosuchprovider:*")
         C.eq(none, [], what + ": filter matching nothing: stdout")
         C.check("no USDT probes match" in r.stderr,
                 what + ": filter matching nothing: stderr %r" % r.stderr)
@@ -1004,14 +1004,14 @@ def test_cli(d):
             want = [(n["provider"], n["name"], n["pc"]) for n in notes
                     if (not prov or fnmatch.fnmatchcase(n["provider"], prov))
                     and (not name or fnmatch.fnmatchcase(n["name"], name))]
-            sites, r = usdtkit_list(ent["path"], pat)
+            sites, r = usdtkit_list(ent["path"], "-P", pat)
             C.eq([(s["provider"], s["name"], s["pc"]) for s in sites], want,
                  "%s %r" % (ent["path"], pat))
             if not want:
                 C.check("no probe matches" in r.stderr,
                         "%s %r: stderr %r" % (ent["path"], pat, r.stderr))
     fixed = os.path.join(x, "fix_pie_O2")
-    sites, _ = usdtkit_list(fixed, "fix*:arg1?")
+    sites, _ = usdtkit_list(fixed, "-P", "fix*:arg1?")
     C.eq(sorted(s["name"] for s in sites), ["arg10", "arg11", "arg12"],
          "'fix*:arg1?' selects arg10..arg12")
 
