@@ -43,7 +43,7 @@ static void link_release(struct usdtkit_link *l)
 		for (i = 0; i < l->nips; i++)
 			usdtkit__ip_del(l->man, l->ips[i]);
 		for (i = 0; i < l->nids; i++)
-			usdtkit_spec_table_put(l->man->specs, l->ids[i]);
+			usdtkit__spec_table_put(l->man->specs, l->ids[i]);
 		pthread_mutex_unlock(&l->man->lock);
 	}
 	l->nips = l->nids = 0;
@@ -146,7 +146,7 @@ static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
 	if (id >= 0) {
 		err = record((void **)&l->ids, &l->nids, sizeof(int), &id);
 		if (err)
-			usdtkit_spec_table_put(m->specs, id);
+			usdtkit__spec_table_put(m->specs, id);
 		else if (created && bpf_map_update_elem(m->spec_fd, &id, spec, BPF_ANY))
 			err = -errno;	/* the id stays in l->ids: released with it */
 	}
@@ -155,7 +155,7 @@ static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
 		usdtkit__warn(&l->log, "%s: map usdtkit_specs is full (%u specs): "
 			      "build the program with a larger USDTKIT_MAX_SPECS, "
 			      "or set its max_entries before load", where,
-			      usdtkit_spec_table_used(m->specs));
+			      usdtkit__spec_table_used(m->specs));
 		return id;
 	}
 	if (err) {
@@ -282,7 +282,7 @@ static struct usdtkit_link *link_new(struct attach_req *r,
 	struct usdtkit_link *l;
 	int mode;
 
-	mode = usdtkit__opts_copy(&r->o, sizeof(r->o), opts);
+	mode = usdtkit__opts_copy(&r->o, usdtkit_attach_opts, opts);
 	if (mode) {
 		errno = -mode;
 		return NULL;

@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "internal.h"
+#include "spectable.h"
 
 static pthread_mutex_t managers_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct usdtkit_manager *managers;
@@ -244,7 +245,7 @@ static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 			      USDTKIT_BPF_SPEC_VERSION, sizeof(struct usdtkit_bpf_spec));
 		return -EPROTO;
 	}
-	m->specs = usdtkit_spec_table_new(spec.max_entries);
+	m->specs = usdtkit__spec_table_new(spec.max_entries);
 	m->ip_cap = 64;
 	m->ips = calloc(m->ip_cap, sizeof(*m->ips));
 	return m->specs && m->ips ? 0 : -ENOMEM;
@@ -256,7 +257,7 @@ static void manager_free(struct usdtkit_manager *m)
 		close(m->spec_fd);
 	if (m->ip_fd >= 0)
 		close(m->ip_fd);
-	usdtkit_spec_table_free(m->specs);
+	usdtkit__spec_table_free(m->specs);
 	free(m->ips);
 	pthread_mutex_destroy(&m->lock);
 	free(m);

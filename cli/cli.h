@@ -2,7 +2,11 @@
 #ifndef USDTKIT_CLI_CLI_H
 #define USDTKIT_CLI_CLI_H
 
+#include <stdio.h>
+
 #include <usdtkit/usdtkit.h>
+
+#include "opts.h"
 
 /* Exit codes shared by every subcommand. */
 #define EXIT_OK 0
@@ -18,8 +22,8 @@ int cmd_trace(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 #endif
 
-/* Print "known architectures: ..." to stderr. */
-void print_known_arches(void);
+/* " NAME NAME ...\n": every architecture of the registry. */
+void print_arch_list(FILE *f);
 
 /*
  * Parse @spec into a growing array: returns the argument count and sets

@@ -311,12 +311,11 @@ static void print_json(const struct report *r)
 	int k;
 
 	jw_init(&w, stdout);
-	jw_putc(&w, '{');
+	JW_OPEN(&w, JSON_SCHEMA_FEATURES);
 	for (k = 0; k < r->n; k++) {
 		const struct item *i = &r->it[k];
 
-		if (k)
-			jw_putc(&w, ',');
+		jw_putc(&w, ',');
 		json_str(&w, i->key, strlen(i->key));
 		jw_putc(&w, ':');
 		switch (i->v) {
@@ -341,34 +340,47 @@ static void print_json(const struct report *r)
 	jw_flush(&w);
 }
 
-static void features_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: usdtkit features [--json]\n"
+static const struct cli_opt features_options[] = {
+	{ 'j', 0, "json", NULL, "one JSON object; answers that need bpf are null without it" },
+	{ 'h', 'h', "help", NULL, "print this help and exit" },
+	{ 0 }
+};
+
+const struct cli_cmd cli_cmd_features = {
+	.name = "features",
+	.fn = cmd_features,
+	.summary = "what this kernel offers for tracing, the mode AUTO picks",
+	.synopsis = "[--json]",
+	.description =
 		"  What the running kernel offers for USDT tracing (bpf(2), JIT,\n"
 		"  BTF, bpf cookies, uprobe_multi, ref_ctr_offset, the x86-64\n"
 		"  uprobe syscall, the uprobe PMU, ring buffers), this process's\n"
 		"  privileges, and the mode `--mode auto` picks, with the reason.\n"
-		"  A missing feature is not an error: exit 0 once printed.\n"
-		"  --json: one object; unknown answers (needing bpf) are null.\n");
-}
+		"  A missing feature is not an error: exit 0 once printed.\n",
+	.opts = features_options,
+};
 
 int cmd_features(int argc, char **argv)
 {
+	struct cli_parser p;
 	struct report *r;
 	bool json = false;
-	int k;
+	int key;
 
-	for (k = 1; k < argc; k++) {
-		if (!strcmp(argv[k], "--json")) {
+	cli_parser_init(&p, &cli_cmd_features, argc, argv);
+	while ((key = cli_next(&p)) != CLI_END) {
+		switch (key) {
+		case 'j':
 			json = true;
-		} else if (!strcmp(argv[k], "-h") || !strcmp(argv[k], "--help")) {
-			features_usage(stdout);
+			break;
+		case 'h':
+			cli_print_help(stdout, &cli_cmd_features);
 			return EXIT_OK;
-		} else {
-			fprintf(stderr, "usdtkit features: unknown argument %s\n",
-				argv[k]);
-			features_usage(stderr);
+		case CLI_OPERAND:
+			cli_usage_err(&cli_cmd_features, "unexpected argument '%s'",
+				      p.val);
+			return EXIT_USAGE;
+		default:
 			return EXIT_USAGE;
 		}
 	}

@@ -1,27 +1,57 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * usdtkit list [--json] [-p PID] [FILE...] [PROVIDER[:NAME]]
+ * usdtkit list [--json] [-p PID] [-P PROVIDER[:NAME]]... [-r] [FILE...]
  * Every probe site with its placement and decoded arguments. A file with
  * no probes prints nothing on stdout and a note on stderr (exit 0);
- * errors exit 1.
+ * errors exit 1. Filters are -P options, never positional: a mistyped
+ * file name must be reported, not taken as a filter that matches nothing.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <fnmatch.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "json.h"
 
+/* -P PROVIDER[:NAME]: globs, NULL or "" for any */
+struct filter {
+	char *buf;		/* owns provider and name */
+	const char *provider, *name;
+};
+
+/* One line of /proc/PID/maps, for the semaphores' addresses */
+struct map {
+	uint64_t start, end, offset;
+	bool writable;
+	char *path;
+};
+
 struct list_opts {
 	bool json;
+	bool recursive;		/* -r: walk the directories among FILEs */
 	int pid;
-	const char *provider;	/* glob or NULL */
-	const char *name;	/* glob or NULL */
-	char *filter;		/* owns provider/name */
+	struct filter *filters;
+	size_t nfilters;
 	struct jw *out;		/* all of stdout goes through this buffer */
+	/* -p: the maps and /proc/PID/mem, to read each semaphore */
+	struct map *maps;
+	size_t nmaps;
+	int mem_fd;
+};
+
+/* What a semaphore of a live process holds (list -p only). */
+struct sema_state {
+	bool have;		/* the site has a semaphore and a process */
+	int err;		/* 0: value is valid, else an errno */
+	unsigned value;
 };
 
 /* Library warnings, counted: when an open fails, the library has
@@ -39,13 +69,14 @@ static void print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
 static void site_json(struct jw *w, const struct list_opts *o,
 		      const struct usdtkit_file *f,
 		      const struct usdtkit_site *s, const struct usdtkit_proc *p,
-		      const uint64_t *abs_pc)
+		      const uint64_t *abs_pc, const struct sema_state *sem)
 {
 	const char *spec = usdtkit_site_args_text(s);
 	const char *fname = usdtkit_file_name(f);
 	int i, n = usdtkit_site_arg_count(s);
 
-	JW_LIT(w, "{\"file\":");
+	JW_OPEN(w, JSON_SCHEMA_LIST);
+	JW_LIT(w, ",\"file\":");
 	json_str(w, fname, strlen(fname));
 	JW_LIT(w, ",\"arch\":\"");
 	json_raw(w, usdtkit_arch_name(usdtkit_file_arch(f)));
@@ -54,18 +85,26 @@ static void site_json(struct jw *w, const struct list_opts *o,
 	JW_LIT(w, ",\"name\":");
 	json_str(w, usdtkit_site_name(s), strlen(usdtkit_site_name(s)));
 	JW_LIT(w, ",\"pc\":");
-	json_u64(w, usdtkit_site_pc(s));
+	json_num_u64(w, usdtkit_site_pc(s));
 	JW_LIT(w, ",\"pc_offset\":");
-	json_u64(w, usdtkit_site_pc_offset(s));
+	json_num_u64(w, usdtkit_site_pc_offset(s));
 	JW_LIT(w, ",\"base\":");
-	json_u64(w, usdtkit_site_base(s));
+	json_num_u64(w, usdtkit_site_base(s));
 	JW_LIT(w, ",\"semaphore\":");
-	json_u64(w, usdtkit_site_semaphore(s));
+	json_num_u64(w, usdtkit_site_semaphore(s));
 	JW_LIT(w, ",\"semaphore_offset\":");
-	json_u64(w, usdtkit_site_semaphore_offset(s));
+	json_num_u64(w, usdtkit_site_semaphore_offset(s));
+	/* a new field, only with -p: the others keep their names */
+	if (sem->have && !sem->err) {
+		JW_LIT(w, ",\"semaphore_value\":");
+		json_num_u64(w, sem->value);
+	} else if (sem->have) {
+		JW_LIT(w, ",\"semaphore_error\":");
+		json_str(w, strerror(sem->err), strlen(strerror(sem->err)));
+	}
 	if (usdtkit_site_nop5_offset(s)) {
 		JW_LIT(w, ",\"nop5_offset\":");
-		json_u64(w, usdtkit_site_nop5_offset(s));
+		json_num_u64(w, usdtkit_site_nop5_offset(s));
 	}
 	/* a site of a process always names it; its address when it has one */
 	if (p) {
@@ -74,7 +113,7 @@ static void site_json(struct jw *w, const struct list_opts *o,
 	}
 	if (abs_pc) {
 		JW_LIT(w, ",\"abs_pc\":");
-		json_u64(w, *abs_pc);
+		json_num_u64(w, *abs_pc);
 	}
 	if (usdtkit_site_status(s)) {
 		JW_LIT(w, ",\"error\":");
@@ -114,7 +153,8 @@ static void jw_hex_field(struct jw *w, const char *label, uint64_t v)
  * is most of the time of a big list. */
 static void site_text(struct jw *w, const struct list_opts *o,
 		      const struct usdtkit_file *f, const struct usdtkit_site *s,
-		      const struct usdtkit_proc *p, const uint64_t *abs_pc)
+		      const struct usdtkit_proc *p, const uint64_t *abs_pc,
+		      const struct sema_state *sem)
 {
 	const char *spec = usdtkit_site_args_text(s);
 	int i, n = usdtkit_site_arg_count(s);
@@ -138,6 +178,18 @@ static void site_text(struct jw *w, const struct list_opts *o,
 		jw_hex_field(w, "  semaphore ", usdtkit_site_semaphore(s));
 		jw_hex_field(w, " (file offset ", usdtkit_site_semaphore_offset(s));
 		jw_putc(w, ')');
+		if (sem->have && !sem->err) {
+			JW_LIT(w, " = ");
+			json_i64(w, sem->value);
+			if (sem->value)
+				JW_LIT(w, " (active)");
+			else
+				JW_LIT(w, " (inactive)");
+		} else if (sem->have) {
+			JW_LIT(w, " = ? (");
+			jw_str(w, strerror(sem->err));
+			jw_putc(w, ')');
+		}
 	}
 	if (usdtkit_site_nop5_offset(s))
 		jw_hex_field(w, "  nop5 at file offset ", usdtkit_site_nop5_offset(s));
@@ -175,22 +227,97 @@ static void site_text(struct jw *w, const struct list_opts *o,
 	}
 }
 
-/* Print the sites of @f that pass the filter; returns how many. */
+/* -P: a site passes when any filter matches it (all, without -P). The
+ * same glob rules as usdtkit_file_next_site(): NULL or "" is any. */
+static bool glob_ok(const char *glob, const char *s)
+{
+	return !glob || !*glob || fnmatch(glob, s, 0) == 0;
+}
+
+static bool site_wanted(const struct list_opts *o, const struct usdtkit_site *s)
+{
+	size_t i;
+
+	if (!o->nfilters)
+		return true;
+	for (i = 0; i < o->nfilters; i++)
+		if (glob_ok(o->filters[i].provider, usdtkit_site_provider(s)) &&
+		    glob_ok(o->filters[i].name, usdtkit_site_name(s)))
+			return true;
+	return false;
+}
+
+/*
+ * The semaphore of @s in the process: the mapping of the object's file
+ * that holds the semaphore's file offset (a writable one first: the data
+ * segment, not a read-only page that shares its file page), then two
+ * bytes of /proc/PID/mem in the object's byte order. A tracer raises it
+ * (the kernel's ref_ctr_offset, or a debugger writing it); the program
+ * evaluates the probe's arguments only while it is not 0.
+ */
+static void sema_read(const struct list_opts *o, const struct usdtkit_file *f,
+		      const char *path, const struct usdtkit_site *s,
+		      struct sema_state *st)
+{
+	uint64_t off = usdtkit_site_semaphore_offset(s), addr = 0;
+	const struct map *best = NULL;
+	unsigned char b[2];
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	if (!o->pid || !usdtkit_site_semaphore(s))
+		return;
+	st->have = true;
+	if (o->mem_fd < 0) {
+		st->err = -o->mem_fd;
+		return;
+	}
+	for (i = 0; i < o->nmaps; i++) {
+		const struct map *m = &o->maps[i];
+
+		if (strcmp(m->path, path) || off < m->offset ||
+		    off - m->offset >= m->end - m->start)
+			continue;
+		if (!best || (m->writable && !best->writable))
+			best = m;
+	}
+	if (!best) {
+		st->err = ENOENT;	/* its page is not mapped */
+		return;
+	}
+	addr = best->start + (off - best->offset);
+	if (pread(o->mem_fd, b, sizeof(b), (off_t)addr) != (ssize_t)sizeof(b)) {
+		st->err = errno ? errno : EIO;
+		return;
+	}
+	if (usdtkit_arch_elf_data(usdtkit_file_arch(f)) == ELFDATA2MSB)
+		st->value = (unsigned)b[0] << 8 | b[1];
+	else
+		st->value = (unsigned)b[1] << 8 | b[0];
+}
+
+/* Print the sites of @f that pass the filters; returns how many. @path:
+ * the object's path in the maps of -p PID, else NULL. */
 static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f,
-			 const struct usdtkit_proc *p)
+			 const struct usdtkit_proc *p, const char *path)
 {
 	const struct usdtkit_site *s = NULL;
+	struct sema_state sem = { 0 };
 	size_t n = 0;
 
-	while ((s = usdtkit_file_next_site(f, s, o->provider, o->name))) {
+	while ((s = usdtkit_file_next_site(f, s, NULL, NULL))) {
 		uint64_t abs, *absp = NULL;
 
+		if (!site_wanted(o, s))
+			continue;
 		if (p && usdtkit_proc_site_addr(p, s, &abs) == 0)
 			absp = &abs;
+		if (p)
+			sema_read(o, f, path, s, &sem);
 		if (o->json)
-			site_json(o->out, o, f, s, p, absp);
+			site_json(o->out, o, f, s, p, absp, &sem);
 		else
-			site_text(o->out, o, f, s, p, absp);
+			site_text(o->out, o, f, s, p, absp, &sem);
 		n++;
 	}
 	/* keep stdout in order with the notes that go to stderr */
@@ -198,151 +325,407 @@ static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f
 	return n;
 }
 
-static int list_path(const struct list_opts *o, const char *path)
+/* Open @path; NULL after one line on stderr naming it and the reason. */
+static struct usdtkit_file *open_reported(const char *path)
 {
 	unsigned warned = 0;
 	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg,
 					.print_ctx = &warned };
-	struct usdtkit_file *f = usdtkit_file_open(path, &oo);
+	struct usdtkit_file *f;
+	struct stat st;
 
-	if (!f) {
-		if (!warned)
-			fprintf(stderr, "usdtkit list: %s: %s\n", path, strerror(errno));
-		return EXIT_BAD_INPUT;
+	/* "list app 'fix:gate*'": an old positional filter, or a missing
+	 * file; either way a missing file, and the hint says how to filter */
+	if (strpbrk(path, ":*?[") && lstat(path, &st) && errno == ENOENT) {
+		fprintf(stderr, "usdtkit list: %s: %s (a PROVIDER[:NAME] filter "
+			"is -P '%s')\n", path, strerror(ENOENT), path);
+		return NULL;
 	}
+	f = usdtkit_file_open(path, &oo);
+	if (!f && !warned)
+		fprintf(stderr, "usdtkit list: %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+static int list_path(const struct list_opts *o, const char *path)
+{
+	struct usdtkit_file *f = open_reported(path);
+
+	if (!f)
+		return EXIT_BAD_INPUT;
 	if (!usdtkit_file_site_count(f))
 		fprintf(stderr, "usdtkit list: %s: no USDT probes\n", path);
-	else if (!list_sites(o, f, NULL) && (o->provider || o->name))
+	else if (!list_sites(o, f, NULL, NULL) && o->nfilters)
 		fprintf(stderr, "usdtkit list: %s: no probe matches\n", path);
 	usdtkit_file_close(f);
 	return EXIT_OK;
 }
 
-static int list_pid(const struct list_opts *o)
+/* ---- -r DIR ---- */
+
+struct walk {
+	const struct list_opts *o;
+	size_t sites;		/* printed under the top directory */
+	int rc;
+	/* the directories from the top one down to here: a bind mount of
+	 * an ancestor below itself must not send the walk round forever */
+	struct { dev_t dev; ino_t ino; } stack[256];
+	int depth;
+};
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* 1 if @path starts with the ELF magic, 0 if not (or is shorter), -errno
+ * when it cannot be read: that is the one failure -r reports. */
+static int is_elf(const char *path)
+{
+	unsigned char m[SELFMAG];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, m, sizeof(m));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	return n == SELFMAG && !memcmp(m, ELFMAG, SELFMAG);
+}
+
+static void walk_file(struct walk *w, const char *path)
+{
+	struct usdtkit_file *f;
+	int elf = is_elf(path);
+
+	if (elf < 0) {
+		fprintf(stderr, "usdtkit list: %s: %s\n", path, strerror(-elf));
+		w->rc = EXIT_BAD_INPUT;
+		return;
+	}
+	if (!elf)
+		return;		/* scripts, data: not what -r looks for */
+	f = open_reported(path);
+	if (!f) {
+		w->rc = EXIT_BAD_INPUT;
+		return;
+	}
+	/* no "no USDT probes" per file: most files of a tree have none */
+	w->sites += list_sites(w->o, f, NULL, NULL);
+	usdtkit_file_close(f);
+}
+
+/*
+ * Walk @dir in byte order of the names, so two runs print the same list.
+ * Symbolic links are not followed, to files or to directories: a library
+ * and its soname links are listed once, and no link can make a loop.
+ */
+static void walk_dir(struct walk *w, const char *dir, const struct stat *dst)
+{
+	char **names = NULL, *path;
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int k;
+
+	for (k = 0; k < w->depth; k++)
+		if (w->stack[k].dev == dst->st_dev && w->stack[k].ino == dst->st_ino)
+			return;		/* seen on the way here */
+	if (w->depth == (int)(sizeof(w->stack) / sizeof(w->stack[0]))) {
+		fprintf(stderr, "usdtkit list: %s: more than %d directories deep\n",
+			dir, w->depth);
+		w->rc = EXIT_BAD_INPUT;
+		return;
+	}
+	d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "usdtkit list: %s: %s\n", dir, strerror(errno));
+		w->rc = EXIT_BAD_INPUT;
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n == cap) {
+			char **tmp = realloc(names, (cap = cap ? 2 * cap : 64) *
+					     sizeof(*names));
+			if (!tmp)
+				break;
+			names = tmp;
+		}
+		names[n] = strdup(de->d_name);
+		if (!names[n])
+			break;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
+	w->stack[w->depth].dev = dst->st_dev;
+	w->stack[w->depth].ino = dst->st_ino;
+	w->depth++;
+	for (i = 0; i < n; i++) {
+		bool slash = dir[strlen(dir) - 1] == '/';
+
+		if (asprintf(&path, "%s%s%s", dir, slash ? "" : "/", names[i]) < 0)
+			break;
+		if (lstat(path, &st)) {
+			/* gone since readdir(): not an error of the tree */
+			if (errno != ENOENT) {
+				fprintf(stderr, "usdtkit list: %s: %s\n", path,
+					strerror(errno));
+				w->rc = EXIT_BAD_INPUT;
+			}
+		} else if (S_ISDIR(st.st_mode)) {
+			walk_dir(w, path, &st);
+		} else if (S_ISREG(st.st_mode)) {
+			walk_file(w, path);
+		}
+		free(path);
+	}
+	w->depth--;
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static int list_tree(const struct list_opts *o, const char *path)
+{
+	struct walk *w;
+	struct stat st;
+	int rc;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return list_path(o, path);	/* a file among the dirs */
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return EXIT_BAD_INPUT;
+	w->o = o;
+	walk_dir(w, path, &st);
+	if (!w->sites && !w->rc)
+		fprintf(stderr, "usdtkit list: %s: no USDT probes%s\n", path,
+			o->nfilters ? " match" : "");
+	rc = w->rc;
+	free(w);
+	return rc;
+}
+
+/* ---- -p PID ---- */
+
+static void free_maps(struct list_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nmaps; i++)
+		free(o->maps[i].path);
+	free(o->maps);
+	o->maps = NULL;
+	o->nmaps = 0;
+}
+
+/* The file mappings of the process, for sema_read(). The library has
+ * read them too, but keeps them to itself (no ABI change for this). */
+static void read_maps(struct list_opts *o)
+{
+	char file[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/proc/%d/maps", o->pid);
+	f = fopen(file, "re");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long start, end, offset;
+		char perms[8];
+		int pos = 0;
+		struct map *m;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
+			   perms, &offset, &pos) < 4 || !pos || line[pos] != '/')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		m = realloc(o->maps, (o->nmaps + 1) * sizeof(*m));
+		if (!m)
+			break;
+		o->maps = m;
+		m = &o->maps[o->nmaps];
+		m->path = strdup(line + pos);
+		if (!m->path)
+			break;
+		m->start = start;
+		m->end = end;
+		m->offset = offset;
+		m->writable = perms[1] == 'w';
+		o->nmaps++;
+	}
+	free(line);
+	fclose(f);
+}
+
+static int list_pid(struct list_opts *o)
 {
 	unsigned warned = 0;
 	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg,
 					.print_ctx = &warned };
 	struct usdtkit_proc *p = usdtkit_proc_open(o->pid, &oo);
+	char mem[64];
 	size_t i, n = 0;
 
 	if (!p) {
 		fprintf(stderr, "usdtkit list: pid %d: %s\n", o->pid, strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
+	read_maps(o);
+	snprintf(mem, sizeof(mem), "/proc/%d/mem", o->pid);
+	o->mem_fd = open(mem, O_RDONLY | O_CLOEXEC);
+	if (o->mem_fd < 0)
+		o->mem_fd = -errno;
 	for (i = 0; i < usdtkit_proc_object_count(p); i++)
-		n += list_sites(o, usdtkit_proc_object(p, i), p);
+		n += list_sites(o, usdtkit_proc_object(p, i), p,
+				usdtkit_proc_object_path(p, i));
 	if (!n)
 		fprintf(stderr, "usdtkit list: pid %d: no USDT probes%s\n", o->pid,
-			o->provider || o->name ? " match" : "");
+			o->nfilters ? " match" : "");
+	if (o->mem_fd >= 0)
+		close(o->mem_fd);
+	free_maps(o);
 	usdtkit_proc_close(p);
 	return EXIT_OK;
 }
 
-static void list_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: usdtkit list [--json] [-p PID] [FILE...] [PROVIDER[:NAME]]\n"
+/* ---- options ---- */
+
+static const struct cli_opt list_options[] = {
+	{ 'j', 0, "json", NULL, "one JSON object per site" },
+	{ 'p', 'p', "pid", "PID", "every object mapped by PID, with addresses and semaphore values" },
+	{ 'P', 'P', "probe", "PROVIDER[:NAME]", "only these probes (shell globs; repeatable)" },
+	{ 'r', 'r', "recursive", NULL, "walk the directories among FILE (ELF files only)" },
+	{ 'h', 'h', "help", NULL, "print this help and exit" },
+	{ 0 }
+};
+
+const struct cli_cmd cli_cmd_list = {
+	.name = "list",
+	.fn = cmd_list,
+	.summary = "list the USDT probes of ELF files or a process",
+	.synopsis = "[--json] [-p PID] [-P PROVIDER[:NAME]]... [-r] [FILE...]",
+	.description =
 		"  List USDT probe sites of ELF files (any architecture) or of\n"
-		"  every object mapped by process PID. PROVIDER and NAME are\n"
-		"  shell globs.\n");
-}
+		"  every object mapped by process PID, with the value of each\n"
+		"  semaphore in that process. -P selects probes by shell globs\n"
+		"  (\"-P 'libc:*'\", \"-P :setjmp\"); a site is listed when any -P\n"
+		"  matches. With -r, a directory FILE is walked in name order;\n"
+		"  symbolic links are not followed and files that are not ELF\n"
+		"  are skipped.\n",
+	.opts = list_options,
+	.operand = "file",
+};
 
 /* "prov:name", "prov", ":name" -> globs; "" and "*" match anything */
-static int set_filter(struct list_opts *o, const char *arg)
+static int add_filter(struct list_opts *o, const char *arg)
 {
+	struct filter *fl = realloc(o->filters, (o->nfilters + 1) * sizeof(*fl));
 	char *colon;
 
-	o->filter = strdup(arg);
-	if (!o->filter)
+	if (!fl)
 		return -ENOMEM;
-	colon = strchr(o->filter, ':');
+	o->filters = fl;
+	fl = &o->filters[o->nfilters];
+	fl->buf = strdup(arg);
+	if (!fl->buf)
+		return -ENOMEM;
+	fl->name = NULL;
+	colon = strchr(fl->buf, ':');
 	if (colon) {
 		*colon = 0;
-		o->name = colon + 1;
+		fl->name = colon + 1;
 	}
-	o->provider = o->filter;
+	fl->provider = fl->buf;
+	o->nfilters++;
 	return 0;
 }
 
-/*
- * A positional argument is a file if it looks like a path or if there is
- * something of that name: a dangling or looping symlink is a file whose
- * open fails (ELOOP, ENOENT), never a name filter.
- */
-static bool is_file_arg(const char *a)
+static void free_filters(struct list_opts *o)
 {
-	struct stat st;
+	size_t i;
 
-	return strchr(a, '/') || lstat(a, &st) == 0;
+	for (i = 0; i < o->nfilters; i++)
+		free(o->filters[i].buf);
+	free(o->filters);
 }
 
 int cmd_list(int argc, char **argv)
 {
-	struct list_opts o = { 0 };
-	int i, nfiles = 0, rc = EXIT_OK;
-	char *end;
+	const struct cli_cmd *c = &cli_cmd_list;
+	struct list_opts o = { .mem_fd = -1 };
+	unsigned long long v;
+	struct cli_parser p;
+	int i, key, nfiles = 0, rc = EXIT_OK;
+	char **files;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--json")) {
+	files = calloc((size_t)argc, sizeof(*files));
+	if (!files)
+		return EXIT_BAD_INPUT;
+	cli_parser_init(&p, c, argc, argv);
+	while ((key = cli_next(&p)) != CLI_END) {
+		switch (key) {
+		case CLI_ERROR:
+			goto usage;
+		case CLI_OPERAND:
+			files[nfiles++] = (char *)p.val;
+			break;
+		case 'j':
 			o.json = true;
-		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
-			if (++i >= argc)
-				goto usage;
-			o.pid = (int)strtol(argv[i], &end, 10);
-			if (*end || o.pid <= 0) {
-				fprintf(stderr, "usdtkit list: bad pid '%s'\n", argv[i]);
+			break;
+		case 'r':
+			o.recursive = true;
+			break;
+		case 'p':
+			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
+				cli_usage_err(c, "bad pid '%s'", p.val);
 				goto usage;
 			}
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			list_usage(stdout);
-			return EXIT_OK;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "usdtkit list: unknown option %s\n", a);
-			goto usage;
-		} else if (is_file_arg(a)) {
-			nfiles++;
-		} else if (o.filter || i != argc - 1) {
-			/* only the last argument can be PROVIDER[:NAME] */
-			fprintf(stderr, "usdtkit list: %s: %s\n", a, strerror(ENOENT));
-			rc = EXIT_BAD_INPUT;
-		} else if (set_filter(&o, a)) {
-			return EXIT_BAD_INPUT;
+			o.pid = (int)v;
+			break;
+		case 'P':
+			if (add_filter(&o, p.val)) {
+				rc = EXIT_BAD_INPUT;
+				goto out;
+			}
+			break;
+		case 'h':
+			cli_print_help(stdout, c);
+			goto out;
 		}
 	}
-	if (!nfiles && !o.pid && o.filter) {
-		/* a lone name that is not a file filters nothing: it was
-		 * meant as a file, and that file is missing */
-		fprintf(stderr, "usdtkit list: %s: %s\n", argv[argc - 1],
-			strerror(ENOENT));
-		free(o.filter);
-		return EXIT_BAD_INPUT;
-	}
-	if (!nfiles && !o.pid)
+	if (!nfiles && !o.pid) {
+		cli_usage_err(c, "no FILE and no -p PID");
 		goto usage;
+	}
 	o.out = malloc(sizeof(*o.out));
 	if (!o.out) {
-		free(o.filter);
-		return EXIT_BAD_INPUT;
+		rc = EXIT_BAD_INPUT;
+		goto out;
 	}
 	jw_init(o.out, stdout);
 	if (o.pid && list_pid(&o))
 		rc = EXIT_BAD_INPUT;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pid")) {
-			i++;
-			continue;
-		}
-		if (argv[i][0] != '-' && is_file_arg(argv[i]) && list_path(&o, argv[i]))
+	for (i = 0; i < nfiles; i++)
+		if ((o.recursive ? list_tree(&o, files[i]) : list_path(&o, files[i])))
 			rc = EXIT_BAD_INPUT;
-	}
 	free(o.out);
-	free(o.filter);
+out:
+	free_filters(&o);
+	free(files);
 	return rc;
 usage:
-	list_usage(stderr);
-	free(o.filter);
+	free_filters(&o);
+	free(files);
 	return EXIT_USAGE;
 }

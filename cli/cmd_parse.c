@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "json.h"
+#include "opts.h"
 
 struct parse_opts {
 	const struct usdtkit_arch *arch;
@@ -72,7 +73,8 @@ static void print_json(const struct parse_opts *o, const char *spec,
 	struct jw *w = o->out;
 	int i;
 
-	json_raw(w, "{\"arch\":\"");
+	JW_OPEN(w, JSON_SCHEMA_PARSE);
+	JW_LIT(w, ",\"arch\":\"");
 	json_raw(w, usdtkit_arch_name(o->arch));
 	json_raw(w, "\",\"spec\":");
 	json_str(w, spec, strlen(spec));
@@ -138,15 +140,6 @@ static int parse_stdin(struct parse_opts *o)
 	return 0;
 }
 
-static void parse_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: usdtkit parse --arch NAME [--json] [--] SPEC...\n"
-		"  Parse USDT argument specs (the Arguments of readelf -n) for\n"
-		"  architecture NAME; with no SPEC, read one spec per line from\n"
-		"  stdin. Specs may start with '-' (\"-4@%%eax\").\n");
-}
-
 /* A spec looks like "-4@..." or "-8f@..."; anything else with '-' is an
  * option. */
 static bool looks_like_spec(const char *s)
@@ -154,66 +147,94 @@ static bool looks_like_spec(const char *s)
 	return s[0] == '-' && s[1] >= '0' && s[1] <= '9';
 }
 
+static const struct cli_opt parse_options[] = {
+	{ 'a', 'a', "arch", "NAME", "the architecture of the specs (required)" },
+	{ 'j', 0, "json", NULL, "one JSON object per spec" },
+	{ 'h', 'h', "help", NULL, "print this help and exit" },
+	{ 0 }
+};
+
+const struct cli_cmd cli_cmd_parse = {
+	.name = "parse",
+	.fn = cmd_parse,
+	.summary = "parse USDT argument specs for an architecture",
+	.synopsis = "--arch NAME [--json] [--] SPEC...",
+	.description =
+		"  Parse USDT argument specs (the Arguments of readelf -n) for\n"
+		"  architecture NAME; with no SPEC, read one spec per line from\n"
+		"  stdin. Specs may start with '-' (\"-4@%eax\"). Exit 0 when every\n"
+		"  argument parsed, 1 when one is invalid, 2 on usage errors.\n",
+	.opts = parse_options,
+	.operand = "spec",
+};
+
 int cmd_parse(int argc, char **argv)
 {
 	struct parse_opts o = { 0 };
 	const char *arch_name = NULL;
-	int i, first_spec = argc;
-	bool end_opts = false;
+	struct cli_parser p;
+	char **specs;
+	int i, key, nspecs = 0;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (end_opts || a[0] != '-' || looks_like_spec(a)) {
-			if (first_spec == argc)
-				first_spec = i;
+	/* every operand is a spec: at most argc of them */
+	specs = calloc((size_t)argc, sizeof(*specs));
+	if (!specs)
+		return EXIT_BAD_INPUT;
+	cli_parser_init(&p, &cli_cmd_parse, argc, argv);
+	p.is_operand = looks_like_spec;
+	while ((key = cli_next(&p)) != CLI_END) {
+		if (key == CLI_ERROR)
+			goto usage;
+		if (key == CLI_OPERAND) {
+			specs[nspecs++] = (char *)p.val;
 			continue;
 		}
-		if (first_spec != argc) {
-			fprintf(stderr, "usdtkit parse: options go before specs: %s\n", a);
-			return EXIT_USAGE;
+		/* "parse --arch x86_64 SPEC --json": is --json a typo'd spec? */
+		if (nspecs) {
+			cli_usage_err(&cli_cmd_parse, "options go before specs: %s",
+				      cli_opt_spelling(&p));
+			goto usage;
 		}
-		if (!strcmp(a, "--")) {
-			end_opts = true;
-		} else if (!strcmp(a, "--json")) {
+		switch (key) {
+		case 'a':
+			arch_name = p.val;
+			break;
+		case 'j':
 			o.json = true;
-		} else if (!strcmp(a, "--arch") || !strcmp(a, "-a")) {
-			if (++i >= argc) {
-				parse_usage(stderr);
-				return EXIT_USAGE;
-			}
-			arch_name = argv[i];
-		} else if (!strncmp(a, "--arch=", 7)) {
-			arch_name = a + 7;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			parse_usage(stdout);
+			break;
+		case 'h':
+			cli_print_help(stdout, &cli_cmd_parse);
+			free(specs);
 			return EXIT_OK;
-		} else {
-			fprintf(stderr, "usdtkit parse: unknown option %s\n", a);
-			parse_usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
+	/* one line, with what would have been right */
 	if (!arch_name) {
-		fprintf(stderr, "usdtkit parse: --arch is required\n");
-		print_known_arches();
-		return EXIT_USAGE;
+		fprintf(stderr, "usdtkit parse: --arch is required; known architectures:");
+		print_arch_list(stderr);
+		goto usage;
 	}
 	o.arch = usdtkit_arch_by_name(arch_name);
 	if (!o.arch) {
-		fprintf(stderr, "usdtkit parse: unknown architecture '%s'\n",
-			arch_name);
-		print_known_arches();
-		return EXIT_USAGE;
+		fprintf(stderr, "usdtkit parse: unknown architecture '%s'; known "
+			"architectures:", arch_name);
+		print_arch_list(stderr);
+		goto usage;
 	}
 	o.out = malloc(sizeof(*o.out));
-	if (!o.out)
+	if (!o.out) {
+		free(specs);
 		return EXIT_BAD_INPUT;
+	}
 	jw_init(o.out, stdout);
-	if (first_spec == argc)
+	if (!nspecs)
 		parse_stdin(&o);
-	for (i = first_spec; i < argc; i++)
-		parse_one_spec(&o, argv[i]);
+	for (i = 0; i < nspecs; i++)
+		parse_one_spec(&o, specs[i]);
 	free(o.out);
+	free(specs);
 	return o.invalid ? EXIT_BAD_INPUT : EXIT_OK;
+usage:
+	free(specs);
+	return EXIT_USAGE;
 }

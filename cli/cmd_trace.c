@@ -11,6 +11,7 @@
  * arguments are printed with that probe's sign and width.
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -60,6 +61,11 @@ void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
 
 	if (level == USDTKIT_LOG_WARN)
 		t->warnings++;
+	if (level == USDTKIT_LOG_WARN && t->capture) {
+		if (!t->captured)
+			t->captured = strdup(msg);
+		return;
+	}
 	if (level == USDTKIT_LOG_WARN || t->verbose) {
 		fputs("usdtkit: ", stderr);
 		put_text_line(stderr, msg);
@@ -138,7 +144,9 @@ static int load(struct tracer *t)
 	return 0;
 }
 
-static int attach_one(struct tracer *t, size_t i)
+/* Attach probe @i; on failure, -errno and *@why: the reason, naming the
+ * file, probe and argument when the library said which (malloc'ed). */
+static int attach_one(struct tracer *t, size_t i, char **why)
 {
 	struct probe *p = &t->probes[i];
 	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
@@ -151,17 +159,31 @@ static int attach_one(struct tracer *t, size_t i)
 		err = -ENOMEM;
 		goto out;
 	}
+	t->capture = true;
 	if (p->path)
 		p->link = usdtkit_attach(t->skel->progs.usdtkit_trace,
 					 t->pid ? t->pid : -1, p->path, prov, name, &o);
 	else
 		p->link = usdtkit_attach_pid(t->skel->progs.usdtkit_trace, t->pid,
 					     prov, name, &o);
+	err = p->link ? 0 : -errno;
+	t->capture = false;
 	if (!p->link) {
-		err = -errno;
-		trace_err("cannot attach to %s%s%s:%s: %s", p->path ? p->path : "",
-			p->path ? ":" : "", p->provider, p->name, strerror(-err));
+		if (t->captured) {
+			*why = t->captured;
+			t->captured = NULL;
+		} else if (asprintf(why, "%s%s%s:%s: %s", p->path ? p->path : "",
+				    p->path ? ":" : "", p->provider, p->name,
+				    strerror(-err)) < 0) {
+			*why = NULL;
+		}
 		goto out;
+	}
+	/* warnings of a link that did attach are news, not a failure */
+	if (t->captured) {
+		trace_err("%s", t->captured);
+		free(t->captured);
+		t->captured = NULL;
 	}
 	/* a probe whose sites differ (an int here, a long there) is fine:
 	 * every hit carries the width and sign of the site that fired */
@@ -294,18 +316,35 @@ static void cleanup(struct tracer *t)
 		free(t->probes[i].name);
 	}
 	free(t->probes);
+	free(t->captured);
 	trace__destroy(t->skel);
 	free(t->out);
 }
 
 /* ---- options ---- */
 
-static void trace_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: usdtkit trace [-p PID] [--mode auto|multi|perf|ipmap]\n"
-		"                     [--count N] [--duration SEC] [--json] [-v]\n"
-		"                     [--best-effort] TARGET...\n"
+enum { OPT_MODE = 256, OPT_BEST_EFFORT };
+
+static const struct cli_opt trace_options[] = {
+	{ 'p', 'p', "pid", "PID", "only this process; PROVIDER:NAME targets are its objects" },
+	{ OPT_MODE, 0, "mode", "MODE", "auto, multi, perf or ipmap (default auto)" },
+	{ 'c', 'c', "count", "N", "stop after N hits" },
+	{ 'd', 'd', "duration", "SEC", "stop after SEC seconds (a fraction is fine)" },
+	{ 'j', 0, "json", NULL, "one JSON object per hit" },
+	{ 'v', 'v', "verbose", NULL, "say what is attached, and libbpf's messages" },
+	{ OPT_BEST_EFFORT, 0, "best-effort", NULL,
+	  "skip probes a glob matched that cannot be attached" },
+	{ 'h', 'h', "help", NULL, "print this help and exit" },
+	{ 0 }
+};
+
+const struct cli_cmd cli_cmd_trace = {
+	.name = "trace",
+	.fn = cmd_trace,
+	.summary = "print USDT probe hits with their arguments (BPF)",
+	.synopsis = "[-p PID] [--mode auto|multi|perf|ipmap] [--count N]\n"
+		"                     [--duration SEC] [--json] [-v] [--best-effort] TARGET...",
+	.description =
 		"  Print every hit of USDT probes: time (s since start), pid, tid,\n"
 		"  probe and arguments with their sign and width. TARGET is\n"
 		"  PATH:PROVIDER:NAME, or PROVIDER:NAME with -p (every object that\n"
@@ -315,82 +354,76 @@ static void trace_usage(FILE *f)
 		"  --json: one object per hit: {\"ts_ns\",\"pid\",\"tid\",\"provider\",\n"
 		"  \"name\",\"args\":[...]} (+ \"err\" when an argument is unreadable).\n"
 		"  A probe that a glob matched and that cannot be attached fails the\n"
-		"  trace (exit 1); --best-effort skips it and traces the others.\n");
-}
-
-static int need_arg(int argc, char **argv, int i)
-{
-	if (i + 1 < argc)
-		return 0;
-	trace_err("%s needs a value", argv[i]);
-	return -1;
-}
+		"  trace (exit 1); --best-effort skips it and traces the others.\n",
+	.opts = trace_options,
+	.operand = "target",
+};
 
 /* Options into @t; the index of the first TARGET, or -EXIT code
  * (-EXIT_HELP: the help was printed). */
 static int parse_opts(struct tracer *t, int argc, char **argv)
 {
+	const struct cli_cmd *c = &cli_cmd_trace;
+	unsigned long long v;
+	struct cli_parser p;
 	char *end;
-	int i, m;
+	int key, m;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--json")) {
+	cli_parser_init(&p, c, argc, argv);
+	while ((key = cli_next(&p)) != CLI_END) {
+		switch (key) {
+		case CLI_ERROR:
+			return -EXIT_USAGE;
+		case CLI_OPERAND:
+			/* options stop at the first TARGET, as before */
+			return p.i - 1;
+		case 'j':
 			t->json = true;
-		} else if (!strcmp(a, "--best-effort")) {
+			break;
+		case OPT_BEST_EFFORT:
 			t->best_effort = true;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			break;
+		case 'v':
 			t->verbose = true;
-		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
-			if (need_arg(argc, argv, i))
-				return -EXIT_USAGE;
-			t->pid = (int)strtol(argv[++i], &end, 10);
-			if (*end || t->pid <= 0) {
-				trace_err("bad pid '%s'", argv[i]);
+			break;
+		case 'p':
+			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
+				cli_usage_err(c, "bad pid '%s'", p.val);
 				return -EXIT_USAGE;
 			}
-		} else if (!strcmp(a, "--mode")) {
-			if (need_arg(argc, argv, i))
-				return -EXIT_USAGE;
-			m = usdtkit_mode_parse(argv[++i]);
+			t->pid = (int)v;
+			break;
+		case OPT_MODE:
+			m = usdtkit_mode_parse(p.val);
 			if (m < 0) {
-				trace_err("bad mode '%s': want auto, multi, perf or ipmap",
-					argv[i]);
+				cli_usage_err(c, "bad mode '%s': want auto, multi, perf or ipmap",
+					      p.val);
 				return -EXIT_USAGE;
 			}
 			t->mode = (enum usdtkit_mode)m;
-		} else if (!strcmp(a, "--count") || !strcmp(a, "-c")) {
-			if (need_arg(argc, argv, i))
-				return -EXIT_USAGE;
-			errno = 0;
-			t->count = strtoull(argv[++i], &end, 10);
-			if (*end || !t->count || argv[i][0] == '-' || errno == ERANGE) {
-				trace_err("bad count '%s'", argv[i]);
+			break;
+		case 'c':
+			if (!cli_parse_ulong(p.val, 1, ULLONG_MAX, &t->count)) {
+				cli_usage_err(c, "bad count '%s': want a number of hits > 0",
+					      p.val);
 				return -EXIT_USAGE;
 			}
-		} else if (!strcmp(a, "--duration") || !strcmp(a, "-d")) {
-			if (need_arg(argc, argv, i))
-				return -EXIT_USAGE;
-			t->duration = strtod(argv[++i], &end);
-			if (*end || !(t->duration > 0) || t->duration > 1e9) {
-				trace_err("bad duration '%s'", argv[i]);
+			break;
+		case 'd':
+			t->duration = strtod(p.val, &end);
+			if (*end || end == p.val || !(t->duration > 0) ||
+			    t->duration > 1e9) {
+				cli_usage_err(c, "bad duration '%s': want seconds > 0",
+					      p.val);
 				return -EXIT_USAGE;
 			}
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			trace_usage(stdout);
+			break;
+		case 'h':
+			cli_print_help(stdout, c);
 			return -EXIT_HELP;
-		} else if (!strcmp(a, "--")) {
-			return i + 1;
-		} else if (a[0] == '-' && a[1]) {
-			trace_err("unknown option %s", a);
-			trace_usage(stderr);
-			return -EXIT_USAGE;
-		} else {
-			return i;
 		}
 	}
-	return i;
+	return p.i;
 }
 
 static int setup(struct tracer *t, int ntargets, char **targets)
@@ -408,19 +441,25 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 	if (err)
 		return err;
 	for (i = 0; i < t->nprobes; i++) {
-		err = attach_one(t, i);
+		char *why = NULL;
+
+		err = attach_one(t, i, &why);
 		if (!err) {
 			attached++;
-		} else if (t->probes[i].optional) {
-			/* a probe named by a glob, not by the user: one that
-			 * cannot be attached (FP argument...) leaves the rest */
-			trace_err("%s %s:%s", t->best_effort ? "skipping" :
-				  "cannot attach", t->probes[i].provider,
-				  t->probes[i].name);
-			skipped++;
-		} else {
-			return err;
+			continue;
 		}
+		/* one line per probe that failed, with the library's reason */
+		if (t->probes[i].optional && t->best_effort)
+			trace_err("skipping %s:%s (%s)", t->probes[i].provider,
+				  t->probes[i].name, why ? why : strerror(-err));
+		else
+			trace_err("cannot attach: %s", why ? why : strerror(-err));
+		free(why);
+		/* a probe named by a glob, not by the user: one that cannot
+		 * be attached (FP argument...) leaves the rest */
+		if (!t->probes[i].optional)
+			return err;
+		skipped++;
 	}
 	if (skipped && !t->best_effort) {
 		trace_err("%zu of %zu probes could not be attached "
@@ -455,8 +494,7 @@ int cmd_trace(int argc, char **argv)
 	if (first < 0)
 		return -first;
 	if (first >= argc) {
-		trace_err("no TARGET");
-		trace_usage(stderr);
+		cli_usage_err(&cli_cmd_trace, "no TARGET (PATH:PROVIDER:NAME)");
 		return EXIT_USAGE;
 	}
 	libbpf_verbose = t.verbose;

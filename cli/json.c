@@ -8,10 +8,26 @@
  * The list of a big binary is megabytes of JSON: write through the
  * unlocked stdio calls and format integers by hand, no printf per field.
  */
+/* set once from the command line, before any writer exists */
+static bool u64_strings;
+
+void json_take_opts(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (strcmp(argv[i], "--json-u64-strings"))
+			continue;
+		u64_strings = true;
+		argv[i] = "--json";
+	}
+}
+
 void jw_init(struct jw *w, FILE *f)
 {
 	w->f = f;
 	w->len = 0;
+	w->u64_strings = u64_strings;
 }
 
 void jw_flush(struct jw *w)
@@ -72,6 +88,34 @@ void json_i64(struct jw *f, int64_t v)
 	}
 }
 
+/* 2^53 - 1: the largest n for which every integer in [-n, n] is a double */
+#define JSON_SAFE_MAX 9007199254740991ull
+
+void json_num_u64(struct jw *f, uint64_t v)
+{
+	if (!f->u64_strings || v <= JSON_SAFE_MAX) {
+		json_u64(f, v);
+		return;
+	}
+	jw_putc(f, '"');
+	json_u64(f, v);
+	jw_putc(f, '"');
+}
+
+void json_num_i64(struct jw *f, int64_t v)
+{
+	/* the magnitude, without negating INT64_MIN */
+	uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+
+	if (!f->u64_strings || mag <= JSON_SAFE_MAX) {
+		json_i64(f, v);
+		return;
+	}
+	jw_putc(f, '"');
+	json_i64(f, v);
+	jw_putc(f, '"');
+}
+
 void json_str(struct jw *f, const char *s, size_t len)
 {
 	size_t i = 0, run;
@@ -110,6 +154,13 @@ void json_str(struct jw *f, const char *s, size_t len)
 	do {						\
 		JW_LIT(f, ",\"" key "\":");		\
 		json_i64(f, v);				\
+	} while (0)
+
+/* ,"key":N for a 64-bit field (json_num_i64()) */
+#define json_key_num(f, key, v)				\
+	do {						\
+		JW_LIT(f, ",\"" key "\":");		\
+		json_num_i64(f, v);			\
 	} while (0)
 
 /* ,"key":{reg} with a literal key */
@@ -161,14 +212,40 @@ static void json_resolved_sym(struct jw *f, const char *spec,
 	jw_putc(f, '"');
 }
 
+/*
+ * A constant as the probe delivers it: cut to the argument's size and
+ * extended by its sign, as the evaluator and the BPF side do. The parser
+ * keeps the literal ("8@$-1" is -1), which for an unsigned argument is
+ * not the value a consumer will see (18446744073709551615); the literal
+ * is still in "text". A float's constant is its bit pattern, unsigned.
+ */
+static void json_const_value(struct jw *f, const struct usdtkit_arg *a)
+{
+	unsigned int bits = a->size && a->size < 8 ? 64 - 8 * a->size : 0;
+	uint64_t v = (uint64_t)a->value;
+
+	JW_LIT(f, ",\"value\":");
+	if (a->is_signed && !a->is_float) {
+		v = (uint64_t)((int64_t)(v << bits) >> bits);
+		json_num_i64(f, (int64_t)v);
+	} else {
+		v = v << bits >> bits;
+		json_num_u64(f, v);
+	}
+}
+
 static void json_loc(struct jw *f, const struct usdtkit_arch *arch,
 		     const char *spec, const struct usdtkit_arg *a)
 {
 	switch (a->kind) {
 	case USDTKIT_LOC_CONST:
-		json_key_i64(f, "value", a->value);
-		if (a->pc_rel)
-			json_key_i64(f, "pc_rel", a->value);
+		/* ip-relative: an offset from the probe's address, signed */
+		if (a->pc_rel) {
+			json_key_num(f, "value", a->value);
+			json_key_num(f, "pc_rel", a->value);
+		} else {
+			json_const_value(f, a);
+		}
 		json_resolved_sym(f, spec, a);
 		break;
 	case USDTKIT_LOC_REG:
@@ -178,15 +255,15 @@ static void json_loc(struct jw *f, const struct usdtkit_arch *arch,
 		break;
 	case USDTKIT_LOC_MEM:
 		json_addr(f, arch, a);
-		json_key_i64(f, "disp", a->disp);
+		json_key_num(f, "disp", a->disp);
 		if (a->pc_rel)
-			json_key_i64(f, "pc_rel", a->disp);
+			json_key_num(f, "pc_rel", a->disp);
 		json_resolved_sym(f, spec, a);
 		break;
 	case USDTKIT_LOC_SYMBOL:
 		JW_LIT(f, ",\"symbol\":");
 		json_str(f, spec + a->sym_off, a->sym_len);
-		json_key_i64(f, "addend", a->disp);
+		json_key_num(f, "addend", a->disp);
 		JW_LIT(f, ",\"reloc\":\"");
 		json_raw(f, usdtkit_reloc_str(a->reloc));
 		if (a->deref)

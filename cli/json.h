@@ -3,6 +3,7 @@
 #ifndef USDTKIT_CLI_JSON_H
 #define USDTKIT_CLI_JSON_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,8 +17,30 @@
 struct jw {
 	FILE *f;
 	size_t len;
+	bool u64_strings;	/* --json-u64-strings: see json_num_u64() */
 	char buf[1 << 16];
 };
+
+/*
+ * The version of each JSON stream, written as the first field of every
+ * object it prints ("schema"). MAJOR.MINOR: a minor version only adds
+ * fields; a rename, a removal or a type change takes a new major.
+ * docs/JSON.md and docs/schema/ describe each one; keep them in step.
+ */
+#define JSON_SCHEMA_PARSE	"usdtkit-parse/1.0"
+#define JSON_SCHEMA_LIST	"usdtkit-list/1.0"
+#define JSON_SCHEMA_TRACE	"usdtkit-trace/1.0"
+#define JSON_SCHEMA_FEATURES	"usdtkit-features/1.0"
+
+/* {"schema":"VERSION" : the opening of every object of a stream */
+#define JW_OPEN(w, version) JW_LIT(w, "{\"schema\":\"" version "\"")
+
+/*
+ * Take the JSON options every command shares out of @argv (before any
+ * "--"): --json-u64-strings sets the mode of every writer made after it
+ * and becomes --json, which it implies, for the command's own parser.
+ */
+void json_take_opts(int argc, char **argv);
 
 void jw_init(struct jw *w, FILE *f);
 void jw_flush(struct jw *w);
@@ -52,6 +75,16 @@ void json_raw(struct jw *f, const char *s);
 void json_u64(struct jw *f, uint64_t v);
 void json_i64(struct jw *f, int64_t v);
 void jw_hex(struct jw *f, uint64_t v);	/* 0x... */
+
+/*
+ * A 64-bit field of a JSON stream: a JSON integer, exact, unless the
+ * writer is in --json-u64-strings mode and the value is outside
+ * [-(2^53 - 1), 2^53 - 1], where a double (JavaScript, jq 1.6) would
+ * round it: then a string of its decimal digits. Every field written
+ * with these is listed in docs/JSON.md as "int64" or "uint64".
+ */
+void json_num_u64(struct jw *f, uint64_t v);
+void json_num_i64(struct jw *f, int64_t v);
 
 /* Text from a file with control characters as \xNN (never raw to a
  * terminal), and a whole message line so escaped. */

@@ -49,6 +49,10 @@ struct tracer {
 	size_t nsites;		/* of every probe: sizes the maps */
 	unsigned long long printed;
 	unsigned int warnings;	/* the library's, printed so far */
+	/* while attaching: the library's first warning is kept here, to
+	 * become the one line that reports the failure, not printed */
+	bool capture;
+	char *captured;
 	uint64_t start_ns;	/* CLOCK_MONOTONIC, the clock of ts_ns */
 	struct jw *out;
 };

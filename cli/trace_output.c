@@ -49,10 +49,12 @@ static void put_value(struct jw *w, const struct arg_type *ty, long long raw)
 		else
 			v &= ~0ull >> bits;
 	}
+	/* the JSON writers' --json-u64-strings applies to the values too;
+	 * a text writer never has it (the option implies --json) */
 	if (ty->is_signed)
-		json_i64(w, (int64_t)v);
+		json_num_i64(w, (int64_t)v);
 	else
-		json_u64(w, v);
+		json_num_u64(w, v);
 }
 
 static void put_type(struct jw *w, const struct arg_type *ty)
@@ -86,8 +88,9 @@ void trace_event_json(struct jw *w, const struct probe *p,
 {
 	int i;
 
-	JW_LIT(w, "{\"ts_ns\":");
-	json_u64(w, e->ts_ns);
+	JW_OPEN(w, JSON_SCHEMA_TRACE);
+	JW_LIT(w, ",\"ts_ns\":");
+	json_num_u64(w, e->ts_ns);
 	JW_LIT(w, ",\"pid\":");
 	json_u64(w, e->pid);
 	JW_LIT(w, ",\"tid\":");

@@ -1,12 +1,60 @@
 # Install: libraries, headers, the CLI, pkg-config and a CMake package.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS usdtkit usdtkit_static EXPORT usdtkitTargets
+# Skeleton-only programs: one that attaches only through
+# SEC("usdtkit/PATH:PROVIDER:NAME") and skel__attach() calls no usdtkit_*
+# function, so a linker with --as-needed (Debian's and Ubuntu's gcc
+# default) drops libusdtkit.so from DT_NEEDED, and a static link takes no
+# object from libusdtkit.a. Either way the constructor that registers the
+# libbpf section handler never runs and libbpf fails with "missing BPF
+# prog type, check ELF section name 'usdtkit...'". So what consumers link
+# keeps the library in:
+# - usdtkit::usdtkit is an interface target wrapping the shared library
+#   (exported as usdtkit::usdtkit_shared) in --no-as-needed; flags in
+#   link options would come before the library, where they cannot
+#   bracket it, and --undefined does not make a shared library needed;
+# - usdtkit::usdtkit_static makes the registration function undefined
+#   from the start, so the archive member with the constructor is taken;
+# - usdtkit.pc does both (its Libs serve the shared and static links).
+set(USDTKIT_KEEP_SYM usdtkit_register_libbpf_handler)
+add_library(usdtkit_linked INTERFACE)
+if(USDTKIT_WITH_BPF)
+  # libbpf too, as for the static library: attach.h is libbpf's API
+  target_link_libraries(usdtkit_linked INTERFACE
+    "-Wl,--push-state,--no-as-needed" usdtkit "-Wl,--pop-state"
+    $<BUILD_INTERFACE:PkgConfig::LIBBPF> $<INSTALL_INTERFACE:bpf>)
+  target_link_options(usdtkit_static INTERFACE
+    "LINKER:--undefined=${USDTKIT_KEEP_SYM}")
+  set(USDTKIT_PC_LIBS "-Wl,--undefined=${USDTKIT_KEEP_SYM} -Wl,--push-state,--no-as-needed -lusdtkit -Wl,--pop-state")
+  # attach.h takes struct bpf_program: a consumer compiles against libbpf
+  set(USDTKIT_PC_REQUIRES "libbpf")
+  set(USDTKIT_PC_REQUIRES_PRIVATE "libelf")
+  set(USDTKIT_PC_LIBS_PRIVATE "-pthread")
+else()
+  target_link_libraries(usdtkit_linked INTERFACE usdtkit)
+  set(USDTKIT_PC_LIBS "-lusdtkit")
+  set(USDTKIT_PC_REQUIRES "")
+  set(USDTKIT_PC_LIBS_PRIVATE "")
+endif()
+set_target_properties(usdtkit PROPERTIES EXPORT_NAME usdtkit_shared)
+set_target_properties(usdtkit_linked PROPERTIES EXPORT_NAME usdtkit)
+
+install(TARGETS usdtkit usdtkit_static usdtkit_linked EXPORT usdtkitTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY include/usdtkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h")
+# the attach headers only with the attach layer (config.h says which)
+if(USDTKIT_WITH_BPF)
+  install(DIRECTORY include/usdtkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+    FILES_MATCHING PATTERN "*.h")
+else()
+  install(DIRECTORY include/usdtkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+    FILES_MATCHING PATTERN "*.h" PATTERN "attach.h" EXCLUDE
+    PATTERN "usdtkit.bpf.h" EXCLUDE PATTERN "bpf_spec.h" EXCLUDE)
+endif()
+install(FILES ${USDTKIT_GEN_INCLUDE}/usdtkit/version.h
+  ${USDTKIT_GEN_INCLUDE}/usdtkit/config.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/usdtkit)
 if(TARGET usdtkit_cli)
   # component "cli": all a board needs when the CLI is static
   install(TARGETS usdtkit_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

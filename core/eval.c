@@ -135,7 +135,7 @@ int usdtkit_arg_eval(const struct usdtkit_arch *arch,
 	int err;
 
 	if (!arch || !arg || !user || !value ||
-	    usdtkit__opts_copy(&o, sizeof(o), user) || !opts->regs)
+	    usdtkit__opts_copy(&o, usdtkit_eval_opts, user) || !opts->regs)
 		return -EINVAL;
 	err = status_errno(arg);
 	if (err)

@@ -408,7 +408,7 @@ static struct usdtkit_file *file_new(const struct usdtkit_open_opts *user,
 {
 	struct usdtkit_open_opts o;
 	struct usdtkit_file *f;
-	int err = usdtkit__opts_copy(&o, sizeof(o), user);
+	int err = usdtkit__opts_copy(&o, usdtkit_open_opts, user);
 
 	if (err) {
 		errno = -err;
@@ -505,7 +505,7 @@ struct usdtkit_file *usdtkit_file_open(const char *path,
 		errno = EINVAL;
 		return NULL;
 	}
-	err = usdtkit__opts_copy(&o, sizeof(o), opts);
+	err = usdtkit__opts_copy(&o, usdtkit_open_opts, opts);
 	if (err) {
 		errno = -err;
 		return NULL;

@@ -52,6 +52,23 @@ static void put_i(struct out *o, int64_t v)
 	}
 }
 
+/*
+ * A constant as the probe delivers it: cut to the argument's size and
+ * extended by its sign, as the evaluator and BPF read it ("8@$-1" is the
+ * u64 18446744073709551615, "-1@$255" the s8 -1). A float's constant is
+ * its bit pattern.
+ */
+static void put_const(struct out *o, const struct usdtkit_arg *a)
+{
+	unsigned int bits = a->size && a->size < 8 ? 64 - 8 * a->size : 0;
+	uint64_t v = (uint64_t)a->value << bits;
+
+	if (a->is_signed && !a->is_float)
+		put_i(o, (int64_t)v >> bits);
+	else
+		put_u(o, v >> bits);
+}
+
 __attribute__((format(printf, 2, 3)))
 static void put(struct out *o, const char *fmt, ...)
 {
@@ -149,7 +166,7 @@ static void put_loc(struct out *o, const struct usdtkit_arch *arch,
 		if (a->pc_rel)
 			put(o, "ip%+" PRId64, a->value);
 		else
-			put_i(o, a->value);
+			put_const(o, a);
 		break;
 	case USDTKIT_LOC_REG:
 		if (a->reg_hi.id >= 0) {

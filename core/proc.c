@@ -190,7 +190,7 @@ struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *
 	struct usdtkit_open_opts o, *opts = &o;
 	struct usdtkit_proc *p;
 	size_t i;
-	int err = usdtkit__opts_copy(&o, sizeof(o), user);
+	int err = usdtkit__opts_copy(&o, usdtkit_open_opts, user);
 
 	if (pid <= 0 || err) {
 		errno = EINVAL;

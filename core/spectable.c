@@ -104,7 +104,7 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n)
 	return h;
 }
 
-struct usdtkit_spec_table *usdtkit_spec_table_new(uint32_t capacity)
+struct usdtkit_spec_table *usdtkit__spec_table_new(uint32_t capacity)
 {
 	struct usdtkit_spec_table *t;
 
@@ -119,14 +119,14 @@ struct usdtkit_spec_table *usdtkit_spec_table_new(uint32_t capacity)
 	t->ids = calloc(capacity, sizeof(*t->ids));
 	t->free_ids = calloc(capacity, sizeof(*t->free_ids));
 	if (!t->ids || !t->free_ids) {
-		usdtkit_spec_table_free(t);
+		usdtkit__spec_table_free(t);
 		errno = ENOMEM;
 		return NULL;
 	}
 	return t;
 }
 
-void usdtkit_spec_table_free(struct usdtkit_spec_table *t)
+void usdtkit__spec_table_free(struct usdtkit_spec_table *t)
 {
 	uint32_t i;
 
@@ -193,7 +193,7 @@ static int get_key(struct usdtkit_spec_table *t, const uint8_t *key, size_t len,
 	return id;
 }
 
-int usdtkit_spec_table_get(struct usdtkit_spec_table *t,
+int usdtkit__spec_table_get(struct usdtkit_spec_table *t,
 			   const struct usdtkit_arg *args, int nargs,
 			   uint64_t cookie)
 {
@@ -220,7 +220,7 @@ int usdtkit__spec_table_get_raw(struct usdtkit_spec_table *t, const void *bytes,
 	return get_key(t, bytes, len, created);
 }
 
-int usdtkit_spec_table_put(struct usdtkit_spec_table *t, int id)
+int usdtkit__spec_table_put(struct usdtkit_spec_table *t, int id)
 {
 	struct entry *e;
 
@@ -236,7 +236,7 @@ int usdtkit_spec_table_put(struct usdtkit_spec_table *t, int id)
 	return 0;
 }
 
-uint32_t usdtkit_spec_table_used(const struct usdtkit_spec_table *t)
+uint32_t usdtkit__spec_table_used(const struct usdtkit_spec_table *t)
 {
 	return t ? t->used : 0;
 }

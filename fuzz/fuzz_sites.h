@@ -10,6 +10,7 @@
 #define USDTKIT_FUZZ_SITES_H
 
 #include "fuzz_check.h"
+#include "spectable.h"
 
 /* Diagnostics: each is one line, never empty, never with a newline. */
 static inline void fz_print(void *ctx, enum usdtkit_log_level level, const char *msg)
@@ -59,7 +60,7 @@ static inline void fz_check_site(const struct usdtkit_file *f,
 static inline void fz_check_spec_table(const struct usdtkit_file *f)
 {
 	size_t nsites = usdtkit_file_site_count(f), i;
-	struct usdtkit_spec_table *t = usdtkit_spec_table_new(8);
+	struct usdtkit_spec_table *t = usdtkit__spec_table_new(8);
 	int *ids = calloc(nsites ? nsites : 1, sizeof(*ids));
 
 	FUZZ_ASSERT(t && ids, "out of memory");
@@ -67,12 +68,12 @@ static inline void fz_check_spec_table(const struct usdtkit_file *f)
 		const struct usdtkit_site *s = usdtkit_file_site(f, i);
 		int n = usdtkit_site_arg_count(s);
 
-		ids[i] = usdtkit_spec_table_get(t, n ? usdtkit_site_arg(s, 0) : NULL,
+		ids[i] = usdtkit__spec_table_get(t, n ? usdtkit_site_arg(s, 0) : NULL,
 						n, 7);
 		FUZZ_ASSERT(ids[i] == -E2BIG || (ids[i] >= 0 && ids[i] < 8),
 			    "id %d", ids[i]);
-		FUZZ_ASSERT(usdtkit_spec_table_used(t) <= 8, "%u ids in use",
-			    usdtkit_spec_table_used(t));
+		FUZZ_ASSERT(usdtkit__spec_table_used(t) <= 8, "%u ids in use",
+			    usdtkit__spec_table_used(t));
 	}
 	/* a second reference to the same spec is the same id */
 	for (i = 0; i < nsites && i < 64; i++) {
@@ -81,19 +82,19 @@ static inline void fz_check_spec_table(const struct usdtkit_file *f)
 
 		if (ids[i] < 0)
 			continue;
-		id = usdtkit_spec_table_get(t, n ? usdtkit_site_arg(s, 0) : NULL, n, 7);
+		id = usdtkit__spec_table_get(t, n ? usdtkit_site_arg(s, 0) : NULL, n, 7);
 		FUZZ_ASSERT(id == ids[i], "same spec, ids %d and %d", ids[i], id);
-		FUZZ_ASSERT(!usdtkit_spec_table_put(t, id), "put");
+		FUZZ_ASSERT(!usdtkit__spec_table_put(t, id), "put");
 	}
 	for (i = 0; i < nsites; i++) {
 		if (ids[i] < 0)
 			continue;
-		FUZZ_ASSERT(!usdtkit_spec_table_put(t, ids[i]), "put %d", ids[i]);
+		FUZZ_ASSERT(!usdtkit__spec_table_put(t, ids[i]), "put %d", ids[i]);
 	}
-	FUZZ_ASSERT(usdtkit_spec_table_used(t) == 0, "%u ids left in use",
-		    usdtkit_spec_table_used(t));
-	FUZZ_ASSERT(usdtkit_spec_table_put(t, 0) == -EINVAL, "put of a free id");
-	usdtkit_spec_table_free(t);
+	FUZZ_ASSERT(usdtkit__spec_table_used(t) == 0, "%u ids left in use",
+		    usdtkit__spec_table_used(t));
+	FUZZ_ASSERT(usdtkit__spec_table_put(t, 0) == -EINVAL, "put of a free id");
+	usdtkit__spec_table_free(t);
 	free(ids);
 }
 

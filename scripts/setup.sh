@@ -24,9 +24,14 @@ pkgs="build-essential cmake re2c pkg-config libelf-dev
       libbpf-dev clang llvm bpftool"
 if [ "$mode" = all ]; then
 # ---- the tests: valgrind, python3 (ELF and VM tests), file, binutils;
+# python3-jsonschema (tests/json_schema.py checks the JSON streams);
 # procps (pgrep), util-linux (setpriv, flock) and bc are in a full Debian
 # install but not in every minimal image ----
-pkgs="$pkgs valgrind file binutils python3 procps util-linux bc"
+pkgs="$pkgs valgrind file binutils python3 python3-jsonschema procps util-linux bc"
+# ---- the manual pages and completions: scdoc renders the pages
+# (docs/man), groff-base lets cli_man read them, zsh runs
+# cli_completion's zsh half ----
+pkgs="$pkgs scdoc groff-base zsh"
 # ---- fuzzing: clang 14 and its libFuzzer runtime ----
 pkgs="$pkgs clang libclang-rt-14-dev"
 # ---- riscv64 from Debian's sources (scripts/riscv64/) ----

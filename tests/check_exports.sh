@@ -1,22 +1,76 @@
 #!/bin/sh
-# Only the public API leaves the library, under the one prefix usdtkit_.
-# (libbpf.a has internal usdt_* symbols; ours must never collide.)
-# usage: check_exports.sh libusdtkit.so libusdtkit.a
+# The library's ABI, as libbpf keeps its own:
+# - libusdtkit.so exports exactly the names of the version script, each
+#   versioned with its node (USDTKIT_0.1), nothing else (internal
+#   usdtkit__ helpers stay hidden); without the attach layer its names
+#   (marked in the script) are absent;
+# - the static archive cannot hide globals, but they all carry the
+#   prefix usdtkit_;
+# - no global of ours is one libbpf defines, in libbpf.so's dynamic
+#   symbols or among libbpf.a's internal globals (it has usdt_* ones), so
+#   a program linking both, statically too, never gets the wrong one.
+# usage: check_exports.sh libusdtkit.so libusdtkit.a usdtkit.map HAVE_BPF [libbpf.a]
 set -eu
-so=$1 a=$2
+so=$1 a=$2 map=$3 have_bpf=$4 libbpf_a=${5:-}
 fail=0
-dyn=$(nm -D --defined-only "$so" | awk '$2 ~ /[TDBR]/ {print $3}')
-[ -n "$dyn" ] || { echo "FAIL: no exported symbols in $so"; exit 1; }
-bad=$(printf '%s\n' "$dyn" | grep -v '^usdtkit_' || true)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# the script: its node, then "name;" lines; names after the attach
+# marker comment belong to the attach layer
+node=$(sed -n 's/^\([A-Z0-9_.]*\) *{.*/\1/p' "$map" | head -1)
+[ -n "$node" ] || { echo "FAIL: no version node in $map"; exit 1; }
+awk -v bpf="$have_bpf" '
+	/attach layer/ { attach = 1 }
+	/^[ \t]*local:/ { exit }
+	/^[ \t]*[A-Za-z_][A-Za-z0-9_]*;/ {
+		gsub(/[ \t;]/, "")
+		if (!attach || bpf == 1) print
+	}' "$map" | sort > "$tmp/map"
+[ -s "$tmp/map" ] || { echo "FAIL: no names in $map"; exit 1; }
+
+# every defined dynamic symbol but the version node's own (type A)
+nm -D --defined-only "$so" | awk '$2 != "A" {print $3}' | sort > "$tmp/dyn"
+[ -s "$tmp/dyn" ] || { echo "FAIL: no exported symbols in $so"; exit 1; }
+unversioned=$(grep -v "@@$node\$" "$tmp/dyn" || true)
+if [ -n "$unversioned" ]; then
+	echo "FAIL: $so exports outside $node: $unversioned"; fail=1
+fi
+sed 's/@.*//' "$tmp/dyn" > "$tmp/names"
+extra=$(comm -23 "$tmp/names" "$tmp/map")
+if [ -n "$extra" ]; then echo "FAIL: $so exports names not in $map: $extra"; fail=1; fi
+missing=$(comm -13 "$tmp/names" "$tmp/map")
+if [ -n "$missing" ]; then echo "FAIL: $map names not exported by $so: $missing"; fail=1; fi
+bad=$(grep -v '^usdtkit_' "$tmp/names" || true)
 if [ -n "$bad" ]; then echo "FAIL: $so exports outside usdtkit_: $bad"; fail=1; fi
-# internal helpers use usdtkit__ and must stay hidden in the .so
-hidden=$(printf '%s\n' "$dyn" | grep '^usdtkit__' || true)
+hidden=$(grep '^usdtkit__' "$tmp/names" || true)
 if [ -n "$hidden" ]; then echo "FAIL: $so exports internals: $hidden"; fail=1; fi
-# the static archive cannot hide globals, but they all carry the prefix
+
 # sanitizer builds add __odr_asan.* and __asan_* globals of their own
-glob=$(nm --defined-only "$a" | awk 'NF==3 && $2 ~ /[TDBR]/ {print $3}' | grep -v -e '^__odr_asan' -e '^__asan' -e '^__ubsan' || true)
-bad=$(printf '%s\n' "$glob" | grep -v '^usdtkit_' || true)
+nm --defined-only "$a" | awk 'NF==3 && $2 ~ /[TDBRVW]/ {print $3}' |
+	grep -v -e '^__odr_asan' -e '^__asan' -e '^__ubsan' | sort -u > "$tmp/glob" || true
+bad=$(grep -v '^usdtkit_' "$tmp/glob" || true)
 if [ -n "$bad" ]; then echo "FAIL: $a has globals outside usdtkit_: $bad"; fail=1; fi
-n=$(printf '%s\n' "$dyn" | wc -l)
-if [ $fail -eq 0 ]; then echo "1 passed, 0 failed ($n exported symbols)"; else echo "0 passed, 1 failed"; fi
+
+# libbpf's own names: the shared library's exports, and when there is a
+# libbpf.a its globals, internal ones included
+libbpf_so=$(ldd "$so" 2>/dev/null | awk '/libbpf\.so/ {print $3}')
+: > "$tmp/bpf"
+[ -n "$libbpf_so" ] && nm -D --defined-only "$libbpf_so" | awk '{print $3}' | sed 's/@.*//' >> "$tmp/bpf"
+[ -n "$libbpf_a" ] && [ -f "$libbpf_a" ] &&
+	nm --defined-only "$libbpf_a" 2>/dev/null | awk 'NF==3 && $2 ~ /[TDBRVW]/ {print $3}' >> "$tmp/bpf"
+sort -u "$tmp/bpf" -o "$tmp/bpf"
+if [ "$have_bpf" = 1 ] && [ ! -s "$tmp/bpf" ]; then
+	echo "FAIL: no libbpf symbols found to compare with"; fail=1
+fi
+clash=$(sort -u "$tmp/names" "$tmp/glob" | comm -12 - "$tmp/bpf")
+if [ -n "$clash" ]; then echo "FAIL: names libbpf also defines: $clash"; fail=1; fi
+
+n=$(wc -l < "$tmp/names")
+nb=$(wc -l < "$tmp/bpf")
+if [ $fail -eq 0 ]; then
+	echo "1 passed, 0 failed ($n exported symbols, all $node; $nb libbpf names, none shared)"
+else
+	echo "0 passed, 1 failed"
+fi
 exit $fail

@@ -46,13 +46,15 @@ def read(path):
     except OSError:
         return None
 
-keys = ["kernel", "machine", "bpf", "bpf_error", "jit", "bpf_jit_enable",
+keys = ["schema", "kernel", "machine", "bpf", "bpf_error", "jit", "bpf_jit_enable",
         "btf", "bpf_cookie", "uprobe_multi", "ref_ctr_offset",
         "uprobe_syscall", "uprobes", "ringbuf", "perf_event_paranoid",
         "cap_bpf", "cap_perfmon", "cap_sys_admin", "auto_mode",
         "auto_mode_reason"]
 if list(j) != keys:
     errors.append(f"keys {list(j)}, want {keys}")
+
+want("schema", "usdtkit-features/1.0")
 
 # facts any user can read
 u = os.uname()
@@ -124,7 +126,7 @@ for l in lines:
         errors.append(f"text auto mode reason {m.group(5)!r}")
     if key == "bpf" and not root and not (m.group(5) or "").startswith("EPERM: not privileged"):
         errors.append(f"text bpf note {m.group(5)!r}")
-if seen != [k for k in keys if k not in ("bpf_error", "auto_mode_reason")]:
+if seen != [k for k in keys if k not in ("schema", "bpf_error", "auto_mode_reason")]:
     errors.append(f"text keys {seen}")
 if lines and not lines[-1].startswith("auto mode:"):
     errors.append("the last line is not the auto mode")
@@ -161,7 +163,7 @@ fi
 run "--help" 0 "$u" features --help
 grep -q "^usage: usdtkit features" "$tmp/out" && ok || ko "--help: $(cat "$tmp/out")"
 run "bogus option" 2 "$u" features --bogus
-grep -q "unknown argument --bogus" "$tmp/err" && ok || ko "bogus: $(cat "$tmp/err")"
+grep -q "unknown option '--bogus'" "$tmp/err" && ok || ko "bogus: $(cat "$tmp/err")"
 [ -s "$tmp/out" ] && ko "bogus option printed a report" || ok
 run "usdtkit --help" 0 "$u" --help
 grep -q "^  features " "$tmp/out" && ok || ko "usdtkit --help does not list features"

@@ -49,6 +49,12 @@ grep -q "1 of 3 probes could not be attached" "$tmp/fp.err" && ok ||
 if probes=2 run_traced "$d/fx_mixed" 1 "$tmp/be.out" "$tmp/be.err" --best-effort \
 	--count 7 "$d/fx_mixed:*:*"; then ok; else ko "--best-effort: exit $rc"; cat "$tmp/be.err"; fi
 grep -q "skipping fpprov:unreadable" "$tmp/be.err" && ok || { ko "--best-effort: no skip line"; cat "$tmp/be.err"; }
+# one line per failure, naming the file, the probe and the reason
+for f in fp be; do
+	[ "$(grep -c fpprov:unreadable "$tmp/$f.err")" -eq 1 ] &&
+	grep -q "fx_mixed: fpprov:unreadable: argument 0 .*BPF cannot read it" "$tmp/$f.err" &&
+		ok || { ko "$f: not one line with file, probe and reason"; cat "$tmp/$f.err"; }
+done
 [ "$(wc -l <"$tmp/be.out")" -eq 7 ] && ok || { ko "--best-effort: hits"; cat "$tmp/be.out"; }
 
 finish

@@ -93,7 +93,7 @@ static void test_pairs(void)
 static void test_constants(void)
 {
 	EXPECT_SPEC("arm", "4@#5 -4@#-16 4@#0x10 -4@#0 4@#-0x1",
-		    "u32 const 5 | s32 const -16 | u32 const 16 | s32 const 0 | u32 const -1");
+		    "u32 const 5 | s32 const -16 | u32 const 16 | s32 const 0 | u32 const 4294967295");
 	/* GAS takes immediates without '#' too */
 	EXPECT_SPEC("arm", "4@5 -4@-3", "u32 const 5 | s32 const -3");
 	EXPECT_SPEC("arm", "-8@#1234567890123", "s64 const 1234567890123");
@@ -188,7 +188,7 @@ static void test_unreadable(void)
 static void test_sizeless(void)
 {
 	EXPECT_SPEC("arm", "r0 fp [sp] [r1, #4] #5 #-1",
-		    "u32 reg r0 | u32 reg fp | u32 mem [sp] | u32 mem [r1 + 4] | u32 const 5 | u32 const -1");
+		    "u32 reg r0 | u32 reg fp | u32 mem [sp] | u32 mem [r1 + 4] | u32 const 5 | u32 const 4294967295");
 }
 
 static void test_errors(void)

@@ -52,7 +52,7 @@ static void test_layout(void)
 static void test_constants(void)
 {
 	EXPECT_SPEC("aarch64", "-4@-5 8@42 -4@0 8@18446744073709551615",
-		    "s32 const -5 | u64 const 42 | s32 const 0 | u64 const -1");
+		    "s32 const -5 | u64 const 42 | s32 const 0 | u64 const 18446744073709551615");
 	EXPECT_SPEC("aarch64", "4@#5 -4@#-16 8@#0x10 -8@#+7 4@#010",
 		    "u32 const 5 | s32 const -16 | u64 const 16 | s64 const 7 | u32 const 8");
 	EXPECT_SPEC("aarch64", "-8@1234567890123", "s64 const 1234567890123");
@@ -191,7 +191,7 @@ static void test_sizes(void)
 	EXPECT_SPEC("aarch64", "3@[x0]", "u24 mem [x0] (bad_size at 0: size is not 1, 2, 4 or 8: not readable by BPF)");
 	/* size-less operands of asm probes */
 	EXPECT_SPEC("aarch64", "x0 w1 sp [sp, 8] #5 -5 xzr",
-		    "u64 reg x0 | u32 reg w1 | u64 reg sp | u64 mem [sp + 8] | u64 const 5 | u64 const -5 | u64 const 0");
+		    "u64 reg x0 | u32 reg w1 | u64 reg sp | u64 mem [sp + 8] | u64 const 5 | u64 const 18446744073709551611 | u64 const 0");
 }
 
 static void test_errors(void)

@@ -144,7 +144,7 @@ static void test_zero(void)
 static void test_constants(void)
 {
 	EXPECT_SPEC("riscv64", "8@12 -4@-1 -4@-2147483648 4@0x1f 8@18446744073709551615",
-		    "u64 const 12 | s32 const -1 | s32 const -2147483648 | u32 const 31 | u64 const -1");
+		    "u64 const 12 | s32 const -1 | s32 const -2147483648 | u32 const 31 | u64 const 18446744073709551615");
 	EXPECT_SPEC("riscv64", "-8@-8+3 4@010 4@0b101 -4@+7",
 		    "s64 const -5 | u32 const 8 | u32 const 5 | s32 const 7");
 	EXPECT_SPEC("riscv32", "-4@-5 4@0xffffffff", "s32 const -5 | u32 const 4294967295");

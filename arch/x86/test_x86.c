@@ -44,7 +44,7 @@ static void test_constants(void)
 	EXPECT_SPEC("x86_64", "-4@$-1 -4@$2147483647 -8@$1234567890123 4@$0x1f",
 		    "s32 const -1 | s32 const 2147483647 | s64 const 1234567890123 | u32 const 31");
 	EXPECT_SPEC("x86_64", "8@$18446744073709551615 -1@$-5 4@$010",
-		    "u64 const -1 | s8 const -5 | u32 const 8");
+		    "u64 const 18446744073709551615 | s8 const -5 | u32 const 8");
 	EXPECT_SPEC("i386", "-4@$7", "s32 const 7");
 }
 

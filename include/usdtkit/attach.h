@@ -106,7 +106,10 @@ struct usdtkit_attach_opts {
 				 * until the kernel has removed every uprobe
 				 * (~0.1 s per site) instead of leaving that
 				 * to a background process */
+	size_t :0;		/* new fields go above */
 };
+/* the last field: the library's view of the struct ends there */
+#define usdtkit_attach_opts__last_field detach_wait
 
 struct usdtkit_link;
 
@@ -151,10 +154,14 @@ USDTKIT_API size_t usdtkit_link_fd_count(const struct usdtkit_link *link);
 
 /*
  * Register the libbpf program handler for SEC("usdtkit") and
- * SEC("usdtkit/PATH:PROVIDER:NAME"). libusdtkit.so does it when it is
- * loaded; with libusdtkit.a call this once before opening skeletons (a
- * static link has no other reason to keep the handler). Idempotent;
- * 0 or a negative errno from libbpf.
+ * SEC("usdtkit/PATH:PROVIDER:NAME"). A constructor does it when the
+ * library is in the process, which the installed pkg-config file and
+ * CMake targets ensure even for a program that calls nothing else of
+ * usdtkit (they link with --no-as-needed, and --undefined= this function
+ * for libusdtkit.a). A link made without them needs this call once
+ * before opening skeletons; without either, libbpf fails at open with
+ * "missing BPF prog type, check ELF section name 'usdtkit...'".
+ * Idempotent; 0 or a negative errno from libbpf.
  */
 USDTKIT_API int usdtkit_register_libbpf_handler(void);
 

@@ -13,6 +13,12 @@
  *	int USDTKIT_PROBE(on_req, long id, int len)
  *	{ ... }
  *
+ * SEC("usdtkit...") is known to libbpf only through the handler that
+ * libusdtkit registers in the host program: libbpf's "missing BPF prog
+ * type, check ELF section name 'usdtkit...'" means usdtkit is not linked
+ * into it (link with `pkg-config --libs usdtkit` or usdtkit::usdtkit; see
+ * usdtkit_register_libbpf_handler() in <usdtkit/attach.h>).
+ *
  * or, by hand: usdtkit_arg_cnt(ctx), usdtkit_arg_size(ctx, n),
  * usdtkit_arg(ctx, n, &val), usdtkit_cookie(ctx). All return a negative
  * errno on failure (no spec for this IP, n out of range, a faulting read).

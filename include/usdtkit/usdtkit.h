@@ -9,7 +9,10 @@
  * - every exported symbol starts with "usdtkit_" (never "usdt_", which
  *   libbpf.a uses internally);
  * - option structs start with their own size (@sz) so they can grow without
- *   breaking the ABI: always zero them and set sz = sizeof(struct ...).
+ *   breaking the ABI: declare them with USDTKIT_OPTS(), which zeroes them,
+ *   padding included, and sets sz. The library reads the fields up to its
+ *   own last one and refuses (-EINVAL) non-zero bytes past it: a field it
+ *   does not have.
  */
 #ifndef USDTKIT_USDTKIT_H
 #define USDTKIT_USDTKIT_H
@@ -17,6 +20,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <usdtkit/config.h>
+#include <usdtkit/version.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,8 +33,24 @@ extern "C" {
 #define USDTKIT_API __attribute__((visibility("default")))
 #endif
 
-#define USDTKIT_VERSION_MAJOR 0
-#define USDTKIT_VERSION_MINOR 1
+/* "0.1.0": the version of the library running, not of these headers
+ * (USDTKIT_VERSION, <usdtkit/version.h>). */
+USDTKIT_API const char *usdtkit_version_string(void);
+
+/*
+ * Declare and zero an options struct (padding included: the library
+ * checks the bytes past the last field it knows), set its sz, then the
+ * fields given, as libbpf's LIBBPF_OPTS:
+ *	USDTKIT_OPTS(usdtkit_open_opts, o, .print = my_print);
+ */
+#define USDTKIT_OPTS(TYPE, NAME, ...)                                         \
+	struct TYPE NAME = ({                                                  \
+		memset(&NAME, 0, sizeof(struct TYPE));                         \
+		(struct TYPE){                                                 \
+			.sz = sizeof(struct TYPE),                             \
+			__VA_ARGS__                                            \
+		};                                                             \
+	})
 
 /* The BPF side reads at most this many arguments per probe (libbpf: 12). */
 #define USDTKIT_BPF_MAX_ARGS 12
@@ -235,7 +258,10 @@ struct usdtkit_eval_opts {
 	uint64_t ip;			/* runtime address of the probe */
 	usdtkit_read_mem_fn read_mem;	/* may be NULL if no MEM args */
 	void *cookie;			/* passed to read_mem */
+	size_t :0;			/* new fields go above */
 };
+/* the last field: the library's view of the struct ends there */
+#define usdtkit_eval_opts__last_field cookie
 
 /*
  * Compute the value of @arg at a probe hit: an exact-size read, then sign
@@ -278,7 +304,9 @@ struct usdtkit_open_opts {
 	usdtkit_print_fn print;		/* diagnostics, may be NULL */
 	void *print_ctx;
 	const char *name;		/* name used in messages (fd, buffer) */
+	size_t :0;			/* new fields go above */
 };
+#define usdtkit_open_opts__last_field name
 
 /*
  * Open an ELF file of any class, byte order and supported machine and read
@@ -384,29 +412,6 @@ USDTKIT_API int usdtkit_proc_site_addr(const struct usdtkit_proc *proc,
 				       const struct usdtkit_site *site,
 				       uint64_t *addr);
 
-
-/* ------------------------------------------------------------------ */
-/* Spec table: dedup of resolved specs into small integer ids         */
-/* ------------------------------------------------------------------ */
-
-struct usdtkit_spec_table;
-
-/* A table handing out ids 0..@capacity-1 (they index a BPF array map). */
-USDTKIT_API struct usdtkit_spec_table *usdtkit_spec_table_new(uint32_t capacity);
-USDTKIT_API void usdtkit_spec_table_free(struct usdtkit_spec_table *t);
-/*
- * The id of the spec made of @args (resolved, as a site holds them) and
- * @cookie: specs equal in every byte that matters to BPF (not their text)
- * share an id, and each call takes one reference. Returns the id, or
- * -E2BIG when all ids are in use, -ENOMEM, -EINVAL.
- */
-USDTKIT_API int usdtkit_spec_table_get(struct usdtkit_spec_table *t,
-				       const struct usdtkit_arg *args,
-				       int nargs, uint64_t cookie);
-/* Drop one reference; the id returns to the free list at zero. */
-USDTKIT_API int usdtkit_spec_table_put(struct usdtkit_spec_table *t, int id);
-/* Ids in use. */
-USDTKIT_API uint32_t usdtkit_spec_table_used(const struct usdtkit_spec_table *t);
 
 #ifdef __cplusplus
 }

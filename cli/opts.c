@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The option parser every subcommand shares, so that they all spell
+ * options, report mistakes and exit the same way: "--name", "--name=V",
+ * "--name V", "-x", "-xV", "-x V", "--" ends the options; any usage error
+ * is one line naming the option and the problem (exit 2 by the caller).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+
+void cli_parser_init(struct cli_parser *p, const struct cli_cmd *cmd,
+		     int argc, char **argv)
+{
+	memset(p, 0, sizeof(*p));
+	p->cmd = cmd;
+	p->argc = argc;
+	p->argv = argv;
+	p->i = 1;
+}
+
+void cli_usage_err(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "usdtkit %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	/* one line, with the way to the whole story */
+	fprintf(stderr, " (usdtkit help %s)\n", cmd->name);
+}
+
+const char *cli_opt_spelling(const struct cli_parser *p)
+{
+	static char buf[64];
+
+	if (!p->opt)
+		return "";
+	if (p->opt->long_name)
+		snprintf(buf, sizeof(buf), "--%s", p->opt->long_name);
+	else
+		snprintf(buf, sizeof(buf), "-%c", p->opt->short_name);
+	return buf;
+}
+
+static const struct cli_opt *find_long(const struct cli_cmd *cmd,
+				       const char *name, size_t len)
+{
+	const struct cli_opt *o;
+
+	for (o = cmd->opts; o->key; o++)
+		if (o->long_name && strlen(o->long_name) == len &&
+		    !strncmp(o->long_name, name, len))
+			return o;
+	return NULL;
+}
+
+static const struct cli_opt *find_short(const struct cli_cmd *cmd, char c)
+{
+	const struct cli_opt *o;
+
+	for (o = cmd->opts; o->key; o++)
+		if (o->short_name && o->short_name == c)
+			return o;
+	return NULL;
+}
+
+/* The value of option @o: inline (after '=' or the letter) or the next
+ * argument, which may itself start with '-' ("--duration -1" is then a
+ * bad duration, not a missing one). */
+static int take_value(struct cli_parser *p, const struct cli_opt *o,
+		      const char *inl, const char *spelled)
+{
+	p->opt = o;
+	if (!o->arg) {
+		if (inl) {
+			cli_usage_err(p->cmd, "%s takes no value", spelled);
+			return CLI_ERROR;
+		}
+		p->val = NULL;
+		return o->key;
+	}
+	if (inl) {
+		p->val = inl;
+		return o->key;
+	}
+	if (p->i >= p->argc) {
+		cli_usage_err(p->cmd, "%s needs a value (%s)", spelled, o->arg);
+		return CLI_ERROR;
+	}
+	p->val = p->argv[p->i++];
+	return o->key;
+}
+
+int cli_next(struct cli_parser *p)
+{
+	const struct cli_opt *o;
+	const char *a, *eq;
+
+	for (;;) {
+		if (p->i >= p->argc)
+			return CLI_END;
+		a = p->argv[p->i++];
+		p->opt = NULL;
+		if (p->opts_done || a[0] != '-' || !a[1] ||
+		    (p->is_operand && p->is_operand(a))) {
+			p->val = a;
+			return CLI_OPERAND;
+		}
+		if (!strcmp(a, "--")) {
+			p->opts_done = true;
+			continue;
+		}
+		if (a[1] == '-') {
+			eq = strchr(a + 2, '=');
+			o = find_long(p->cmd, a + 2,
+				      eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+			if (!o) {
+				cli_usage_err(p->cmd, "unknown option '%.*s'",
+					      eq ? (int)(eq - a) : (int)strlen(a), a);
+				return CLI_ERROR;
+			}
+			{
+				char spelled[64];
+
+				snprintf(spelled, sizeof(spelled), "--%s", o->long_name);
+				return take_value(p, o, eq ? eq + 1 : NULL, spelled);
+			}
+		}
+		o = find_short(p->cmd, a[1]);
+		if (!o) {
+			cli_usage_err(p->cmd, "unknown option '-%c'", a[1]);
+			return CLI_ERROR;
+		}
+		{
+			char spelled[3] = { '-', a[1], 0 };
+
+			/* "-p123" is "-p 123"; "-jx" is no flag bundle */
+			return take_value(p, o, a[2] ? a + 2 : NULL, spelled);
+		}
+	}
+}
+
+bool cli_parse_ulong(const char *s, unsigned long long min,
+		     unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	/* strtoull() takes "-1" and " 1" as numbers: neither is one here */
+	if (s[0] < '0' || s[0] > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end || errno == ERANGE || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+void cli_print_help(FILE *f, const struct cli_cmd *cmd)
+{
+	const struct cli_opt *o;
+	char left[64];
+
+	fprintf(f, "usage: usdtkit %s %s\n%s", cmd->name, cmd->synopsis,
+		cmd->description);
+	fprintf(f, "\noptions:\n");
+	for (o = cmd->opts; o->key; o++) {
+		int n = 0;
+
+		if (o->short_name)
+			n += snprintf(left + n, sizeof(left) - n, "-%c%s",
+				      o->short_name, o->long_name ? ", " : "");
+		if (o->long_name)
+			n += snprintf(left + n, sizeof(left) - n, "--%s",
+				      o->long_name);
+		if (o->arg)
+			snprintf(left + n, sizeof(left) - n, " %s", o->arg);
+		fprintf(f, "  %-28s %s\n", left, o->help);
+	}
+}
