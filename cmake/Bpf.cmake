@@ -3,54 +3,13 @@
 find_program(USDTKIT_CLANG NAMES clang clang-16 clang-15 clang-14 REQUIRED)
 find_program(USDTKIT_BPFTOOL NAMES bpftool PATHS /usr/sbin /usr/local/sbin REQUIRED)
 
-# __TARGET_ARCH_* for bpf_tracing.h (the manifest's bpf_arch, plus its
-# bpf_defs: i386 needs __i386__, by which bpf_tracing.h and usdtkit.bpf.h
-# tell the 32-bit kernel's pt_regs from x86-64's), for the cross target
-# or for the native one (the manifest whose "processor" is this machine's).
-if(USDTKIT_CROSS_TARGET)
-  set(_bpf_t ${USDTKIT_CROSS_TARGET})
-else()
-  usdtkit_arch_find(_bpf_t processor ${CMAKE_SYSTEM_PROCESSOR})
-endif()
-if(NOT _bpf_t OR NOT USDTKIT_ARCH_${_bpf_t}_bpf_arch)
+include(BpfTarget)
+if(NOT USDTKIT_BPF_ARCH)
   message(FATAL_ERROR "no architecture manifest gives a BPF target arch "
     "for ${CMAKE_SYSTEM_PROCESSOR}: build with -DUSDTKIT_BPF_PROGRAMS=OFF")
 endif()
-set(USDTKIT_BPF_ARCH ${USDTKIT_ARCH_${_bpf_t}_bpf_arch})
-separate_arguments(USDTKIT_BPF_DEFS UNIX_COMMAND "${USDTKIT_ARCH_${_bpf_t}_bpf_defs}")
-# where the kernel's BPF context holds the IP (usdtkit.bpf.h), so that no
-# architecture needs a case in the header
-list(APPEND USDTKIT_BPF_DEFS -DUSDTKIT_IP_OFF=${USDTKIT_ARCH_${_bpf_t}_ip_offset}
-  -DUSDTKIT_IP_SIZE=${USDTKIT_ARCH_${_bpf_t}_ptr_size})
-execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
-  OUTPUT_VARIABLE USDTKIT_MULTIARCH OUTPUT_STRIP_TRAILING_WHITESPACE
-  ERROR_QUIET)
-# BPF objects take the target's byte order (s390x: big-endian). bpftool
-# makes skeletons only of objects in the host's byte order (Debian 12's
-# 7.1 says "Endian mismatch"), so a cross build to the other order also
-# compiles a host-order twin for bpftool and embeds the target's bytes in
-# its skeleton (BpfSkelBytes.cmake). The twin differs only in byte
-# order: same maps, programs and sections, so the same skeleton code.
-if(CMAKE_C_BYTE_ORDER STREQUAL "BIG_ENDIAN")
-  set(USDTKIT_BPF_TARGET bpfeb)
-else()
-  set(USDTKIT_BPF_TARGET bpfel)
-endif()
-usdtkit_arch_find(_bpf_host processor ${CMAKE_HOST_SYSTEM_PROCESSOR})
-if(_bpf_host AND USDTKIT_ARCH_${_bpf_host}_elf_data STREQUAL "MSB")
-  set(USDTKIT_BPF_HOST_TARGET bpfeb)
-else()
-  set(USDTKIT_BPF_HOST_TARGET bpfel)
-endif()
 find_program(USDTKIT_LLVM_STRIP NAMES llvm-strip llvm-strip-16 llvm-strip-15
   llvm-strip-14 REQUIRED)
-
-# a Debian cross build (cmake/toolchains/) has the target's <asm/...> in
-# its sysroot, not in /usr/include/<multiarch>
-set(USDTKIT_BPF_ASM_INC /usr/include/${USDTKIT_MULTIARCH})
-if(CMAKE_CROSSCOMPILING AND USDTKIT_TRIPLET)
-  set(USDTKIT_BPF_ASM_INC /usr/${USDTKIT_TRIPLET}/include)
-endif()
 
 # usdtkit_bpf_skeleton(NAME SOURCE [DEPENDS ...]): NAME.bpf.o and
 # NAME.skel.h in the current binary dir; adds target NAME_skel. Extra

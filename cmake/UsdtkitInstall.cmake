@@ -73,6 +73,31 @@ install(FILES ${CMAKE_BINARY_DIR}/usdtkitConfig.cmake
   ${CMAKE_BINARY_DIR}/usdtkitConfigVersion.cmake
   DESTINATION ${USDTKIT_CMAKE_DIR})
 
+# usdtkit_add_bpf_skeleton() for users' BPF programs (usdtkitBpf.cmake.in,
+# included by usdtkitConfig.cmake): compiles them as cmake/Bpf.cmake
+# compiles ours, with the flags of the manifests baked in here for the
+# architecture of this build. Needs no tools now, only where it is used.
+if(USDTKIT_WITH_BPF)
+  include(BpfTarget)
+endif()
+if(USDTKIT_WITH_BPF AND USDTKIT_BPF_ARCH)
+  set(_bpf_flags_list -D__TARGET_ARCH_${USDTKIT_BPF_ARCH} ${USDTKIT_BPF_DEFS})
+  string(JOIN " " _bpf_flags ${_bpf_flags_list})
+  set(_bpf_msb_hosts)
+  foreach(t ${USDTKIT_ARCH_TARGETS})
+    if(USDTKIT_ARCH_${t}_elf_data STREQUAL "MSB" AND USDTKIT_ARCH_${t}_processor)
+      string(REPLACE " " ";" p "${USDTKIT_ARCH_${t}_processor}")
+      list(APPEND _bpf_msb_hosts ${p})
+    endif()
+  endforeach()
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/usdtkitBpf.cmake.in
+    ${CMAKE_BINARY_DIR}/usdtkitBpf.cmake @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/usdtkitBpf.cmake
+    DESTINATION ${USDTKIT_CMAKE_DIR})
+  install(FILES ${CMAKE_CURRENT_LIST_DIR}/BpfSkelBytes.cmake
+    DESTINATION ${USDTKIT_CMAKE_DIR} RENAME usdtkitBpfSkelBytes.cmake)
+endif()
+
 # prefix relative to the .pc file, so an installed tree can be moved
 file(RELATIVE_PATH USDTKIT_PC_TO_PREFIX
   /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
