@@ -191,6 +191,18 @@ if [ -n "$barch" ]; then
 	fi
 fi
 
+# examples/attach, a project of its own: find_package(usdtkit) and
+# usdtkit_add_bpf_skeleton() from the installed libusdtkit-dev
+if [ -f "$src/examples/attach/CMakeLists.txt" ]; then
+	if cmake -S "$src/examples/attach" -B "$c/attach" >"$c/attach.log" 2>&1 &&
+		cmake --build "$c/attach" >>"$c/attach.log" 2>&1; then
+		ok
+	else
+		cat "$c/attach.log"
+		bad "examples/attach builds against the installed package"
+	fi
+fi
+
 # ---- purge: nothing of the packages is left ----
 # shellcheck disable=SC2086
 check "apt-get purge" sh -c "apt-get purge -y -qq $pkgs >>'$out/apt.log' 2>&1"
