@@ -30,5 +30,5 @@ sh scripts/vm.sh
 sh fuzz/ci.sh
 
 # ---- Debian packages: build, lintian, install, consume, purge (about
-# 20 s; USDTKIT_SKIP_DEB=1 skips it) ----
+# 25 s once its tools are installed; USDTKIT_SKIP_DEB=1 skips it) ----
 [ "${USDTKIT_SKIP_DEB:-0}" = 1 ] || sh scripts/deb.sh
