@@ -28,3 +28,7 @@ sh scripts/vm.sh
 
 # Fuzzing: the libFuzzer harnesses, replay and bounded runs.
 sh fuzz/ci.sh
+
+# ---- Debian packages: build, lintian, install, consume, purge (about
+# 25 s once its tools are installed; USDTKIT_SKIP_DEB=1 skips it) ----
+[ "${USDTKIT_SKIP_DEB:-0}" = 1 ] || sh scripts/deb.sh
