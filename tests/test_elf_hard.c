@@ -164,6 +164,7 @@ static void test_truncate_race(double secs)
 		perror(path);
 		exit(2);
 	}
+	fflush(NULL);	/* the child exit()s: nothing buffered twice */
 	pid = fork();
 	if (pid == 0) {
 		unsigned r = 1;
@@ -176,8 +177,10 @@ static void test_truncate_race(double secs)
 				_exit(3);
 			usleep(500);	/* whole for a while: 0.5 ms, as the attack ran */
 		}
-		eg_free(&img);	/* valgrind checks this child's leaks too */
-		_exit(0);
+		/* valgrind checks this child's leaks too: exit(), so that the
+		 * library's destructor unregisters its libbpf handler */
+		eg_free(&img);
+		exit(0);
 	}
 	end = now() + secs;
 	while (now() < end) {
