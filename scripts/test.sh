@@ -18,6 +18,13 @@ run() {	# run BUILD_DIR [cmake args...]
 run build
 run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
 
+# The same tree with clang, warnings as errors: every target builds, and
+# the unit, CLI and install tests pass (the gcc build above ran the rest).
+CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DUSDTKIT_WERROR=ON -DUSDTKIT_BUILD_BENCH=OFF >/dev/null
+cmake --build build-clang -j "$jobs" >/dev/null
+ctest --test-dir build-clang --output-on-failure -j "$jobs" -L "unit|cli|install"
+
 # Cross-architecture proof: a cross build per manifest with a "cross"
 # key, its unit tests and probe-site checks under qemu-user.
 sh scripts/cross.sh
