@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <usdtkit/usdtkit.h>
+
 #include "cli.h"
 #include "json.h"
 
@@ -167,7 +169,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version") ||
 	    !strcmp(argv[1], "version")) {
-		printf("usdtkit %s\n", USDTKIT_CLI_VERSION);
+		/* the library's own version: a static CLI carries it, a
+		 * dynamic one reports the library it runs with */
+		printf("usdtkit %s\n", usdtkit_version_string());
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "__complete"))
