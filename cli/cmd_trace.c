@@ -332,6 +332,7 @@ static const struct cli_opt trace_options[] = {
 	{ 'd', 'd', "duration", "SEC", "stop after SEC seconds (a fraction is fine)" },
 	{ 'j', 0, "json", NULL, "one JSON object per hit" },
 	{ 'v', 'v', "verbose", NULL, "say what is attached, and libbpf's messages" },
+	{ 'q', 'q', "quiet", NULL, "no \"Tracing N probes\" line once attached" },
 	{ OPT_BEST_EFFORT, 0, "best-effort", NULL,
 	  "skip probes a glob matched that cannot be attached" },
 	{ 'h', 'h', "help", NULL, "print this help and exit" },
@@ -343,14 +344,15 @@ const struct cli_cmd cli_cmd_trace = {
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
 	.synopsis = "[-p PID] [--mode auto|multi|perf|ipmap] [--count N]\n"
-		"                     [--duration SEC] [--json] [-v] [--best-effort] TARGET...",
+		"                     [--duration SEC] [--json] [-v] [-q] [--best-effort] TARGET...",
 	.description =
 		"  Print every hit of USDT probes: time (s since start), pid, tid,\n"
 		"  probe and arguments with their sign and width. TARGET is\n"
 		"  PATH:PROVIDER:NAME, or PROVIDER:NAME with -p (every object that\n"
 		"  PID maps); PROVIDER and NAME are shell globs. -p also limits a\n"
 		"  PATH target to that process. Stops on Ctrl-C, after N hits or\n"
-		"  SEC seconds; lost events are reported on stderr.\n"
+		"  SEC seconds; lost events are reported on stderr. Once every\n"
+		"  target is attached, a line on stderr says so (-q: not).\n"
 		"  --json: one object per hit: {\"ts_ns\",\"pid\",\"tid\",\"provider\",\n"
 		"  \"name\",\"args\":[...]} (+ \"err\" when an argument is unreadable).\n"
 		"  A probe that a glob matched and that cannot be attached fails the\n"
@@ -385,6 +387,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			break;
 		case 'v':
 			t->verbose = true;
+			break;
+		case 'q':
+			t->quiet = true;
 			break;
 		case 'p':
 			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
@@ -424,6 +429,42 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 		}
 	}
 	return p.i;
+}
+
+/*
+ * "Tracing N probes (M sites) in MODE mode. Ctrl-C to end." once every
+ * target is attached: a user (or a script waiting to start a workload)
+ * knows hits from now on are seen. Modes are listed when links differ.
+ */
+static void say_tracing(const struct tracer *t)
+{
+	unsigned int seen = 0, nmodes = 0, k = 0;
+	size_t i, probes = 0, sites = 0;
+	char modes[64] = "";
+	int m;
+
+	for (i = 0; i < t->nprobes; i++) {
+		if (!t->probes[i].link)
+			continue;
+		probes++;
+		sites += usdtkit_link_site_count(t->probes[i].link);
+		m = (int)usdtkit_link_mode(t->probes[i].link);
+		if (m >= 0 && m < 32 && !(seen & (1u << m))) {
+			seen |= 1u << m;
+			nmodes++;
+		}
+	}
+	for (m = 0; m < 32; m++) {
+		if (!(seen & (1u << m)))
+			continue;
+		k++;
+		snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), "%s%s",
+			 k == 1 ? "" : k == nmodes ? " and " : ", ",
+			 usdtkit_mode_str((enum usdtkit_mode)m));
+	}
+	fprintf(stderr, "Tracing %zu probe%s (%zu site%s) in %s mode%s. Ctrl-C to end.\n",
+		probes, probes == 1 ? "" : "s", sites, sites == 1 ? "" : "s",
+		modes, nmodes > 1 ? "s" : "");
 }
 
 static int setup(struct tracer *t, int ntargets, char **targets)
@@ -470,6 +511,8 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		trace_err("no probe could be attached");
 		return -ENOENT;
 	}
+	if (!t->quiet)
+		say_tracing(t);
 	/* the trace starts once every target is attached: hits of the first
 	 * targets while later ones were still attaching are dropped, so the
 	 * output never shows one probe and not yet another */

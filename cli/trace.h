@@ -40,6 +40,7 @@ struct tracer {
 	unsigned long long count;	/* 0: no limit */
 	double duration;		/* seconds, 0: no limit */
 	bool json, verbose;
+	bool quiet;		/* no "Tracing ..." line */
 	bool best_effort;	/* skip probes a glob matched that fail */
 
 	struct trace *skel;

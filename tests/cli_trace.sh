@@ -99,6 +99,20 @@ case $line in
 *) ko "text tick: $line" ;;
 esac
 
+# the "tracing has begun" line: exact, once, and not with -q
+timeout 30 "$u" trace --count 1 --mode perf "$demo:demo:request" "$demo:demo:tick" \
+	>/dev/null 2>"$tmp/err"
+n=$(grep -c '^Tracing' "$tmp/err")
+if [ "$n" -eq 1 ] && grep -qx 'Tracing 2 probes (2 sites) in perf mode. Ctrl-C to end.' "$tmp/err"; then
+	ok; else ko "Tracing line:"; cat "$tmp/err"; fi
+timeout 30 "$u" trace --count 1 --mode multi "$demo:demo:request" >/dev/null 2>"$tmp/err"
+grep -qx 'Tracing 1 probe (1 site) in multi mode. Ctrl-C to end.' "$tmp/err" && ok ||
+	{ ko "Tracing line, one probe:"; cat "$tmp/err"; }
+timeout 30 "$u" trace -q --count 1 "$demo:demo:request" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && ! grep -q Tracing "$tmp/err" && grep -q "1 hit printed" "$tmp/err"; then
+	ok; else ko "-q: exit $rc:"; cat "$tmp/err"; fi
+
 # expect RC WHAT MESSAGE-PATTERN ARGS...
 expect() {
 	want=$1 what=$2 pat=$3; shift 3
