@@ -127,6 +127,14 @@ static int load(struct tracer *t)
 		trace_err("opening the BPF program: %s", strerror(errno));
 		return -errno;
 	}
+	if (t->str_mask) {
+		size_t i;
+
+		t->skel->rodata->ev_size = (unsigned int)trace_str_layout(t);
+		t->skel->rodata->str_size = t->str_len + 2;
+		for (i = 0; i < MAX_ARGS; i++)
+			t->skel->rodata->str_off[i] = t->str_off[i];
+	}
 	err = usdtkit_prog_prepare(t->skel->progs.usdtkit_trace, t->mode);
 	if (!err)
 		err = size_maps(t);
@@ -230,9 +238,9 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (e->cookie < 1 || (unsigned long long)e->cookie > t->nprobes)
 		return 0;
 	if (t->json)
-		trace_event_json(t->out, &t->probes[e->cookie - 1], e);
+		trace_event_json(t->out, t, &t->probes[e->cookie - 1], e, size);
 	else
-		trace_event_text(t->out, t, &t->probes[e->cookie - 1], e);
+		trace_event_text(t->out, t, &t->probes[e->cookie - 1], e, size);
 	t->printed++;
 	return 0;
 }
@@ -323,7 +331,7 @@ static void cleanup(struct tracer *t)
 
 /* ---- options ---- */
 
-enum { OPT_MODE = 256, OPT_BEST_EFFORT };
+enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN };
 
 static const struct cli_opt trace_options[] = {
 	{ 'p', 'p', "pid", "PID", "only this process; PROVIDER:NAME targets are its objects" },
@@ -331,6 +339,10 @@ static const struct cli_opt trace_options[] = {
 	{ 'c', 'c', "count", "N", "stop after N hits" },
 	{ 'd', 'd', "duration", "SEC", "stop after SEC seconds (a fraction is fine)" },
 	{ 'j', 0, "json", NULL, "one JSON object per hit" },
+	{ OPT_STR, 0, "str", "N[,N...]",
+	  "print argument N (0-based) as the string it points to" },
+	{ OPT_STRLEN, 0, "strlen", "L",
+	  "print at most L bytes of a --str string (default 128, max 4096)" },
 	{ 'v', 'v', "verbose", NULL, "say what is attached, and libbpf's messages" },
 	{ 'q', 'q', "quiet", NULL, "no \"Tracing N probes\" line once attached" },
 	{ OPT_BEST_EFFORT, 0, "best-effort", NULL,
@@ -344,7 +356,8 @@ const struct cli_cmd cli_cmd_trace = {
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
 	.synopsis = "[-p PID] [--mode auto|multi|perf|ipmap] [--count N]\n"
-		"                     [--duration SEC] [--json] [-v] [-q] [--best-effort] TARGET...",
+		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L] [-v] [-q]\n"
+		"                     [--best-effort] TARGET...",
 	.description =
 		"  Print every hit of USDT probes: time (s since start), pid, tid,\n"
 		"  probe and arguments with their sign and width. TARGET is\n"
@@ -355,11 +368,36 @@ const struct cli_cmd cli_cmd_trace = {
 		"  target is attached, a line on stderr says so (-q: not).\n"
 		"  --json: one object per hit: {\"ts_ns\",\"pid\",\"tid\",\"provider\",\n"
 		"  \"name\",\"args\":[...]} (+ \"err\" when an argument is unreadable).\n"
+		"  --str 0,2: arguments 0 and 2 (numbered as in `usdtkit list`) are\n"
+		"  pointers to NUL-terminated strings, printed quoted and escaped;\n"
+		"  one longer than --strlen is cut (text: \"...\"..., JSON: listed in\n"
+		"  \"truncated\"); a bad pointer prints <fault 0xADDR> (JSON: null).\n"
 		"  A probe that a glob matched and that cannot be attached fails the\n"
 		"  trace (exit 1); --best-effort skips it and traces the others.\n",
 	.opts = trace_options,
 	.operand = "target",
 };
+
+/* --str N[,N...]: argument numbers into t->str_mask; -1 if bad */
+static int parse_str(struct tracer *t, const char *val)
+{
+	char *copy = strdup(val), *tok, *save = NULL;
+	unsigned long long n;
+	int err = copy ? 0 : -1;
+
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (cli_parse_ulong(tok, 0, MAX_ARGS - 1, &n))
+			t->str_mask |= 1u << n;
+		else
+			err = -1;
+	}
+	/* "" or "," names no argument */
+	if (!err && !strpbrk(val, "0123456789"))
+		err = -1;
+	free(copy);
+	return err;
+}
 
 /* Options into @t; the index of the first TARGET, or -EXIT code
  * (-EXIT_HELP: the help was printed). */
@@ -384,6 +422,22 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			break;
 		case OPT_BEST_EFFORT:
 			t->best_effort = true;
+			break;
+		case OPT_STR:
+			if (parse_str(t, p.val)) {
+				cli_usage_err(c, "bad --str '%s': want argument numbers "
+					      "0 to %d, separated by commas", p.val,
+					      MAX_ARGS - 1);
+				return -EXIT_USAGE;
+			}
+			break;
+		case OPT_STRLEN:
+			if (!cli_parse_ulong(p.val, 1, TRACE_STRLEN_MAX, &v)) {
+				cli_usage_err(c, "bad --strlen '%s': want 1 to %d bytes",
+					      p.val, TRACE_STRLEN_MAX);
+				return -EXIT_USAGE;
+			}
+			t->str_len = (unsigned int)v;
 			break;
 		case 'v':
 			t->verbose = true;
@@ -527,7 +581,7 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 
 int cmd_trace(int argc, char **argv)
 {
-	struct tracer t = { 0 };
+	struct tracer t = { .str_len = TRACE_STRLEN_DEFAULT };
 	struct sigaction sa = { .sa_handler = on_signal };
 	int first, rc = EXIT_OK;
 

@@ -336,6 +336,131 @@ void jw_text(struct jw *w, const char *s, size_t n)
 	}
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence of 2 to 4 bytes at @s
+ * (no overlong form, no surrogate, at most U+10FFFF), its code point in
+ * *@cp; 0 if there is none.
+ */
+static size_t utf8_seq(const unsigned char *s, size_t n, unsigned int *cp)
+{
+	static const unsigned int min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t len, i;
+	unsigned int c;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < min[len] || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* Bytes from a process as a JSON string: what is not well-formed UTF-8
+ * becomes U+FFFD, one per byte, so the line stays valid JSON; control
+ * characters (C0, DEL, C1) are \u escapes. */
+void json_str_bytes(struct jw *w, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, run, len;
+	unsigned int cp;
+
+	jw_putc(w, '"');
+	while (i < n) {
+		/* ASCII that needs no escape, in one call */
+		for (run = i; run < n && u[run] < 0x80 && !needs_esc[u[run]]; run++)
+			;
+		jw_put(w, s + i, run - i);
+		i = run;
+		if (i == n)
+			break;
+		if (u[i] < 0x80) {
+			char e[8];
+
+			if (u[i] == '"' || u[i] == '\\')
+				snprintf(e, sizeof(e), "\\%c", u[i]);
+			else if (u[i] == '\n')
+				snprintf(e, sizeof(e), "\\n");
+			else
+				snprintf(e, sizeof(e), "\\u%04x", u[i]);
+			json_raw(w, e);
+			i++;
+			continue;
+		}
+		len = utf8_seq(u + i, n - i, &cp);
+		if (len && cp < 0xa0) {
+			char e[8];
+
+			/* a C1 control (U+0080..U+009F): escaped, like C0, so
+			 * that JSON shown on a terminal cannot drive it */
+			snprintf(e, sizeof(e), "\\u%04x", cp);
+			json_raw(w, e);
+			i += len;
+		} else if (len) {
+			jw_put(w, s + i, len);
+			i += len;
+		} else {
+			JW_LIT(w, "\\ufffd");
+			i++;
+		}
+	}
+	jw_putc(w, '"');
+}
+
+/*
+ * Bytes from a process as a double-quoted C-like string for a terminal:
+ * " and \ escaped, control characters (C0, DEL and C1) and what is not
+ * well-formed UTF-8 as \xNN, printable UTF-8 as is.
+ */
+void jw_text_quoted(struct jw *w, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, run, len, k;
+	unsigned int cp = 0;
+
+	jw_putc(w, '"');
+	while (i < n) {
+		for (run = i; run < n && u[run] >= 0x20 && u[run] < 0x7f &&
+		     u[run] != '"' && u[run] != '\\'; run++)
+			;
+		jw_put(w, s + i, run - i);
+		i = run;
+		if (i == n)
+			break;
+		if (u[i] == '"' || u[i] == '\\') {
+			jw_putc(w, '\\');
+			jw_putc(w, (char)u[i++]);
+			continue;
+		}
+		len = u[i] >= 0x80 ? utf8_seq(u + i, n - i, &cp) : 0;
+		if (len && cp >= 0xa0) {
+			jw_put(w, s + i, len);
+			i += len;
+			continue;
+		}
+		/* one byte, or every byte of a C1 control */
+		for (k = 0; k < (len ? len : 1); k++, i++) {
+			JW_LIT(w, "\\x");
+			jw_putc(w, hex[u[i] >> 4]);
+			jw_putc(w, hex[u[i] & 15]);
+		}
+	}
+	jw_putc(w, '"');
+}
+
 /* A message line on @f, escaped like jw_text(), then a newline. */
 void put_text_line(FILE *f, const char *s)
 {

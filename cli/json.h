@@ -29,7 +29,7 @@ struct jw {
  */
 #define JSON_SCHEMA_PARSE	"usdtkit-parse/1.0"
 #define JSON_SCHEMA_LIST	"usdtkit-list/1.0"
-#define JSON_SCHEMA_TRACE	"usdtkit-trace/1.0"
+#define JSON_SCHEMA_TRACE	"usdtkit-trace/1.1"
 #define JSON_SCHEMA_FEATURES	"usdtkit-features/1.0"
 
 /* {"schema":"VERSION" : the opening of every object of a stream */
@@ -90,6 +90,10 @@ void json_num_i64(struct jw *f, int64_t v);
  * terminal), and a whole message line so escaped. */
 void jw_text(struct jw *f, const char *s, size_t len);
 void put_text_line(FILE *f, const char *s);
+/* bytes of a process: a JSON string (ill-formed UTF-8 -> \ufffd), and a
+ * quoted string for text output (controls, ill-formed UTF-8 -> \xNN) */
+void json_str_bytes(struct jw *w, const char *s, size_t n);
+void jw_text_quoted(struct jw *w, const char *s, size_t n);
 
 /* Write one parsed argument as a JSON object. */
 void json_arg(struct jw *f, const struct usdtkit_arch *arch, const char *spec,

@@ -12,6 +12,8 @@
 #include "trace_event.h"
 
 #define MAX_ARGS USDTKIT_BPF_MAX_ARGS
+#define TRACE_STRLEN_DEFAULT 128
+#define TRACE_STRLEN_MAX 4096
 
 /* How one argument is printed: from the ELF note, not from the event. */
 struct arg_type {
@@ -41,6 +43,9 @@ struct tracer {
 	double duration;		/* seconds, 0: no limit */
 	bool json, verbose;
 	bool quiet;		/* no "Tracing ..." line */
+	unsigned int str_mask;	/* --str: bit n, argument n is a string */
+	unsigned int str_len;	/* --strlen: bytes of a string printed */
+	unsigned short str_off[MAX_ARGS]; /* its slot in the event, 0: none */
 	bool best_effort;	/* skip probes a glob matched that fail */
 
 	struct trace *skel;
@@ -69,9 +74,12 @@ int trace_add_target(struct tracer *t, const char *target);
 char *trace_glob_quote(const char *s);
 
 /* trace_output.c: one hit, as JSON or as a line of text */
-void trace_event_json(struct jw *w, const struct probe *p,
-		      const struct usdtkit_trace_event *e);
+void trace_event_json(struct jw *w, const struct tracer *t, const struct probe *p,
+		      const struct usdtkit_trace_event *e, size_t size);
 void trace_event_text(struct jw *w, const struct tracer *t,
-		      const struct probe *p, const struct usdtkit_trace_event *e);
+		      const struct probe *p, const struct usdtkit_trace_event *e,
+		      size_t size);
+/* --str: the slots' offsets in t, and the event's size */
+size_t trace_str_layout(struct tracer *t);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* usdtkit trace: one hit as JSON or text, typed by its probe's note. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,10 +84,66 @@ static struct arg_type hit_type(const struct probe *p,
 	return ty;
 }
 
-void trace_event_json(struct jw *w, const struct probe *p,
-		       const struct usdtkit_trace_event *e)
+/* A slot: sizeof(struct usdtkit_trace_str), then --strlen + 2 bytes
+ * (the NUL, and one to see a longer string), 8-aligned. */
+static size_t slot_size(const struct tracer *t)
 {
+	return sizeof(struct usdtkit_trace_str) + ((t->str_len + 2 + 7) & ~7u);
+}
+
+size_t trace_str_layout(struct tracer *t)
+{
+	size_t off = sizeof(struct usdtkit_trace_event);
 	int i;
+
+	for (i = 0; i < MAX_ARGS; i++) {
+		t->str_off[i] = 0;
+		if (!(t->str_mask & (1u << i)))
+			continue;
+		/* at most 144 + 12 * 4112 bytes: fits the u16 offsets */
+		t->str_off[i] = (unsigned short)off;
+		off += slot_size(t);
+	}
+	return off;
+}
+
+/*
+ * Argument @i of @e as a string, if --str named it and its pointer was
+ * read: its slot, else NULL. *@n: the bytes to print, *@cut: the string
+ * was longer than --strlen.
+ */
+static const struct usdtkit_trace_str *
+hit_str(const struct tracer *t, const struct usdtkit_trace_event *e, size_t size,
+	int i, size_t *n, bool *cut)
+{
+	const struct usdtkit_trace_str *s;
+
+	if (!t->str_off[i] || (e->err_mask & (1u << i)) ||
+	    t->str_off[i] + slot_size(t) > size)
+		return NULL;
+	s = (const void *)((const char *)e + t->str_off[i]);
+	*cut = false;
+	*n = 0;
+	if (s->len > 0) {
+		/* len counts the NUL; the slot holds one more byte than shown */
+		*n = (size_t)s->len - 1;
+		if (*n > t->str_len) {
+			*n = t->str_len;
+			*cut = true;
+		}
+		*n = strnlen(s->data, *n);
+	}
+	return s;
+}
+
+void trace_event_json(struct jw *w, const struct tracer *t, const struct probe *p,
+		       const struct usdtkit_trace_event *e, size_t size)
+{
+	const struct usdtkit_trace_str *s;
+	unsigned int cut_mask = 0;
+	int i, err = e->err;
+	bool cut;
+	size_t n;
 
 	JW_OPEN(w, JSON_SCHEMA_TRACE);
 	JW_LIT(w, ",\"ts_ns\":");
@@ -105,23 +162,50 @@ void trace_event_json(struct jw *w, const struct probe *p,
 			jw_putc(w, ',');
 		struct arg_type ty = hit_type(p, e, i);
 
-		if (e->err_mask & (1u << i))
+		s = hit_str(t, e, size, i, &n, &cut);
+		if (s && s->len < 0) {
+			/* a faulting pointer: null, like an unreadable argument */
 			JW_LIT(w, "null");
-		else
+			if (!err)
+				err = s->len;
+		} else if (s) {
+			json_str_bytes(w, s->data, n);
+			if (cut)
+				cut_mask |= 1u << i;
+		} else if (e->err_mask & (1u << i)) {
+			JW_LIT(w, "null");
+		} else {
 			put_value(w, &ty, e->args[i]);
+		}
 	}
 	jw_putc(w, ']');
-	if (e->err || e->nargs < 0) {
+	if (cut_mask) {
+		/* the strings that were longer than --strlen */
+		JW_LIT(w, ",\"truncated\":[");
+		for (i = 0, n = 0; i < MAX_ARGS; i++) {
+			if (!(cut_mask & (1u << i)))
+				continue;
+			if (n++)
+				jw_putc(w, ',');
+			json_i64(w, i);
+		}
+		jw_putc(w, ']');
+	}
+	if (err || e->nargs < 0) {
 		/* unreadable arguments are null, and why is here */
 		JW_LIT(w, ",\"err\":");
-		json_i64(w, e->err ? e->err : e->nargs);
+		json_i64(w, err ? err : e->nargs);
 	}
 	JW_LIT(w, "}\n");
 }
 
 void trace_event_text(struct jw *w, const struct tracer *t,
-		       const struct probe *p, const struct usdtkit_trace_event *e)
+		       const struct probe *p, const struct usdtkit_trace_event *e,
+		       size_t size)
 {
+	const struct usdtkit_trace_str *s;
+	bool cut;
+	size_t n;
 	/* on_event() drops hits older than start_ns */
 	uint64_t rel = e->ts_ns > t->start_ns ? e->ts_ns - t->start_ns : 0;
 	char buf[64];
@@ -144,6 +228,20 @@ void trace_event_text(struct jw *w, const struct tracer *t,
 
 		if (i)
 			JW_LIT(w, ", ");
+		s = hit_str(t, e, size, i, &n, &cut);
+		if (s && s->len < 0) {
+			snprintf(buf, sizeof(buf), "str <fault 0x%llx>",
+				 (unsigned long long)e->args[i]);
+			json_raw(w, buf);
+			continue;
+		}
+		if (s) {
+			JW_LIT(w, "str ");
+			jw_text_quoted(w, s->data, n);
+			if (cut)
+				JW_LIT(w, "...");
+			continue;
+		}
 		put_type(w, &ty);
 		if (e->err_mask & (1u << i)) {
 			snprintf(buf, sizeof(buf), "?(error %d)", e->err);

@@ -25,12 +25,45 @@ struct {
 	__type(value, unsigned long long);
 } counters SEC(".maps");
 
+/*
+ * --str, set by the CLI before the load. They are .rodata: the verifier
+ * sees them as constants, so the record size passed to
+ * bpf_ringbuf_reserve() (which wants a constant) and every slot offset
+ * are known, and the bounds below are checked once, at load time.
+ * ev_size: the event plus one slot per string argument; str_off[n]: the
+ * slot of argument n, 0 if it is not read as a string; str_size: the
+ * bytes read into a slot (--strlen + 2: the NUL, and one more byte to
+ * tell a string of exactly --strlen bytes from a longer one).
+ */
+const volatile unsigned int ev_size = sizeof(struct usdtkit_trace_event);
+const volatile unsigned short str_off[USDTKIT_BPF_MAX_ARGS];
+const volatile unsigned int str_size;
+
 static __always_inline void count(int which)
 {
 	unsigned long long *c = bpf_map_lookup_elem(&counters, &which);
 
 	if (c)
 		(*c)++;
+}
+
+/* argument @i (its value @v: a user pointer) as a string, into its slot */
+static __always_inline void read_str(struct usdtkit_trace_event *e, int i,
+				     long v, int ok)
+{
+	unsigned int off = str_off[i], n = str_size;
+	struct usdtkit_trace_str *s;
+
+	if (!off || off + sizeof(*s) + n > ev_size)
+		return;
+	s = (void *)e + off;
+	/* a slot is always written: the record is not zeroed */
+	s->pad = 0;
+	if (!ok) {
+		s->len = -USDTKIT__EINVAL;
+		return;
+	}
+	s->len = bpf_probe_read_user_str(s->data, n, (const void *)v);
 }
 
 /* one hit -> one event; also the body of test programs that include
@@ -43,7 +76,7 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	int i;
 
 	count(0);
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = bpf_ringbuf_reserve(&events, ev_size, 0);
 	if (!e) {
 		count(1);
 		return 0;
@@ -64,8 +97,10 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 
 		e->args[i] = 0;
 		e->types[i] = 0;
-		if (!spec || i >= spec->arg_cnt)
+		if (!spec || i >= spec->arg_cnt) {
+			read_str(e, i, 0, 0);
 			continue;
+		}
 		e->types[i] = (spec->args[i].size & 15) |
 			(spec->args[i].flags & USDTKIT_BPF_F_SIGNED ?
 			 USDTKIT_TRACE_SIGNED : 0);
@@ -76,6 +111,7 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 				e->err = err;
 		}
 		e->args[i] = v;
+		read_str(e, i, v, !err);
 	}
 	bpf_ringbuf_submit(e, 0);
 	return 0;

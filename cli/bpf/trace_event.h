@@ -22,6 +22,18 @@ struct usdtkit_trace_event {
 
 #define USDTKIT_TRACE_SIGNED	0x80
 
+/*
+ * --str: the event is followed by one slot per argument read as a string,
+ * at the offsets the CLI chose (the program's str_off[]). len is what
+ * bpf_probe_read_user_str() returned: the bytes in data with the NUL, or
+ * a negative errno (a faulting pointer: -EFAULT).
+ */
+struct usdtkit_trace_str {
+	int len;
+	unsigned int pad;
+	char data[];
+};
+
 _Static_assert(sizeof(struct usdtkit_trace_event) == 144, "trace event layout");
 
 #endif
