@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * usdtkit trace [-p PID] [--mode auto|multi|perf|ipmap] [--count N]
+ * usdtkit trace [-p PID | -c CMD] [--mode auto|multi|perf|ipmap] [--count N]
  *               [--duration SEC] [--json] [-v] TARGET...
- * TARGET: PATH:PROVIDER:NAME, or PROVIDER:NAME with -p (shell globs in
- * PROVIDER and NAME). One line (or JSON object) per probe hit, until
- * Ctrl-C, --count hits or --duration seconds; lost events on stderr.
+ * TARGET: PATH:PROVIDER:NAME, or PROVIDER:NAME with -p or -c (shell globs
+ * in PROVIDER and NAME). One line (or JSON object) per probe hit, until
+ * Ctrl-C, --count hits, --duration seconds or the end of PID or CMD; lost
+ * events on stderr. -c runs CMD held before its exec until every probe is
+ * attached (trace_cmd.c says how).
  *
  * Globs are expanded here, not by the attach layer: every matching probe
  * gets its own attach and cookie, so a hit names the exact probe, and its
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -37,6 +40,12 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+/* -c: only to interrupt the poll when CMD exits; run() reaps it */
+static void on_child(int sig)
+{
+	(void)sig;
 }
 
 /* Messages quote names from files: escaped, one line each. */
@@ -266,8 +275,11 @@ static int run(struct tracer *t)
 		/* a closed pipe (| head) ends the trace like Ctrl-C */
 		if (fflush(stdout) || ferror(stdout))
 			break;
+		/* -c: CMD has exited (reaped, with its status on stderr) */
+		if (t->cmd_argv && trace_cmd_exited(t, false))
+			break;
 		/* -p: nothing more can come once the process is gone */
-		if (t->pid && kill(t->pid, 0) && errno == ESRCH) {
+		if (!t->cmd_argv && t->pid && kill(t->pid, 0) && errno == ESRCH) {
 			trace_err("pid %d exited", t->pid);
 			break;
 		}
@@ -277,6 +289,8 @@ static int run(struct tracer *t)
 			return err;
 		}
 	}
+	/* -c: CMD ends with the trace, still traced on its way out */
+	trace_cmd_stop(t);
 	/* what came in since the last poll: the last hits of a process that
 	 * has exited, or those before Ctrl-C (on_event() keeps to --count) */
 	if (!ferror(stdout)) {
@@ -306,6 +320,10 @@ static void cleanup(struct tracer *t)
 	struct usdtkit_link **links;
 	size_t i;
 
+	/* an error before run(): CMD, maybe not yet exec'd, goes too */
+	trace_cmd_stop(t);
+	trace_cmd_free_argv(t->cmd_argv);
+	free(t->cmd_path);
 	ring_buffer__free(t->rb);
 	/* links first (they hold entries of the program's maps), all at
 	 * once: each waits for a kernel grace period */
@@ -331,12 +349,13 @@ static void cleanup(struct tracer *t)
 
 /* ---- options ---- */
 
-enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN };
+enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN, OPT_COUNT };
 
 static const struct cli_opt trace_options[] = {
 	{ 'p', 'p', "pid", "PID", "only this process; PROVIDER:NAME targets are its objects" },
+	{ 'c', 'c', "command", "CMD", "run CMD, traced from its start, until it exits" },
 	{ OPT_MODE, 0, "mode", "MODE", "auto, multi, perf or ipmap (default auto)" },
-	{ 'c', 'c', "count", "N", "stop after N hits" },
+	{ OPT_COUNT, 0, "count", "N", "stop after N hits" },
 	{ 'd', 'd', "duration", "SEC", "stop after SEC seconds (a fraction is fine)" },
 	{ 'j', 0, "json", NULL, "one JSON object per hit" },
 	{ OPT_STR, 0, "str", "N[,N...]",
@@ -355,7 +374,7 @@ const struct cli_cmd cli_cmd_trace = {
 	.name = "trace",
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
-	.synopsis = "[-p PID] [--mode auto|multi|perf|ipmap] [--count N]\n"
+	.synopsis = "[-p PID | -c CMD] [--mode auto|multi|perf|ipmap] [--count N]\n"
 		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L] [-v] [-q]\n"
 		"                     [--best-effort] TARGET...",
 	.description =
@@ -366,6 +385,10 @@ const struct cli_cmd cli_cmd_trace = {
 		"  PATH target to that process. Stops on Ctrl-C, after N hits or\n"
 		"  SEC seconds; lost events are reported on stderr. Once every\n"
 		"  target is attached, a line on stderr says so (-q: not).\n"
+		"  -c CMD: run CMD (split into words; quotes but no expansions),\n"
+		"  its probes attached before it starts, as with -p its pid;\n"
+		"  PROVIDER:NAME targets are those of its executable. The trace ends\n"
+		"  when CMD exits; a trace that ends first terminates CMD.\n"
 		"  --json: one object per hit: {\"ts_ns\",\"pid\",\"tid\",\"provider\",\n"
 		"  \"name\",\"args\":[...]} (+ \"err\" when an argument is unreadable).\n"
 		"  --str 0,2: arguments 0 and 2 (numbered as in `usdtkit list`) are\n"
@@ -407,7 +430,7 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 	unsigned long long v;
 	struct cli_parser p;
 	char *end;
-	int key, m;
+	int key, m, first;
 
 	cli_parser_init(&p, c, argc, argv);
 	while ((key = cli_next(&p)) != CLI_END) {
@@ -416,7 +439,8 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			return -EXIT_USAGE;
 		case CLI_OPERAND:
 			/* options stop at the first TARGET, as before */
-			return p.i - 1;
+			first = p.i - 1;
+			goto done;
 		case 'j':
 			t->json = true;
 			break;
@@ -461,7 +485,21 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			}
 			t->mode = (enum usdtkit_mode)m;
 			break;
-		case 'c':
+		case 'c': {
+			const char *why = NULL;
+			int err;
+
+			trace_cmd_free_argv(t->cmd_argv);
+			err = trace_cmd_split(p.val, &t->cmd_argv, &why);
+			if (err == -ENOMEM)
+				return -EXIT_BAD_INPUT;
+			if (err) {
+				cli_usage_err(c, "bad command '%s': %s", p.val, why);
+				return -EXIT_USAGE;
+			}
+			break;
+		}
+		case OPT_COUNT:
 			if (!cli_parse_ulong(p.val, 1, ULLONG_MAX, &t->count)) {
 				cli_usage_err(c, "bad count '%s': want a number of hits > 0",
 					      p.val);
@@ -482,7 +520,13 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			return -EXIT_HELP;
 		}
 	}
-	return p.i;
+	first = p.i;
+done:
+	if (t->pid && t->cmd_argv) {
+		cli_usage_err(c, "-p and -c exclude each other");
+		return -EXIT_USAGE;
+	}
+	return first;
 }
 
 /*
@@ -531,6 +575,13 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		if (err)
 			return err;
 	}
+	/* -c: CMD's pid is needed to attach: fork it now, held before its
+	 * exec (the probes are not in its address space before that) */
+	if (t->cmd_argv) {
+		err = trace_cmd_start(t);
+		if (err)
+			return err;
+	}
 	t->mode = usdtkit_mode_resolve(t->mode);
 	err = load(t);
 	if (err)
@@ -576,13 +627,15 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		trace_err("ring buffer: %s", strerror(errno));
 		return -errno;
 	}
-	return 0;
+	return t->cmd_argv ? trace_cmd_go(t) : 0;
 }
 
 int cmd_trace(int argc, char **argv)
 {
-	struct tracer t = { .str_len = TRACE_STRLEN_DEFAULT };
+	struct tracer t = { .str_len = TRACE_STRLEN_DEFAULT, .cmd_go_fd = -1,
+			    .cmd_err_fd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa_child = { .sa_handler = on_child };
 	int first, rc = EXIT_OK;
 
 	first = parse_opts(&t, argc, argv);
@@ -594,6 +647,15 @@ int cmd_trace(int argc, char **argv)
 		cli_usage_err(&cli_cmd_trace, "no TARGET (PATH:PROVIDER:NAME)");
 		return EXIT_USAGE;
 	}
+	/* a CMD that does not exist: one line, before anything is loaded */
+	if (t.cmd_argv) {
+		t.cmd_path = trace_cmd_resolve(t.cmd_argv[0]);
+		if (!t.cmd_path) {
+			trace_err("cannot run %s: %s", t.cmd_argv[0], strerror(errno));
+			trace_cmd_free_argv(t.cmd_argv);
+			return EXIT_BAD_INPUT;
+		}
+	}
 	libbpf_verbose = t.verbose;
 	libbpf_set_print(libbpf_msg);
 	t.out = malloc(sizeof(*t.out));
@@ -603,6 +665,7 @@ int cmd_trace(int argc, char **argv)
 	/* no SA_RESTART: Ctrl-C interrupts the poll at once */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa_child, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (setup(&t, argc - first, argv + first) || run(&t))
 		rc = EXIT_BAD_INPUT;

@@ -47,6 +47,12 @@ struct tracer {
 	unsigned int str_len;	/* --strlen: bytes of a string printed */
 	unsigned short str_off[MAX_ARGS]; /* its slot in the event, 0: none */
 	bool best_effort;	/* skip probes a glob matched that fail */
+	/* -c CMD: its words, the file they run (PROVIDER:NAME targets are
+	 * its probes), and while it waits for its exec, the pipes to let it
+	 * go and to hear back; t->pid is its pid once forked */
+	char **cmd_argv, *cmd_path;
+	int cmd_go_fd, cmd_err_fd;
+	bool cmd_reaped;
 
 	struct trace *skel;
 	struct ring_buffer *rb;
@@ -72,6 +78,15 @@ void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
 int trace_add_target(struct tracer *t, const char *target);
 /* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */
 char *trace_glob_quote(const char *s);
+
+/* trace_cmd.c: -c CMD (see there for how it is held before its exec) */
+int trace_cmd_split(const char *s, char ***argv, const char **why);
+void trace_cmd_free_argv(char **argv);
+char *trace_cmd_resolve(const char *file);
+int trace_cmd_start(struct tracer *t);
+int trace_cmd_go(struct tracer *t);
+bool trace_cmd_exited(struct tracer *t, bool block);
+void trace_cmd_stop(struct tracer *t);
 
 /* trace_output.c: one hit, as JSON or as a line of text */
 void trace_event_json(struct jw *w, const struct tracer *t, const struct probe *p,

@@ -192,7 +192,13 @@ int trace_add_target(struct tracer *t, const char *target)
 	} else {
 		prov = s;
 	}
-	if ((path && !*path) || (!path && !t->pid))
+	if (path && !*path)
+		goto bad;
+	/* -c: PROVIDER:NAME are the probes of CMD's executable, attached by
+	 * path as CMD is not mapped by its pid yet */
+	if (!path && t->cmd_path)
+		path = t->cmd_path;
+	else if (!path && !t->pid)
 		goto bad;
 	err = path ? add_path_target(t, path, *prov ? prov : NULL, *name ? name : NULL)
 		   : add_pid_target(t, *prov ? prov : NULL, *name ? name : NULL);
@@ -200,7 +206,8 @@ int trace_add_target(struct tracer *t, const char *target)
 	return err;
 bad:
 	trace_err("bad target '%s': want PATH:PROVIDER:NAME%s", target,
-		t->pid ? " or PROVIDER:NAME" : " (or PROVIDER:NAME with -p PID)");
+		t->pid || t->cmd_path ? " or PROVIDER:NAME" :
+		" (or PROVIDER:NAME with -p PID or -c CMD)");
 	free(s);
 	return -EINVAL;
 }

@@ -74,6 +74,13 @@ _usdtkit()
 		PID)
 			_usdtkit_reply "$(cd /proc 2>/dev/null && printf '%s\n' [0-9]*)"
 			return ;;
+		CMD)	# trace -c: a program (its arguments are the user's)
+			if [[ $_usdtkit_word == */* ]]; then
+				COMPREPLY=($(compgen -f -- "$_usdtkit_word"))
+			else
+				COMPREPLY=($(compgen -c -- "$_usdtkit_word" | sort -u))
+			fi
+			return ;;
 		'PROVIDER[:NAME]')
 			_usdtkit_probes_of_files
 			return ;;
@@ -108,13 +115,18 @@ _usdtkit_probes_of_files()
 }
 
 # trace: PATH, then PATH:PROVIDER:NAME from the probes of PATH; with -p,
-# PROVIDER:NAME of the process
+# PROVIDER:NAME of the process; with -c, those of the command's program
 _usdtkit_target()
 {
-	local cur=$_usdtkit_word path pid= i
+	local cur=$_usdtkit_word path pid= i exe=
 	for ((i = 2; i < COMP_CWORD; i++)); do
 		if [[ ${COMP_WORDS[i]} == -p || ${COMP_WORDS[i]} == --pid ]]; then
 			pid=${COMP_WORDS[i + 1]}
+		elif [[ ${COMP_WORDS[i]} == -c || ${COMP_WORDS[i]} == --command ]]; then
+			# its first word, out of the quotes around the whole
+			exe=${COMP_WORDS[i + 1]#[\'\"]}
+			exe=${exe%%[[:space:]\'\"]*}
+			[[ -n $exe ]] && exe=$(type -P -- "$exe")
 		fi
 	done
 	if [[ $cur == *:* ]]; then
@@ -138,6 +150,11 @@ _usdtkit_target()
 	if [[ -n $pid && $cur != */* ]]; then
 		local IFS=$'\n'
 		COMPREPLY+=($("$prog" __complete probes --pid "$pid" 2>/dev/null |
+			grep -F -- "$cur"))
+	fi
+	if [[ -n $exe && $cur != */* ]]; then
+		local IFS=$'\n'
+		COMPREPLY+=($("$prog" __complete probes "$exe" 2>/dev/null |
 			grep -F -- "$cur"))
 	fi
 }

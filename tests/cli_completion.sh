@@ -124,6 +124,11 @@ if grep -qx trace <<<"$cmds"; then
 	expect "trace PATH:app:re" "$(comp "usdtkit trace $APP:app:re")" "$(printf "reply\nrequest")"
 	expect "trace PATH:app:req" "$(comp "usdtkit trace --json $APP:app:req")" "request"
 	expect "trace PATH:o" "$(comp "usdtkit trace $APP:o")" "other:tick"
+	# -c CMD: a program, then the PROVIDER:NAME of its file
+	has "trace -c CMD" "$(comp "usdtkit trace -c tru")" true
+	has "trace -c CMD TARGET" "$(comp "usdtkit trace -c \"$APP 1\" app")" \
+		app:reply app:request
+	has "trace --command CMD TARGET" "$(comp "usdtkit trace --command $APP o")" other:tick
 fi
 # list -P: the probes of the files on the line
 expect "list -P" "$(comp "usdtkit list $APP -P ")" "$(printf "app:reply\napp:request\nother:tick")"

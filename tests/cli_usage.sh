@@ -77,7 +77,13 @@ if echo "$cmds" | grep -qx trace; then
 	usage_err "trace count -1" "bad count '-1'" trace --count -1 /bin/true:a:b
 	usage_err "trace count overflow" "bad count '99999999999999999999999'" \
 		trace --count 99999999999999999999999 /bin/true:a:b
-	usage_err "trace -c2x" "bad count '2x'" trace -c2x /bin/true:a:b
+	usage_err "trace --count=2x" "bad count '2x'" trace --count=2x /bin/true:a:b
+	# -c is --command (as in bpftrace), no longer --count
+	usage_err "trace -c unterminated quote" "unterminated quote" trace -c "app 'x" a:b
+	usage_err "trace -c empty" "empty command" trace -c " " a:b
+	usage_err "trace -c and -p" "-p and -c exclude each other" trace -c /bin/true -p 1 a:b
+	usage_err "trace -p and --command" "-p and -c exclude each other" \
+		trace -p 1 --command /bin/true a:b
 	usage_err "trace bad duration" "bad duration 'soon'" trace --duration soon /bin/true:a:b
 	usage_err "trace empty duration" "bad duration ''" trace --duration= /bin/true:a:b
 	usage_err "trace bad pid" "bad pid '12ab'" trace -p 12ab a:b
