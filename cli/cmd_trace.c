@@ -639,13 +639,14 @@ int cmd_trace(int argc, char **argv)
 	int first, rc = EXIT_OK;
 
 	first = parse_opts(&t, argc, argv);
-	if (first == -EXIT_HELP)
-		return EXIT_OK;
-	if (first < 0)
-		return -first;
-	if (first >= argc) {
+	if (first >= 0 && first >= argc) {
 		cli_usage_err(&cli_cmd_trace, "no TARGET (PATH:PROVIDER:NAME)");
-		return EXIT_USAGE;
+		first = -EXIT_USAGE;
+	}
+	if (first < 0) {
+		/* -c's words are the only thing parsing allocates */
+		trace_cmd_free_argv(t.cmd_argv);
+		return first == -EXIT_HELP ? EXIT_OK : -first;
 	}
 	/* a CMD that does not exist: one line, before anything is loaded */
 	if (t.cmd_argv) {
