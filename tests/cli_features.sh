@@ -7,22 +7,9 @@
 # usage: cli_features.sh USDTKIT
 set -u
 u=$1
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-ok() { pass=$((pass+1)); }
-ko() { fail=$((fail+1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/check.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "cli_features: needs root"; exit 1; }
-
-# run NAME WANT-RC ARGS...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	what=$1 want=$2; shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else
-		ko "$what: exit $rc, want $want"; cat "$tmp/err"; fi
-}
 
 # check PRIV TEXT JSON: python asserts; PRIV is root or nobody
 check() {
@@ -168,5 +155,4 @@ grep -q "unknown option '--bogus'" "$tmp/err" && ok || ko "bogus: $(cat "$tmp/er
 run "usdtkit --help" 0 "$u" --help
 grep -q "^  features " "$tmp/out" && ok || ko "usdtkit --help does not list features"
 
-echo "cli_features: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli_features

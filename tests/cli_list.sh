@@ -6,21 +6,10 @@
 set -u
 u=$1
 cc=$2
-pass=0 fail=0
-tmp=$(mktemp -d)
+. "$(dirname "$0")/check.sh"
 pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"; :' EXIT INT TERM
-ok() { pass=$((pass+1)); }
-ko() { fail=$((fail+1)); echo "FAIL: $*"; }
 
-# run WHAT WANT-RC ARGS...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	what=$1 want=$2; shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else
-		ko "$what: exit $rc, want $want"; cat "$tmp/err"; fi
-}
 # err_is WHAT PATTERN: stderr is one line and matches PATTERN (grep -E)
 err_is() {
 	n=$(wc -l <"$tmp/err")
@@ -207,5 +196,4 @@ run "file only" 0 "$u" list --json -P 'sema:*' "$prog"
 grep -q semaphore_value "$tmp/out" && ko "file: a semaphore_value" || ok
 kill "$pid"; wait "$pid" 2>/dev/null; pid=
 
-echo "cli_list: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli_list

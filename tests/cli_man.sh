@@ -8,11 +8,7 @@
 set -u
 u=$1
 man=$2
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-ok() { pass=$((pass+1)); }
-ko() { fail=$((fail+1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/check.sh"
 
 # render PAGE: plain text in $tmp/PAGE.txt; no hyphenation and long lines
 # so that an option is never split, no overstrike or escapes
@@ -57,5 +53,4 @@ for c in $("$u" __complete commands | grep -vx help); do
 	done <"$tmp/opts"
 done
 
-echo "cli_man: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli_man

@@ -7,11 +7,7 @@
 # usage: cli_usage.sh USDTKIT
 set -u
 u=$1
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-ok() { pass=$((pass+1)); }
-ko() { fail=$((fail+1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/check.sh"
 
 # usage_err WHAT PATTERN ARGS...: exit 2, nothing on stdout, one line
 # on stderr matching PATTERN (grep -F)
@@ -93,5 +89,4 @@ if echo "$cmds" | grep -qx features; then
 	usage_err "features operand" "unexpected argument 'now'" features now
 fi
 
-echo "cli_usage: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli_usage

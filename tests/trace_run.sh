@@ -1,16 +1,7 @@
 # Sourced by the live trace tests (after setting $u, the CLI): their
 # counters and scratch directory ($tmp), run_traced, and finish.
-pass=0 fail=0
-tmp=$(mktemp -d)
+. "$(dirname "$0")/check.sh"
 trap 'exec 3>&- 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# finish: the closing line, and the exit status
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-}
 
 # run_traced PROG ROUNDS OUT ERR TRACE_ARGS...: start PROG waiting on a
 # fifo, trace it, let it fire once the probes are attached (-v says so
