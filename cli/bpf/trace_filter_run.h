@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The --filter interpreter (trace_filter.h says what it runs). Included by
+ * the BPF trace program and by the host's unit test, so the code the test
+ * checks is the code the kernel runs. The includer defines
+ *   USDTKIT_FILTER_READ_STR(dst, size, ptr): bpf_probe_read_user_str()'s
+ *   contract: the bytes copied with the NUL, or a negative errno;
+ *   USDTKIT_FILTER_INLINE: how the functions are declared.
+ * Loops have constant bounds: the verifier of a 6.1 kernel accepts them
+ * without unrolling.
+ */
+#ifndef USDTKIT_TRACE_FILTER_RUN_H
+#define USDTKIT_TRACE_FILTER_RUN_H
+
+#include <usdtkit/bpf_spec.h>
+
+#include "trace_filter.h"
+
+/* What one hit offers to a filter; args[] has every argument it names. */
+struct usdtkit_filter_hit {
+	long long args[USDTKIT_BPF_MAX_ARGS];
+	unsigned int pid, tid;
+	char buf[USDTKIT_FILTER_STR_MAX];	/* a string argument, read */
+};
+
+USDTKIT_FILTER_INLINE unsigned long long
+usdtkit_filter_opnd(const struct usdtkit_filter_opnd *o,
+		    const struct usdtkit_filter_hit *h)
+{
+	unsigned long long v;
+
+	switch (o->kind) {
+	case USDTKIT_FSRC_CONST:
+		return o->val;
+	case USDTKIT_FSRC_ARG:
+		v = o->arg < USDTKIT_BPF_MAX_ARGS ? h->args[o->arg] : 0;
+		break;
+	case USDTKIT_FSRC_PID:
+		v = h->pid;
+		break;
+	case USDTKIT_FSRC_TID:
+		v = h->tid;
+		break;
+	default:
+		v = 0;
+	}
+	return v & o->val;
+}
+
+/* str(argN) against pattern @p: the string is read at most one byte past
+ * the pattern, which is all either comparison needs */
+USDTKIT_FILTER_INLINE int usdtkit_filter_str(struct usdtkit_filter_hit *h,
+					     const struct usdtkit_filter_str *p,
+					     unsigned long long ptr, int prefix)
+{
+	unsigned int len = p->len, i;
+	long n;
+
+	if (len >= USDTKIT_FILTER_STR_MAX)
+		return 0;
+	n = USDTKIT_FILTER_READ_STR(h->buf, len + 1, ptr);
+	/* n counts the NUL: a string of exactly len bytes reads len + 1,
+	 * a longer one is cut to len bytes + NUL, len + 1 too */
+	if (n != (long)len + 1)
+		return 0;
+	for (i = 0; i < USDTKIT_FILTER_STR_MAX - 1; i++) {
+		if (i >= len)
+			break;
+		if (h->buf[i] != p->s[i])
+			return 0;
+	}
+	if (prefix)
+		return 1;
+	/* equal: the string ended where the pattern does; read one byte
+	 * more to see it (the first read was cut at len) */
+	n = USDTKIT_FILTER_READ_STR(h->buf, len + 2 > USDTKIT_FILTER_STR_MAX ?
+				    USDTKIT_FILTER_STR_MAX : len + 2, ptr);
+	return n == (long)len + 1;
+}
+
+USDTKIT_FILTER_INLINE int usdtkit_filter_insn(const struct usdtkit_filter *f,
+					      const struct usdtkit_filter_insn *in,
+					      struct usdtkit_filter_hit *h)
+{
+	unsigned long long l, r;
+	int s = in->flags & USDTKIT_FF_SIGNED;
+
+	l = usdtkit_filter_opnd(&in->l, h);
+	switch (in->op) {
+	case USDTKIT_FOP_STR_EQ:
+	case USDTKIT_FOP_STR_PREFIX:
+		if (in->str >= USDTKIT_FILTER_MAX_STRS)
+			return 0;
+		return usdtkit_filter_str(h, &f->strs[in->str], l,
+					  in->op == USDTKIT_FOP_STR_PREFIX);
+	}
+	r = usdtkit_filter_opnd(&in->r, h);
+	switch (in->op) {
+	case USDTKIT_FOP_EQ:
+		return l == r;
+	case USDTKIT_FOP_NE:
+		return l != r;
+	case USDTKIT_FOP_LT:
+		return s ? (long long)l < (long long)r : l < r;
+	case USDTKIT_FOP_LE:
+		return s ? (long long)l <= (long long)r : l <= r;
+	case USDTKIT_FOP_GT:
+		return s ? (long long)l > (long long)r : l > r;
+	case USDTKIT_FOP_GE:
+		return s ? (long long)l >= (long long)r : l >= r;
+	}
+	return 0;
+}
+
+/* 1: keep the hit, 0: drop it. Jumps go forward only, so the program
+ * ends within ninsns steps; a jump backwards (a bad program) rejects. */
+USDTKIT_FILTER_INLINE int usdtkit_filter_run(const struct usdtkit_filter *f,
+					     struct usdtkit_filter_hit *h)
+{
+	unsigned int pc = 0, i, next;
+
+	if (!f->ninsns)
+		return 1;
+	for (i = 0; i < USDTKIT_FILTER_MAX_INSNS; i++) {
+		const struct usdtkit_filter_insn *in;
+
+		if (pc >= USDTKIT_FILTER_MAX_INSNS || pc >= f->ninsns)
+			break;
+		in = &f->insns[pc];
+		next = usdtkit_filter_insn(f, in, h) ? in->jt : in->jf;
+		if (next <= pc)
+			return 0;
+		pc = next;
+	}
+	return pc == USDTKIT_FILTER_ACCEPT;
+}
+
+#endif
