@@ -10,6 +10,11 @@
 
 #include "trace_event.h"
 
+#define USDTKIT_FILTER_INLINE static __always_inline
+#define USDTKIT_FILTER_READ_STR(dst, size, ptr) \
+	bpf_probe_read_user_str(dst, size, (const void *)(unsigned long)(ptr))
+#include "trace_filter_run.h"
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 struct {
@@ -17,13 +22,83 @@ struct {
 	__uint(max_entries, 1 << 22);
 } events SEC(".maps");
 
-/* [0]: hits, [1]: events lost because the ring buffer was full */
+/*
+ * [0]: hits, [1]: events lost because the ring buffer was full, [2]: hits
+ * kept by the filter, [3]: --count-by keys lost (agg_by full), [4]:
+ * latency ENDs with no START
+ */
+enum { C_HITS, C_LOST, C_KEPT, C_BY_FULL, C_UNMATCHED, C_NR };
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2);
+	__uint(max_entries, C_NR);
 	__type(key, int);
 	__type(value, unsigned long long);
 } counters SEC(".maps");
+
+/* What to do with a probe's hits (trace_event.h); the CLI sizes the
+ * aggregation maps to its probes before the load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct usdtkit_trace_cfg);
+} probe_cfg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct usdtkit_trace_stats);
+} agg_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, USDTKIT_TRACE_HIST_SLOTS);
+	__type(key, int);
+	__type(value, unsigned long long);
+} agg_hist SEC(".maps");
+
+/* key: struct usdtkit_trace_key_buf cut to the size the CLI set */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__uint(key_size, 16);
+	__uint(value_size, 8);
+} agg_by SEC(".maps");
+
+/* key: the key_buf from its val on; a START nobody ends is evicted */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 10240);
+	__uint(key_size, 8);
+	__uint(value_size, 8);
+} lat_start SEC(".maps");
+
+/* The types and errors of a hit's arguments, for its event. */
+struct arg_state {
+	unsigned char types[USDTKIT_BPF_MAX_ARGS];
+	unsigned short err_mask;
+	int err;
+};
+
+/*
+ * A hit's arguments, their state and string keys: in a map value, not on
+ * the BPF stack. That is for size, and for the verifier: what a program
+ * stores in a map value is not tracked, so the 12 arguments' outcomes do
+ * not multiply into 2^12 states to explore.
+ */
+struct scratch {
+	struct arg_state st;
+	struct usdtkit_filter_hit hit;
+	struct usdtkit_trace_key_buf key;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
 
 /*
  * --str, set by the CLI before the load. They are .rodata: the verifier
@@ -34,10 +109,14 @@ struct {
  * slot of argument n, 0 if it is not read as a string; str_size: the
  * bytes read into a slot (--strlen + 2: the NUL, and one more byte to
  * tell a string of exactly --strlen bytes from a longer one).
+ * key_str: the bytes of a string key (a multiple of 8, 0: none);
+ * lat_slot: the latency's index in agg_stats and agg_hist.
  */
 const volatile unsigned int ev_size = sizeof(struct usdtkit_trace_event);
 const volatile unsigned short str_off[USDTKIT_BPF_MAX_ARGS];
 const volatile unsigned int str_size;
+const volatile unsigned int key_str;
+const volatile unsigned int lat_slot;
 
 static __always_inline void count(int which)
 {
@@ -66,54 +145,261 @@ static __always_inline void read_str(struct usdtkit_trace_event *e, int i,
 	s->len = bpf_probe_read_user_str(s->data, n, (const void *)v);
 }
 
-/* one hit -> one event; also the body of test programs that include
- * this file (tests/bpf/) */
-static __always_inline int trace_hit(struct pt_regs *ctx)
+static __always_inline void read_args(struct pt_regs *ctx,
+				      const struct usdtkit_bpf_spec *spec,
+				      unsigned int mask,
+				      struct usdtkit_filter_hit *h,
+				      struct arg_state *st)
 {
-	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
-	struct usdtkit_trace_event *e;
-	unsigned long long id;
 	int i;
 
-	count(0);
-	e = bpf_ringbuf_reserve(&events, ev_size, 0);
-	if (!e) {
-		count(1);
-		return 0;
-	}
-	id = bpf_get_current_pid_tgid();
-	e->ts_ns = bpf_ktime_get_ns();
-	e->pid = id >> 32;
-	e->tid = (unsigned int)id;
-	e->cookie = spec ? spec->cookie : 0;
-	e->nargs = spec ? spec->arg_cnt : -USDTKIT__ESRCH;
-	e->err = 0;
-	e->err_mask = 0;
-	e->pad[0] = e->pad[1] = 0;
+	st->err = 0;
+	st->err_mask = 0;
 #pragma unroll
 	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
 		long v = 0;
 		int err;
 
-		e->args[i] = 0;
-		e->types[i] = 0;
-		if (!spec || i >= spec->arg_cnt) {
-			read_str(e, i, 0, 0);
+		h->args[i] = 0;
+		st->types[i] = 0;
+		if (i >= spec->arg_cnt || !(mask & (1u << i)))
 			continue;
-		}
-		e->types[i] = (spec->args[i].size & 15) |
+		st->types[i] = (spec->args[i].size & 15) |
 			(spec->args[i].flags & USDTKIT_BPF_F_SIGNED ?
 			 USDTKIT_TRACE_SIGNED : 0);
 		err = usdtkit_spec_arg(ctx, spec, i, &v);
 		if (err) {
-			e->err_mask |= 1 << i;
-			if (!e->err)
-				e->err = err;
+			st->err_mask |= 1 << i;
+			if (!st->err)
+				st->err = err;
 		}
-		e->args[i] = v;
-		read_str(e, i, v, !err);
+		h->args[i] = v;
+	}
+}
+
+/* One hit -> one event. spec NULL: an IP no spec knows, sent as such. */
+static __always_inline void emit(const struct usdtkit_bpf_spec *spec,
+				 const struct usdtkit_filter_hit *h,
+				 const struct arg_state *st, unsigned long long ts)
+{
+	struct usdtkit_trace_event *e;
+	int i;
+
+	e = bpf_ringbuf_reserve(&events, ev_size, 0);
+	if (!e) {
+		count(C_LOST);
+		return;
+	}
+	e->ts_ns = ts;
+	e->pid = h->pid;
+	e->tid = h->tid;
+	e->cookie = spec ? spec->cookie : 0;
+	e->nargs = spec ? spec->arg_cnt : -USDTKIT__ESRCH;
+	e->err = st->err;
+	e->err_mask = st->err_mask;
+	e->pad[0] = e->pad[1] = 0;
+#pragma unroll
+	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
+		e->args[i] = h->args[i];
+		e->types[i] = st->types[i];
+		read_str(e, i, h->args[i], !(st->err_mask & (1 << i)) &&
+			 spec && i < spec->arg_cnt);
 	}
 	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline unsigned long long
+arg_at(const struct usdtkit_filter_hit *h, unsigned int n)
+{
+	return n < USDTKIT_BPF_MAX_ARGS ? h->args[n] : 0;
+}
+
+/* bpftrace's hist() slots (trace_event.h) */
+static __always_inline int hist_slot(unsigned long long v, int is_signed)
+{
+	int k = 0;
+
+	if (is_signed && (long long)v < 0)
+		return 0;
+	if (!v)
+		return 1;
+	if (v >> 32) { k += 32; v >>= 32; }
+	if (v >> 16) { k += 16; v >>= 16; }
+	if (v >> 8) { k += 8; v >>= 8; }
+	if (v >> 4) { k += 4; v >>= 4; }
+	if (v >> 2) { k += 2; v >>= 2; }
+	if (v >> 1) k += 1;
+	return k + 2;
+}
+
+static __always_inline void hist_add(unsigned int slot, unsigned long long v,
+				     int is_signed)
+{
+	int i = slot * USDTKIT_TRACE_HIST_SLOTS + hist_slot(v, is_signed);
+	unsigned long long *c = bpf_map_lookup_elem(&agg_hist, &i);
+
+	if (c)
+		(*c)++;
+}
+
+/* n always; sum, min and max when @v counts (--sum... or a latency) */
+static __always_inline void stats_add(unsigned int slot, unsigned long long v,
+				      int with_value, int is_signed)
+{
+	struct usdtkit_trace_stats *s = bpf_map_lookup_elem(&agg_stats, &slot);
+
+	if (!s)
+		return;
+	s->n++;
+	if (!with_value)
+		return;
+	s->sum += v;
+	if (s->n == 1) {
+		s->min = s->max = v;
+	} else if (is_signed) {
+		if ((long long)v < (long long)s->min)
+			s->min = v;
+		if ((long long)v > (long long)s->max)
+			s->max = v;
+	} else {
+		if (v < s->min)
+			s->min = v;
+		if (v > s->max)
+			s->max = v;
+	}
+}
+
+/* The key of --count-by and --key into k: its val, or its string (cut
+ * and zero-padded to key_str bytes: the hash compares them all). */
+static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
+				     const struct usdtkit_filter_hit *h,
+				     unsigned int kind, unsigned int arg)
+{
+	unsigned long long v = arg_at(h, arg);
+	unsigned int i;
+
+	k->pad = 0;
+	switch (kind) {
+	case USDTKIT_TRACE_KEY_TID:
+		k->val = h->tid;
+		return;
+	case USDTKIT_TRACE_KEY_PID:
+		k->val = h->pid;
+		return;
+	case USDTKIT_TRACE_KEY_ARG:
+		k->val = v;
+		return;
+	}
+	k->val = 0;
+	for (i = 0; i < USDTKIT_TRACE_KEY_STR_MAX / 8; i++) {
+		if (i >= key_str / 8)
+			break;
+		((unsigned long long *)k->str)[i] = 0;
+	}
+	if (key_str > 1 && key_str <= USDTKIT_TRACE_KEY_STR_MAX &&
+	    bpf_probe_read_user_str(k->str, key_str, (const void *)(unsigned long)v) < 0)
+		k->val = 1;	/* a bad pointer: its own key, "<fault>" */
+}
+
+static __always_inline void count_by(const struct usdtkit_trace_cfg *cfg,
+				     unsigned int probe, struct scratch *s)
+{
+	unsigned long long one = 1, *c;
+
+	make_key(&s->key, &s->hit, cfg->by_str ? USDTKIT_TRACE_KEY_STR :
+		 USDTKIT_TRACE_KEY_ARG, cfg->by_arg);
+	s->key.probe = probe;
+	c = bpf_map_lookup_elem(&agg_by, &s->key);
+	if (c) {
+		__sync_fetch_and_add(c, 1);
+		return;
+	}
+	/* another CPU may have added it since: then add to its count */
+	if (bpf_map_update_elem(&agg_by, &s->key, &one, BPF_NOEXIST)) {
+		c = bpf_map_lookup_elem(&agg_by, &s->key);
+		if (c)
+			__sync_fetch_and_add(c, 1);
+		else
+			count(C_BY_FULL);
+	}
+}
+
+static __always_inline void latency(const struct usdtkit_trace_cfg *cfg,
+				    struct scratch *s, unsigned long long ts)
+{
+	unsigned long long *t0, d;
+
+	make_key(&s->key, &s->hit, cfg->key_kind, cfg->key_arg);
+	if (cfg->flags & USDTKIT_TRACE_LAT_START) {
+		bpf_map_update_elem(&lat_start, &s->key.val, &ts, BPF_ANY);
+		return;
+	}
+	t0 = bpf_map_lookup_elem(&lat_start, &s->key.val);
+	if (!t0) {
+		count(C_UNMATCHED);
+		return;
+	}
+	d = ts - *t0;
+	bpf_map_delete_elem(&lat_start, &s->key.val);
+	hist_add(lat_slot, d, 0);
+	stats_add(lat_slot, d, 1, 0);
+}
+
+/* a probe without configuration (the attach tests' programs): print
+ * every hit */
+static const struct usdtkit_trace_cfg cfg_emit = {
+	.flags = USDTKIT_TRACE_EMIT, .arg_mask = ~0u,
+};
+
+/* one hit -> its filter, then its event or aggregations; also the body of
+ * test programs that include this file (tests/bpf/) */
+static __always_inline int trace_hit(struct pt_regs *ctx)
+{
+	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
+	const struct usdtkit_trace_cfg *cfg = &cfg_emit;
+	unsigned long long id, ts;
+	struct scratch *s;
+	unsigned int probe = 0;
+	int zero = 0;
+
+	count(C_HITS);
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return 0;
+	ts = bpf_ktime_get_ns();
+	id = bpf_get_current_pid_tgid();
+	s->hit.pid = id >> 32;
+	s->hit.tid = (unsigned int)id;
+	if (spec && spec->cookie > 0) {
+		probe = (unsigned int)(spec->cookie - 1);
+		cfg = bpf_map_lookup_elem(&probe_cfg, &probe);
+		/* flags 0: an entry nobody wrote */
+		if (!cfg || !cfg->flags)
+			cfg = &cfg_emit;
+	}
+	if (!spec) {
+		/* an IP no spec knows: reported, not filtered */
+		__builtin_memset(&s->st, 0, sizeof(s->st));
+		__builtin_memset(s->hit.args, 0, sizeof(s->hit.args));
+		emit(spec, &s->hit, &s->st, ts);
+		return 0;
+	}
+	read_args(ctx, spec, cfg->arg_mask, &s->hit, &s->st);
+	if (!usdtkit_filter_run(&cfg->filter, &s->hit))
+		return 0;
+	count(C_KEPT);
+	if (cfg->flags & USDTKIT_TRACE_EMIT)
+		emit(spec, &s->hit, &s->st, ts);
+	if (cfg->flags & (USDTKIT_TRACE_COUNTS | USDTKIT_TRACE_STATS))
+		stats_add(probe, arg_at(&s->hit, cfg->stats_arg),
+			  cfg->flags & USDTKIT_TRACE_STATS, cfg->stats_signed);
+	if (cfg->flags & USDTKIT_TRACE_HIST)
+		hist_add(probe, arg_at(&s->hit, cfg->hist_arg),
+			 cfg->hist_signed);
+	if (cfg->flags & USDTKIT_TRACE_COUNT_BY)
+		count_by(cfg, probe, s);
+	if (cfg->flags & (USDTKIT_TRACE_LAT_START | USDTKIT_TRACE_LAT_END))
+		latency(cfg, s, ts);
 	return 0;
 }
 

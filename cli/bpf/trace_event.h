@@ -5,6 +5,8 @@
 
 #include <usdtkit/bpf_spec.h>
 
+#include "trace_filter.h"
+
 struct usdtkit_trace_event {
 	unsigned long long ts_ns;	/* bpf_ktime_get_ns() */
 	unsigned int pid, tid;
@@ -22,6 +24,9 @@ struct usdtkit_trace_event {
 
 #define USDTKIT_TRACE_SIGNED	0x80
 
+/* bytes of a string key (--count-by str(argN), --key str(argN)) */
+#define USDTKIT_TRACE_KEY_STR_MAX	4096
+
 /*
  * --str: the event is followed by one slot per argument read as a string,
  * at the offsets the CLI chose (the program's str_off[]). len is what
@@ -35,5 +40,62 @@ struct usdtkit_trace_str {
 };
 
 _Static_assert(sizeof(struct usdtkit_trace_event) == 144, "trace event layout");
+
+/*
+ * What the program does with a hit of one probe: struct usdtkit_trace_cfg
+ * in the array map probe_cfg, key = the probe's cookie - 1. A probe with
+ * no entry (the attach tests' programs) is printed, as before there were
+ * aggregations.
+ */
+#define USDTKIT_TRACE_EMIT	0x01	/* send the hit to the ring buffer */
+#define USDTKIT_TRACE_COUNTS	0x02	/* agg_stats[probe].n++ */
+#define USDTKIT_TRACE_COUNT_BY	0x04	/* agg_by[{probe, key}]++ */
+#define USDTKIT_TRACE_HIST	0x08	/* agg_hist[probe][log2 bucket]++ */
+#define USDTKIT_TRACE_STATS	0x10	/* agg_stats[probe]: sum, min, max */
+#define USDTKIT_TRACE_LAT_START	0x20	/* lat_start[key] = now */
+#define USDTKIT_TRACE_LAT_END	0x40	/* latency since lat_start[key] */
+
+/* usdtkit_trace_cfg.key_kind: the latency pair's key */
+enum usdtkit_trace_key {
+	USDTKIT_TRACE_KEY_TID = 0,
+	USDTKIT_TRACE_KEY_PID,
+	USDTKIT_TRACE_KEY_ARG,
+	USDTKIT_TRACE_KEY_STR,		/* str(arg key_arg) */
+};
+
+struct usdtkit_trace_cfg {
+	unsigned int flags;		/* USDTKIT_TRACE_* */
+	unsigned int arg_mask;		/* bit n: argument n is read */
+	unsigned char by_arg, by_str;	/* --count-by argN | str(argN) */
+	unsigned char hist_arg, stats_arg;
+	unsigned char key_kind, key_arg; /* --latency --key */
+	unsigned char hist_signed, stats_signed;
+	struct usdtkit_filter filter;
+};
+
+/*
+ * log2 histograms, as bpftrace's hist(): slot 0 counts negative values,
+ * slot 1 zero, slot k + 2 the values in [2^k, 2^(k+1)).
+ */
+#define USDTKIT_TRACE_HIST_SLOTS	66
+
+/* agg_stats[probe], per CPU; latency: the slot after the last probe */
+struct usdtkit_trace_stats {
+	unsigned long long n;		/* hits kept (0: min, max unset) */
+	unsigned long long sum;		/* wraps like the C type */
+	unsigned long long min, max;	/* signed or not, as the argument */
+};
+
+/*
+ * agg_by's key, and lat_start's after its first 8 bytes: a string key
+ * (str(argN)) is cut at the map's key size and zero-padded; the CLI sets
+ * the key size, so an integer key costs no string bytes.
+ */
+struct usdtkit_trace_key_buf {
+	unsigned int probe;
+	unsigned int pad;
+	unsigned long long val;
+	char str[USDTKIT_TRACE_KEY_STR_MAX];
+};
 
 #endif
