@@ -23,6 +23,7 @@
  * -EFAULT for NULL. The largest size asked for is kept, to check that
  * the interpreter never reads past its buffer. */
 static unsigned int read_str_max;
+static bool known_ptr(const char *s);
 
 static long host_read_str(char *dst, unsigned int size, unsigned long long ptr)
 {
@@ -31,7 +32,8 @@ static long host_read_str(char *dst, unsigned int size, unsigned long long ptr)
 
 	if (size > read_str_max)
 		read_str_max = size;
-	if (!s)
+	/* a hit's other arguments are numbers: reading them faults */
+	if (!s || !known_ptr(s))
 		return -14;
 	if (!size)
 		return -22;
@@ -130,6 +132,24 @@ static const struct sample samples[] = {
 	{ -1, 0x80000000, 5, 5, A63 "a", 5, 6 },
 };
 #define NSAMPLES (sizeof(samples) / sizeof(samples[0]))
+
+static const char *const rand_strs[] = {
+	"hello", "help", "he", "", NULL, "hel*", "hellos",
+};
+static const char soup_str[] = "abc";
+
+static bool known_ptr(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < NSAMPLES; i++)
+		if (s == samples[i].s)
+			return true;
+	for (i = 0; i < sizeof(rand_strs) / sizeof(rand_strs[0]); i++)
+		if (s == rand_strs[i])
+			return true;
+	return s == soup_str;
+}
 
 static void sample_hit(const struct sample *s, struct usdtkit_filter_hit *h)
 {
@@ -712,7 +732,6 @@ static unsigned int gen_or(struct gen *g, int depth)
 
 static void random_hits(struct gen *g)
 {
-	static const char *const strs[] = { "hello", "help", "he", "", NULL, "hel*", "hellos" };
 	static const unsigned int ids[] = { 1, 100, 200, 0x80000000, 0xffffffff };
 	unsigned int h, k, np = sizeof(arg_pool) / sizeof(arg_pool[0]);
 
@@ -720,7 +739,7 @@ static void random_hits(struct gen *g)
 	for (h = 0; h < NHITS; h++) {
 		for (k = 0; k < 4; k++)
 			g->hits[h].args[k] = (long long)arg_pool[pick(&g->r, np)];
-		g->strs[h] = strs[pick(&g->r, 7)];
+		g->strs[h] = rand_strs[pick(&g->r, 7)];
 		g->hits[h].args[4] = (long long)(uintptr_t)g->strs[h];
 		g->hits[h].pid = ids[pick(&g->r, 5)];
 		g->hits[h].tid = ids[pick(&g->r, 5)];
@@ -812,10 +831,59 @@ static void test_soup(void)
 		}
 		ok++;
 		memset(&hit, 0, sizeof(hit));
-		hit.args[4] = (long long)(uintptr_t)"abc";
+		hit.args[4] = (long long)(uintptr_t)soup_str;
 		usdtkit_filter_run(&f, &hit);
 	}
 	CHECK(ok > 100, "%d of the soup compiled", ok);
+}
+
+/* the table's expressions cut, with bytes changed, inserted, removed */
+static void test_mutants(void)
+{
+	static const char bytes[] = "()!&|=<>-\"\\*x0a9 \x01\xff";
+	const size_t ntable = sizeof(table) / sizeof(table[0]);
+	struct rng r = { 777 };
+	struct usdtkit_filter f;
+	struct usdtkit_filter_hit hit;
+	struct filter_err err;
+	char e[256];
+	size_t len, at;
+	int i, k, ok = 0;
+
+	for (i = 0; i < 50000; i++) {
+		snprintf(e, sizeof(e), "%s", table[pick(&r, (unsigned int)ntable)].expr);
+		for (k = 0; k < 1 + (int)pick(&r, 3); k++) {
+			len = strlen(e);
+			at = pick(&r, (unsigned int)len + 1);
+			switch (pick(&r, 4)) {
+			case 0:		/* cut */
+				e[at] = 0;
+				break;
+			case 1:		/* change */
+				if (at < len)
+					e[at] = bytes[pick(&r, sizeof(bytes) - 1)];
+				break;
+			case 2:		/* insert */
+				if (len + 2 < sizeof(e)) {
+					memmove(e + at + 1, e + at, len - at + 1);
+					e[at] = bytes[pick(&r, sizeof(bytes) - 1)];
+				}
+				break;
+			default:	/* remove */
+				if (at < len)
+					memmove(e + at, e + at + 1, len - at);
+			}
+		}
+		if (build(e, probe_args, (int)pick(&r, 7), &f, &err)) {
+			CHECK(err.col >= 1 && err.col <= (int)strlen(e) + 1 && err.msg[0],
+			      "%s: col %d: %s", e, err.col, err.msg);
+			continue;
+		}
+		ok++;
+		sample_hit(&samples[pick(&r, NSAMPLES)], &hit);
+		usdtkit_filter_run(&f, &hit);
+	}
+	CHECK(ok > 1000, "%d mutants compiled", ok);
 }
 
 int main(void)
@@ -825,6 +893,7 @@ int main(void)
 	test_errors();
 	test_random();
 	test_soup();
+	test_mutants();
 	CHECK(read_str_max <= sizeof(((struct usdtkit_filter_hit *)0)->buf),
 	      "read %u bytes", read_str_max);
 	return check_done();
