@@ -97,4 +97,20 @@ void trace_event_text(struct jw *w, const struct tracer *t,
 /* --str: the slots' offsets in t, and the event's size */
 size_t trace_str_layout(struct tracer *t);
 
+/* trace_filter.c: --filter EXPR, parsed once, then compiled per probe
+ * into the program of cli/bpf/trace_filter.h (its arguments' types
+ * decide which argN exist and how they compare) */
+struct filter_err {
+	int col;		/* 1-based column in EXPR */
+	char msg[160];
+};
+struct filter_expr;
+struct usdtkit_filter;
+int trace_filter_parse(const char *expr, struct filter_expr **out,
+		       struct filter_err *err);
+int trace_filter_compile(const struct filter_expr *e,
+			 const struct arg_type *args, int nargs,
+			 struct usdtkit_filter *out, struct filter_err *err);
+void trace_filter_free(struct filter_expr *e);
+
 #endif

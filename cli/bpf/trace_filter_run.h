@@ -20,7 +20,9 @@
 struct usdtkit_filter_hit {
 	long long args[USDTKIT_BPF_MAX_ARGS];
 	unsigned int pid, tid;
-	char buf[USDTKIT_FILTER_STR_MAX];	/* a string argument, read */
+	/* a string argument, read: a pattern's bytes, its NUL, and one
+	 * byte more, for `==` to see that the string goes on */
+	char buf[USDTKIT_FILTER_STR_MAX + 1];
 };
 
 USDTKIT_FILTER_INLINE unsigned long long
@@ -47,8 +49,13 @@ usdtkit_filter_opnd(const struct usdtkit_filter_opnd *o,
 	return v & o->val;
 }
 
-/* str(argN) against pattern @p: the string is read at most one byte past
- * the pattern, which is all either comparison needs */
+/* str(argN) against pattern @p. One read, at most one byte past the
+ * pattern, is all either comparison needs: bpf_probe_read_user_str()
+ * counts the NUL it writes, so a prefix read of len + 1 bytes returns
+ * len + 1 for any string of len bytes or more, and an `==` read of
+ * len + 2 bytes returns len + 1 only for a string of exactly len bytes
+ * (a longer one fills len + 1 bytes and the NUL). A faulting pointer
+ * matches no pattern. */
 USDTKIT_FILTER_INLINE int usdtkit_filter_str(struct usdtkit_filter_hit *h,
 					     const struct usdtkit_filter_str *p,
 					     unsigned long long ptr, int prefix)
@@ -58,9 +65,8 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_str(struct usdtkit_filter_hit *h,
 
 	if (len >= USDTKIT_FILTER_STR_MAX)
 		return 0;
-	n = USDTKIT_FILTER_READ_STR(h->buf, len + 1, ptr);
-	/* n counts the NUL: a string of exactly len bytes reads len + 1,
-	 * a longer one is cut to len bytes + NUL, len + 1 too */
+	/* len + 2 <= sizeof(h->buf): the bound the verifier checks */
+	n = USDTKIT_FILTER_READ_STR(h->buf, prefix ? len + 1 : len + 2, ptr);
 	if (n != (long)len + 1)
 		return 0;
 	for (i = 0; i < USDTKIT_FILTER_STR_MAX - 1; i++) {
@@ -69,13 +75,7 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_str(struct usdtkit_filter_hit *h,
 		if (h->buf[i] != p->s[i])
 			return 0;
 	}
-	if (prefix)
-		return 1;
-	/* equal: the string ended where the pattern does; read one byte
-	 * more to see it (the first read was cut at len) */
-	n = USDTKIT_FILTER_READ_STR(h->buf, len + 2 > USDTKIT_FILTER_STR_MAX ?
-				    USDTKIT_FILTER_STR_MAX : len + 2, ptr);
-	return n == (long)len + 1;
+	return 1;
 }
 
 USDTKIT_FILTER_INLINE int usdtkit_filter_insn(const struct usdtkit_filter *f,
