@@ -998,7 +998,7 @@ static int emit(struct compiler *c, const struct node *n, int t, int f,
 
 static int emit_cmp(struct compiler *c, const struct node *n, int t, int f)
 {
-	struct usdtkit_filter_insn *in;
+	struct usdtkit_filter_insn *in = NULL;
 	struct operand l, r;
 	int ret;
 
@@ -1039,7 +1039,7 @@ static int str_slot(struct compiler *c, const struct node *n)
 
 static int emit_str(struct compiler *c, const struct node *n, int t, int f)
 {
-	struct usdtkit_filter_insn *in;
+	struct usdtkit_filter_insn *in = NULL;
 	int slot, ret;
 
 	ret = check_arg(c, n->arg, n->argcol);
