@@ -144,11 +144,19 @@ static int load(struct tracer *t)
 		for (i = 0; i < MAX_ARGS; i++)
 			t->skel->rodata->str_off[i] = t->str_off[i];
 	}
+	err = trace_agg_prepare(t);
+	if (err) {
+		/* a --filter or an aggregation that does not fit a probe */
+		t->usage_error = err == -EINVAL;
+		return err;
+	}
 	err = usdtkit_prog_prepare(t->skel->progs.usdtkit_trace, t->mode);
 	if (!err)
 		err = size_maps(t);
 	if (!err)
 		err = trace__load(t->skel);
+	if (!err)
+		return trace_agg_write(t);
 	if (err) {
 		/* EACCES is the verifier's answer too: only a non-root user
 		 * is told that privileges are missing */
@@ -215,26 +223,6 @@ out:
 	return err;
 }
 
-/* Events the ring buffer had no room for, summed over the CPUs. */
-static int read_counter(struct tracer *t, int which, unsigned long long *sum)
-{
-	int ncpu = libbpf_num_possible_cpus(), i, err;
-	unsigned long long *v;
-
-	*sum = 0;
-	if (ncpu < 0)
-		return ncpu;
-	v = calloc(ncpu, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	err = bpf_map__lookup_elem(t->skel->maps.counters, &which, sizeof(which),
-				   v, ncpu * sizeof(*v), 0);
-	for (i = 0; !err && i < ncpu; i++)
-		*sum += v[i];
-	free(v);
-	return err;
-}
-
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct tracer *t = ctx;
@@ -255,21 +243,46 @@ static int on_event(void *ctx, void *data, size_t size)
 }
 
 /* Poll until a signal, the count or the duration; 0 or a negative errno. */
+/* --count with aggregations: the hits the filter kept, as the program
+ * counts them (read at each poll: a few more may be aggregated) */
+static bool count_reached(struct tracer *t)
+{
+	unsigned long long kept;
+
+	if (!t->count)
+		return false;
+	if (!trace_agg_any(t))
+		return t->printed >= t->count;
+	return !trace_read_counter(t, USDTKIT_TRACE_C_KEPT, &kept) && kept >= t->count;
+}
+
+/* ms until @deadline (0: none), at most @timeout */
+static int until(uint64_t now, uint64_t deadline, int timeout)
+{
+	if (deadline && (deadline - now) / 1000000 < (uint64_t)timeout)
+		return (int)((deadline - now) / 1000000) + 1;
+	return timeout;
+}
+
 static int run(struct tracer *t)
 {
 	uint64_t end = t->duration > 0 ? t->start_ns + (uint64_t)(t->duration * 1e9) : 0;
+	uint64_t step = (uint64_t)(t->agg.interval * 1e9), tick = step ? t->start_ns + step : 0;
 	int err;
 
-	while (!stop && !(t->count && t->printed >= t->count)) {
+	while (!stop && !count_reached(t)) {
 		int timeout = 100;
 		uint64_t now = now_ns();
 
-		if (end) {
-			if (now >= end)
-				break;
-			if ((end - now) / 1000000 < (uint64_t)timeout)
-				timeout = (int)((end - now) / 1000000) + 1;
+		if (end && now >= end)
+			break;
+		/* --interval: a report per interval, each starting afresh */
+		if (tick && now >= tick) {
+			if (trace_agg_report(t, true))
+				return -EIO;
+			tick += step;
 		}
+		timeout = until(now, end, until(now, tick, timeout));
 		err = ring_buffer__poll(t->rb, timeout);
 		jw_flush(t->out);
 		/* a closed pipe (| head) ends the trace like Ctrl-C */
@@ -302,15 +315,24 @@ static int run(struct tracer *t)
 
 static void report(struct tracer *t)
 {
-	unsigned long long hits = 0, lost = 0;
+	unsigned long long hits = 0, lost = 0, kept = 0;
 
-	if (read_counter(t, 0, &hits) || read_counter(t, 1, &lost)) {
+	if (trace_read_counter(t, USDTKIT_TRACE_C_HITS, &hits) ||
+	    trace_read_counter(t, USDTKIT_TRACE_C_LOST, &lost) ||
+	    trace_read_counter(t, USDTKIT_TRACE_C_KEPT, &kept)) {
 		trace_err("cannot read the event counters");
 		return;
 	}
-	fprintf(stderr, "usdtkit trace: %llu hit%s printed, %llu lost%s\n",
-		t->printed, t->printed == 1 ? "" : "s", lost,
-		lost ? " (ring buffer full)" : "");
+	if (trace_agg_any(t))
+		fprintf(stderr, "usdtkit trace: %llu hit%s aggregated", kept,
+			kept == 1 ? "" : "s");
+	else
+		fprintf(stderr, "usdtkit trace: %llu hit%s printed, %llu lost%s",
+			t->printed, t->printed == 1 ? "" : "s", lost,
+			lost ? " (ring buffer full)" : "");
+	if (t->agg.filter)
+		fprintf(stderr, ", %llu dropped by the filter", hits - kept);
+	fputc('\n', stderr);
 	if (t->verbose)
 		fprintf(stderr, "usdtkit trace: %llu hits in BPF\n", hits);
 }
@@ -325,6 +347,7 @@ static void cleanup(struct tracer *t)
 	trace_cmd_free_argv(t->cmd_argv);
 	free(t->cmd_path);
 	ring_buffer__free(t->rb);
+	trace_agg_free(t);
 	/* links first (they hold entries of the program's maps), all at
 	 * once: each waits for a kernel grace period */
 	links = calloc(t->nprobes ? t->nprobes : 1, sizeof(*links));
@@ -349,7 +372,9 @@ static void cleanup(struct tracer *t)
 
 /* ---- options ---- */
 
-enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN, OPT_COUNT };
+enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN, OPT_COUNT,
+       OPT_FILTER, OPT_COUNTS, OPT_COUNT_BY, OPT_TOP, OPT_HIST, OPT_SUM,
+       OPT_AVG, OPT_MIN, OPT_MAX, OPT_INTERVAL, OPT_LATENCY, OPT_KEY };
 
 static const struct cli_opt trace_options[] = {
 	{ 'p', 'p', "pid", "PID", "only this process; PROVIDER:NAME targets are its objects" },
@@ -362,6 +387,19 @@ static const struct cli_opt trace_options[] = {
 	  "print argument N (0-based) as the string it points to" },
 	{ OPT_STRLEN, 0, "strlen", "L",
 	  "print at most L bytes of a --str string (default 128, max 4096)" },
+	{ 'f', 'f', "filter", "EXPR", "keep only the hits where EXPR holds (in the kernel)" },
+	{ OPT_COUNTS, 0, "counts", NULL, "count the hits of each probe" },
+	{ OPT_COUNT_BY, 0, "count-by", "ARG", "count hits by argN or str(argN): a top-N table" },
+	{ OPT_TOP, 0, "top", "N", "rows of a --count-by table (default 20)" },
+	{ OPT_HIST, 0, "hist", "argN", "a log2 histogram of argN per probe" },
+	{ OPT_SUM, 0, "sum", "argN", "the sum of argN per probe" },
+	{ OPT_AVG, 0, "avg", "argN", "the average of argN per probe" },
+	{ OPT_MIN, 0, "min", "argN", "the minimum of argN per probe" },
+	{ OPT_MAX, 0, "max", "argN", "the maximum of argN per probe" },
+	{ 'i', 'i', "interval", "SEC", "print (and reset) the aggregations every SEC seconds" },
+	{ OPT_LATENCY, 0, "latency", "START END",
+	  "histogram of the time from each START hit to the next END hit" },
+	{ OPT_KEY, 0, "key", "KEY", "pair --latency hits by tid (default), pid, argN or str(argN)" },
 	{ 'v', 'v', "verbose", NULL, "say what is attached, and libbpf's messages" },
 	{ 'q', 'q', "quiet", NULL, "no \"Tracing N probes\" line once attached" },
 	{ OPT_BEST_EFFORT, 0, "best-effort", NULL,
@@ -420,6 +458,144 @@ static int parse_str(struct tracer *t, const char *val)
 		err = -1;
 	free(copy);
 	return err;
+}
+
+/* --filter EXPR: parsed now, so a bad one is told before anything loads */
+static int parse_filter(struct tracer *t, const char *expr)
+{
+	struct filter_err e = { 0 };
+
+	trace_filter_free(t->agg.filter);
+	t->agg.filter = NULL;
+	t->agg.filter_text = expr;
+	if (!trace_filter_parse(expr, &t->agg.filter, &e))
+		return 0;
+	cli_usage_err(&cli_cmd_trace, "bad --filter '%s': column %d: %s", expr,
+		      e.col, e.msg);
+	return -1;
+}
+
+/* --sum/--avg/--min/--max argN: one argument for all four */
+static int parse_stat(struct tracer *t, const char *opt, const char *val,
+		      unsigned int which)
+{
+	struct agg_arg a;
+
+	if (trace_agg_parse_arg(val, false, &a)) {
+		cli_usage_err(&cli_cmd_trace, "bad %s '%s': want argN", opt, val);
+		return -1;
+	}
+	if (t->agg.stat_mask && t->agg.stats.arg != a.arg) {
+		cli_usage_err(&cli_cmd_trace, "%s arg%u: --sum, --avg, --min and --max "
+			      "take the same argument (here arg%u)", opt, a.arg,
+			      t->agg.stats.arg);
+		return -1;
+	}
+	t->agg.stats = a;
+	t->agg.stat_mask |= which;
+	return 0;
+}
+
+static int parse_key(struct tracer *t, const char *val)
+{
+	static const char *const fixed[] = { "tid", "pid" };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!strcmp(val, fixed[i])) {
+			t->agg.key_kind = i == 0 ? USDTKIT_TRACE_KEY_TID : USDTKIT_TRACE_KEY_PID;
+			memset(&t->agg.key, 0, sizeof(t->agg.key));
+			return 0;
+		}
+	}
+	if (trace_agg_parse_arg(val, true, &t->agg.key)) {
+		cli_usage_err(&cli_cmd_trace, "bad --key '%s': want tid, pid, argN or str(argN)",
+			      val);
+		return -1;
+	}
+	t->agg.key_kind = t->agg.key.str ? USDTKIT_TRACE_KEY_STR : USDTKIT_TRACE_KEY_ARG;
+	return 0;
+}
+
+/* the aggregation options; 0 or -1 (told) */
+static int parse_agg_opt(struct tracer *t, struct cli_parser *p, int key)
+{
+	const struct cli_cmd *c = &cli_cmd_trace;
+	const char *opt = cli_opt_spelling(p);
+	unsigned long long v;
+	char *end;
+
+	switch (key) {
+	case 'f':
+		return parse_filter(t, p->val);
+	case OPT_COUNTS:
+		t->agg.counts = true;
+		return 0;
+	case OPT_COUNT_BY:
+		if (!trace_agg_parse_arg(p->val, true, &t->agg.by))
+			return 0;
+		cli_usage_err(c, "bad %s '%s': want argN or str(argN)", opt, p->val);
+		return -1;
+	case OPT_HIST:
+		if (!trace_agg_parse_arg(p->val, false, &t->agg.hist))
+			return 0;
+		cli_usage_err(c, "bad %s '%s': want argN", opt, p->val);
+		return -1;
+	case OPT_SUM:
+		return parse_stat(t, opt, p->val, AGG_SUM);
+	case OPT_AVG:
+		return parse_stat(t, opt, p->val, AGG_AVG);
+	case OPT_MIN:
+		return parse_stat(t, opt, p->val, AGG_MIN);
+	case OPT_MAX:
+		return parse_stat(t, opt, p->val, AGG_MAX);
+	case OPT_TOP:
+		if (cli_parse_ulong(p->val, 1, 1000000, &v)) {
+			t->agg.top = (unsigned int)v;
+			return 0;
+		}
+		cli_usage_err(c, "bad %s '%s': want 1 to 1000000 rows", opt, p->val);
+		return -1;
+	case 'i':
+		t->agg.interval = strtod(p->val, &end);
+		if (!*end && end != p->val && t->agg.interval >= 0.01 &&
+		    t->agg.interval <= 1e6)
+			return 0;
+		cli_usage_err(c, "bad %s '%s': want seconds, 0.01 or more", opt, p->val);
+		return -1;
+	case OPT_LATENCY:
+		/* two values: START is this option's, END the next argument */
+		if (p->i >= p->argc) {
+			cli_usage_err(c, "%s START END: END is missing", opt);
+			return -1;
+		}
+		t->agg.lat_start = p->val;
+		t->agg.lat_end = p->argv[p->i++];
+		return 0;
+	case OPT_KEY:
+		return parse_key(t, p->val);
+	}
+	return 0;
+}
+
+/* options that mean nothing without others */
+static int check_agg_opts(struct tracer *t)
+{
+	const struct cli_cmd *c = &cli_cmd_trace;
+
+	if (!t->agg.top)
+		t->agg.top = 20;
+	else if (!t->agg.by.set)
+		return cli_usage_err(c, "--top goes with --count-by"), -1;
+	if (t->agg.interval > 0 && !trace_agg_any(t))
+		return cli_usage_err(c, "--interval goes with an aggregation "
+				     "(--counts, --count-by, --hist, --sum..., --latency)"), -1;
+	if ((t->agg.key.set || t->agg.key_kind) && !t->agg.lat_start)
+		return cli_usage_err(c, "--key goes with --latency"), -1;
+	if (t->str_mask && trace_agg_any(t))
+		return cli_usage_err(c, "--str prints hits; with an aggregation, "
+				     "use --count-by str(argN)"), -1;
+	return 0;
 }
 
 /* Options into @t; the index of the first TARGET, or -EXIT code
@@ -518,6 +694,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 		case 'h':
 			cli_print_help(stdout, c);
 			return -EXIT_HELP;
+		default:
+			if (parse_agg_opt(t, &p, key))
+				return -EXIT_USAGE;
 		}
 	}
 	first = p.i;
@@ -526,6 +705,8 @@ done:
 		cli_usage_err(c, "-p and -c exclude each other");
 		return -EXIT_USAGE;
 	}
+	if (check_agg_opts(t))
+		return -EXIT_USAGE;
 	return first;
 }
 
@@ -565,6 +746,27 @@ static void say_tracing(const struct tracer *t)
 		modes, nmodes > 1 ? "s" : "");
 }
 
+/* --latency START END: their probes, marked (a TARGET may be one too,
+ * as every option applies to it); no probe may be both */
+static int add_role(struct tracer *t, const char *target, int role)
+{
+	size_t i;
+	int err;
+
+	t->adding_role = (unsigned char)role;
+	err = trace_add_target(t, target);
+	t->adding_role = 0;
+	for (i = 0; !err && i < t->nprobes; i++) {
+		if (t->probes[i].role != (ROLE_START | ROLE_END))
+			continue;
+		trace_err("--latency: %s:%s is both START and END", t->probes[i].provider,
+			  t->probes[i].name);
+		t->usage_error = true;
+		return -EINVAL;
+	}
+	return err;
+}
+
 static int setup(struct tracer *t, int ntargets, char **targets)
 {
 	size_t i, attached = 0, skipped = 0;
@@ -572,6 +774,13 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 
 	for (k = 0; k < ntargets; k++) {
 		err = trace_add_target(t, targets[k]);
+		if (err)
+			return err;
+	}
+	if (t->agg.lat_start) {
+		err = add_role(t, t->agg.lat_start, ROLE_START);
+		if (!err)
+			err = add_role(t, t->agg.lat_end, ROLE_END);
 		if (err)
 			return err;
 	}
@@ -639,13 +848,14 @@ int cmd_trace(int argc, char **argv)
 	int first, rc = EXIT_OK;
 
 	first = parse_opts(&t, argc, argv);
-	if (first >= 0 && first >= argc) {
+	if (first >= 0 && first >= argc && !t.agg.lat_start) {
 		cli_usage_err(&cli_cmd_trace, "no TARGET (PATH:PROVIDER:NAME)");
 		first = -EXIT_USAGE;
 	}
 	if (first < 0) {
-		/* -c's words are the only thing parsing allocates */
+		/* -c's words and the filter are all parsing allocates */
 		trace_cmd_free_argv(t.cmd_argv);
+		trace_filter_free(t.agg.filter);
 		return first == -EXIT_HELP ? EXIT_OK : -first;
 	}
 	/* a CMD that does not exist: one line, before anything is loaded */
@@ -654,6 +864,7 @@ int cmd_trace(int argc, char **argv)
 		if (!t.cmd_path) {
 			trace_err("cannot run %s: %s", t.cmd_argv[0], strerror(errno));
 			trace_cmd_free_argv(t.cmd_argv);
+			trace_filter_free(t.agg.filter);
 			return EXIT_BAD_INPUT;
 		}
 	}
@@ -669,6 +880,8 @@ int cmd_trace(int argc, char **argv)
 	sigaction(SIGCHLD, &sa_child, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (setup(&t, argc - first, argv + first) || run(&t))
+		rc = t.usage_error ? EXIT_USAGE : EXIT_BAD_INPUT;
+	else if (trace_agg_any(&t) && trace_agg_report(&t, false))
 		rc = EXIT_BAD_INPUT;
 	jw_flush(t.out);
 	fflush(stdout);

@@ -30,11 +30,40 @@ struct probe {
 	struct arg_type args[MAX_ARGS];
 	bool mixed;		/* its sites disagree on the arguments */
 	bool optional;		/* only a glob matched it: may fail to attach */
+	unsigned char role;	/* ROLE_*: --latency START or END */
 	struct usdtkit_link *link;
 };
 
 struct trace;
 struct ring_buffer;
+struct filter_expr;
+struct usdtkit_trace_cfg;
+
+/* an aggregation's argument: argN, or str(argN) where allowed */
+struct agg_arg {
+	bool set, str;
+	unsigned char arg;
+};
+
+/* --counts, --count-by, --hist, --sum/--avg/--min/--max, --latency */
+enum { AGG_SUM = 1, AGG_AVG = 2, AGG_MIN = 4, AGG_MAX = 8 };
+/* probe.role: where a --latency target's probes stand (bits) */
+enum { ROLE_TARGET = 0, ROLE_START = 1, ROLE_END = 2 };
+
+struct trace_aggs {
+	bool counts;
+	struct agg_arg by, hist, stats;
+	unsigned int stat_mask;		/* AGG_* */
+	unsigned int top;		/* --top: rows of a --count-by table */
+	double interval;		/* seconds, 0: only at the end */
+	const char *lat_start, *lat_end; /* --latency START END */
+	unsigned int key_kind;		/* enum usdtkit_trace_key */
+	struct agg_arg key;
+	const char *filter_text;	/* --filter EXPR */
+	struct filter_expr *filter;
+	struct usdtkit_trace_cfg *cfgs;	/* one per probe, while loading */
+	unsigned int printed;		/* reports so far (--interval) */
+};
 
 struct tracer {
 	int pid;		/* 0: any process */
@@ -47,12 +76,16 @@ struct tracer {
 	unsigned int str_len;	/* --strlen: bytes of a string printed */
 	unsigned short str_off[MAX_ARGS]; /* its slot in the event, 0: none */
 	bool best_effort;	/* skip probes a glob matched that fail */
+	bool usage_error;	/* set up failed on the options: exit 2 */
+	unsigned char adding_role; /* ROLE_* of the probes being added */
 	/* -c CMD: its words, the file they run (PROVIDER:NAME targets are
 	 * its probes), and while it waits for its exec, the pipes to let it
 	 * go and to hear back; t->pid is its pid once forked */
 	char **cmd_argv, *cmd_path;
 	int cmd_go_fd, cmd_err_fd;
 	bool cmd_reaped;
+
+	struct trace_aggs agg;
 
 	struct trace *skel;
 	struct ring_buffer *rb;
@@ -112,5 +145,16 @@ int trace_filter_compile(const struct filter_expr *e,
 			 const struct arg_type *args, int nargs,
 			 struct usdtkit_filter *out, struct filter_err *err);
 void trace_filter_free(struct filter_expr *e);
+
+/* trace_agg.c: options -> each probe's configuration and the maps' sizes
+ * (before the load), then the configuration into the map (after it) */
+int trace_agg_parse_arg(const char *s, bool str_ok, struct agg_arg *a);
+bool trace_agg_any(const struct tracer *t);
+int trace_agg_prepare(struct tracer *t);
+int trace_agg_write(struct tracer *t);
+void trace_agg_free(struct tracer *t);
+/* trace_agg_print.c: the aggregations, printed (and zeroed: --interval) */
+int trace_agg_report(struct tracer *t, bool reset);
+int trace_read_counter(struct tracer *t, int which, unsigned long long *sum);
 
 #endif

@@ -67,6 +67,7 @@ static int add_site(struct tracer *t, const char *path,
 			if (p->nargs != n || memcmp(p->args, types, n * sizeof(types[0])))
 				p->mixed = true;
 			p->optional &= glob;
+			p->role |= t->adding_role;
 			return 0;
 		}
 	}
@@ -90,6 +91,7 @@ static int add_site(struct tracer *t, const char *path,
 	p->nargs = n;
 	memcpy(p->args, types, sizeof(types));
 	p->optional = glob;
+	p->role = t->adding_role;
 	return 0;
 }
 

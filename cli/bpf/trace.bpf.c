@@ -22,15 +22,10 @@ struct {
 	__uint(max_entries, 1 << 22);
 } events SEC(".maps");
 
-/*
- * [0]: hits, [1]: events lost because the ring buffer was full, [2]: hits
- * kept by the filter, [3]: --count-by keys lost (agg_by full), [4]:
- * latency ENDs with no START
- */
-enum { C_HITS, C_LOST, C_KEPT, C_BY_FULL, C_UNMATCHED, C_NR };
+/* per CPU, indexed by USDTKIT_TRACE_C_* */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, C_NR);
+	__uint(max_entries, USDTKIT_TRACE_C_NR);
 	__type(key, int);
 	__type(value, unsigned long long);
 } counters SEC(".maps");
@@ -187,7 +182,7 @@ static __always_inline void emit(const struct usdtkit_bpf_spec *spec,
 
 	e = bpf_ringbuf_reserve(&events, ev_size, 0);
 	if (!e) {
-		count(C_LOST);
+		count(USDTKIT_TRACE_C_LOST);
 		return;
 	}
 	e->ts_ns = ts;
@@ -320,7 +315,7 @@ static __always_inline void count_by(const struct usdtkit_trace_cfg *cfg,
 		if (c)
 			__sync_fetch_and_add(c, 1);
 		else
-			count(C_BY_FULL);
+			count(USDTKIT_TRACE_C_BY_FULL);
 	}
 }
 
@@ -336,7 +331,7 @@ static __always_inline void latency(const struct usdtkit_trace_cfg *cfg,
 	}
 	t0 = bpf_map_lookup_elem(&lat_start, &s->key.val);
 	if (!t0) {
-		count(C_UNMATCHED);
+		count(USDTKIT_TRACE_C_UNMATCHED);
 		return;
 	}
 	d = ts - *t0;
@@ -362,7 +357,7 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	unsigned int probe = 0;
 	int zero = 0;
 
-	count(C_HITS);
+	count(USDTKIT_TRACE_C_HITS);
 	s = bpf_map_lookup_elem(&scratch, &zero);
 	if (!s)
 		return 0;
@@ -387,7 +382,7 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	read_args(ctx, spec, cfg->arg_mask, &s->hit, &s->st);
 	if (!usdtkit_filter_run(&cfg->filter, &s->hit))
 		return 0;
-	count(C_KEPT);
+	count(USDTKIT_TRACE_C_KEPT);
 	if (cfg->flags & USDTKIT_TRACE_EMIT)
 		emit(spec, &s->hit, &s->st, ts);
 	if (cfg->flags & (USDTKIT_TRACE_COUNTS | USDTKIT_TRACE_STATS))

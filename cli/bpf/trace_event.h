@@ -41,6 +41,16 @@ struct usdtkit_trace_str {
 
 _Static_assert(sizeof(struct usdtkit_trace_event) == 144, "trace event layout");
 
+/* the program's counters (per CPU) */
+enum {
+	USDTKIT_TRACE_C_HITS,		/* every hit */
+	USDTKIT_TRACE_C_LOST,		/* events the ring buffer had no room for */
+	USDTKIT_TRACE_C_KEPT,		/* hits the filter kept */
+	USDTKIT_TRACE_C_BY_FULL,	/* --count-by keys lost: agg_by full */
+	USDTKIT_TRACE_C_UNMATCHED,	/* latency ENDs with no START */
+	USDTKIT_TRACE_C_NR
+};
+
 /*
  * What the program does with a hit of one probe: struct usdtkit_trace_cfg
  * in the array map probe_cfg, key = the probe's cookie - 1. A probe with

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * usdtkit trace: the options that turn hits into in-kernel aggregations
+ * (--filter, --counts, --count-by, --hist, --sum/--avg/--min/--max,
+ * --latency) -> one struct usdtkit_trace_cfg per probe, written into the
+ * generic program's map. The program is never rebuilt: what changes from
+ * one command line to the next is data (trace_event.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "opts.h"
+#include "trace.h"
+#include "trace.skel.h"
+
+/* "argN" or, if @str_ok, "str(argN)"; 0 or -EINVAL */
+int trace_agg_parse_arg(const char *s, bool str_ok, struct agg_arg *a)
+{
+	unsigned long long n;
+	char num[8];
+	size_t len;
+
+	memset(a, 0, sizeof(*a));
+	if (str_ok && !strncmp(s, "str(", 4)) {
+		a->str = true;
+		s += 4;
+	}
+	if (strncmp(s, "arg", 3))
+		return -EINVAL;
+	s += 3;
+	len = strspn(s, "0123456789");
+	if (!len || len >= sizeof(num) || strcmp(s + len, a->str ? ")" : ""))
+		return -EINVAL;
+	memcpy(num, s, len);
+	num[len] = 0;
+	if (!cli_parse_ulong(num, 0, MAX_ARGS - 1, &n))
+		return -EINVAL;
+	a->arg = (unsigned char)n;
+	a->set = true;
+	return 0;
+}
+
+/* anything but printing every hit */
+bool trace_agg_any(const struct tracer *t)
+{
+	const struct trace_aggs *g = &t->agg;
+
+	return g->counts || g->by.set || g->hist.set || g->stat_mask ||
+	       g->lat_start;
+}
+
+static void probe_label(const struct probe *p, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s:%s", p->path ? p->path : "", p->path ? ":" : "",
+		 p->provider, p->name);
+}
+
+/* argument @a of probe @p must exist, and be an integer */
+static int check_arg(const struct probe *p, const char *opt,
+		     const struct agg_arg *a)
+{
+	char name[512];
+
+	if (!a->set)
+		return 0;
+	probe_label(p, name, sizeof(name));
+	if (a->arg >= p->nargs) {
+		trace_err("%s: %s arg%u: the probe has %d argument%s", name, opt,
+			  a->arg, p->nargs, p->nargs == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if (p->args[a->arg].is_float) {
+		trace_err("%s: %s arg%u: a floating-point argument cannot be %s",
+			  name, opt, a->arg, a->str ? "a string" : "aggregated");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static unsigned int filter_args(const struct usdtkit_filter *f)
+{
+	unsigned int m = 0, i;
+
+	for (i = 0; i < f->ninsns && i < USDTKIT_FILTER_MAX_INSNS; i++) {
+		if (f->insns[i].l.kind == USDTKIT_FSRC_ARG)
+			m |= 1u << f->insns[i].l.arg;
+		if (f->insns[i].r.kind == USDTKIT_FSRC_ARG)
+			m |= 1u << f->insns[i].r.arg;
+	}
+	return m;
+}
+
+static int compile_filter(struct tracer *t, const struct probe *p,
+			  struct usdtkit_filter *out)
+{
+	struct filter_err e = { 0 };
+	char name[512];
+
+	if (!t->agg.filter)
+		return 0;
+	if (!trace_filter_compile(t->agg.filter, p->args, p->nargs, out, &e))
+		return 0;
+	probe_label(p, name, sizeof(name));
+	trace_err("--filter '%s': column %d: %s (probe %s)", t->agg.filter_text,
+		  e.col, e.msg, name);
+	return -EINVAL;
+}
+
+/* probe @p's configuration from the options */
+static int make_cfg(struct tracer *t, const struct probe *p,
+		    struct usdtkit_trace_cfg *c)
+{
+	const struct trace_aggs *g = &t->agg;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	err = compile_filter(t, p, &c->filter);
+	if (!err)
+		err = check_arg(p, "--count-by", &g->by);
+	if (!err)
+		err = check_arg(p, "--hist", &g->hist);
+	if (!err)
+		err = check_arg(p, "--sum/--avg/--min/--max", &g->stats);
+	if (!err && p->role)
+		err = check_arg(p, "--key", &g->key);
+	if (err)
+		return err;
+	c->arg_mask = filter_args(&c->filter);
+	if (!trace_agg_any(t)) {
+		c->flags = USDTKIT_TRACE_EMIT;
+		c->arg_mask = ~0u;
+		return 0;
+	}
+	if (g->counts)
+		c->flags |= USDTKIT_TRACE_COUNTS;
+	if (g->by.set) {
+		c->flags |= USDTKIT_TRACE_COUNT_BY;
+		c->by_arg = g->by.arg;
+		c->by_str = g->by.str;
+		c->arg_mask |= 1u << g->by.arg;
+	}
+	if (g->hist.set) {
+		c->flags |= USDTKIT_TRACE_HIST;
+		c->hist_arg = g->hist.arg;
+		c->hist_signed = p->args[g->hist.arg].is_signed;
+		c->arg_mask |= 1u << g->hist.arg;
+	}
+	if (g->stat_mask) {
+		c->flags |= USDTKIT_TRACE_STATS;
+		c->stats_arg = g->stats.arg;
+		c->stats_signed = p->args[g->stats.arg].is_signed;
+		c->arg_mask |= 1u << g->stats.arg;
+	}
+	if (p->role) {
+		c->flags |= p->role & ROLE_START ? USDTKIT_TRACE_LAT_START :
+			USDTKIT_TRACE_LAT_END;
+		c->key_kind = g->key_kind;
+		c->key_arg = g->key.arg;
+		if (g->key.set)
+			c->arg_mask |= 1u << g->key.arg;
+	}
+	/* a probe that is only a latency's START or END still needs its
+	 * entry to say so: flags are never 0 for a configured probe */
+	if (!c->flags)
+		c->flags = USDTKIT_TRACE_COUNTS;
+	return 0;
+}
+
+static int set_entries(struct bpf_map *m, size_t n)
+{
+	if (n > INT32_MAX)
+		return -E2BIG;
+	return bpf_map__set_max_entries(m, (uint32_t)(n ? n : 1));
+}
+
+/* bytes of a string key: --strlen and its NUL, in whole words */
+static unsigned int key_str_bytes(const struct tracer *t)
+{
+	unsigned int n = (t->str_len + 1 + 7) & ~7u;
+
+	return n > USDTKIT_TRACE_KEY_STR_MAX ? USDTKIT_TRACE_KEY_STR_MAX : n;
+}
+
+/* the maps sized to the probes, the string keys to --strlen */
+static int size_maps(struct tracer *t)
+{
+	struct trace *s = t->skel;
+	const struct trace_aggs *g = &t->agg;
+	bool str_key = g->by.str || (g->lat_start && g->key_kind == USDTKIT_TRACE_KEY_STR);
+	unsigned int ks = str_key ? key_str_bytes(t) : 0;
+	int err;
+
+	err = set_entries(s->maps.probe_cfg, t->nprobes);
+	if (!err)
+		err = set_entries(s->maps.agg_stats, t->nprobes + 1);
+	if (!err)
+		err = set_entries(s->maps.agg_hist,
+				  (t->nprobes + 1) * USDTKIT_TRACE_HIST_SLOTS);
+	if (!err && g->by.str)
+		err = bpf_map__set_key_size(s->maps.agg_by, 16 + ks);
+	if (!err && g->lat_start && g->key_kind == USDTKIT_TRACE_KEY_STR)
+		err = bpf_map__set_key_size(s->maps.lat_start, 8 + ks);
+	if (err) {
+		trace_err("sizing the aggregation maps: %s", strerror(-err));
+		return err;
+	}
+	s->rodata->key_str = ks;
+	s->rodata->lat_slot = (unsigned int)t->nprobes;
+	return 0;
+}
+
+/* Before the load: every probe's configuration, checked, and the maps
+ * sized. A bad --filter or aggregation argument fails here: exit 2. */
+int trace_agg_prepare(struct tracer *t)
+{
+	size_t i;
+	int err;
+
+	t->agg.cfgs = calloc(t->nprobes ? t->nprobes : 1, sizeof(*t->agg.cfgs));
+	if (!t->agg.cfgs)
+		return -ENOMEM;
+	for (i = 0; i < t->nprobes; i++) {
+		err = make_cfg(t, &t->probes[i], &t->agg.cfgs[i]);
+		if (err)
+			return err;
+	}
+	return size_maps(t);
+}
+
+/* After the load, before the attach: the configuration in place before
+ * the first hit can look for it. */
+int trace_agg_write(struct tracer *t)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < t->nprobes; i++) {
+		unsigned int k = (unsigned int)i;
+
+		err = bpf_map__update_elem(t->skel->maps.probe_cfg, &k, sizeof(k),
+					   &t->agg.cfgs[i], sizeof(t->agg.cfgs[i]), 0);
+		if (err) {
+			trace_err("writing the probes' configuration: %s",
+				  strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+void trace_agg_free(struct tracer *t)
+{
+	trace_filter_free(t->agg.filter);
+	free(t->agg.cfgs);
+}
