@@ -175,7 +175,9 @@ while [ $i -lt "$reps" ]; do
 	done
 done
 
-# ---- the table ----
+# ---- the table (exit 1 after it when a run failed) ----
+status=0
+grep -q '^fail' "$tmp"/r/* && status=1
 med() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 base=$(awk '{ print $1 }' "$tmp/r/base" | med)
 
@@ -215,7 +217,7 @@ if [ $json = 1 ]; then
 		printf '}'
 	done
 	printf ']}\n'
-	exit 0
+	exit $status
 fi
 
 echo "trace_bench: $m hits per run, median of $reps runs; untraced loop $(awk -v b="$base" -v m="$m" 'BEGIN { printf "%.2f", b / m }') ns/hit"
@@ -248,4 +250,4 @@ for row in $rows; do
 			echo "note: $row $tool: median run_cnt $3, not $m"
 	done
 done
-exit 0
+exit $status
