@@ -110,7 +110,8 @@ progstats() {
 		END { print t + 0, c + 0 }'
 }
 
-# one TOOL ROW: one run; prints "LOOP_NS RUN_TIME_NS RUN_CNT", "rejected"
+# one TOOL ROW: one run; prints "LOOP_NS RUN_TIME_NS RUN_CNT [LOST]"
+# (LOST: usdtkit's count of hits lost, ring buffer full), "rejected"
 # (usdtkit exit 2) or "fail"
 one() {
 	tool=$1 row=$2
@@ -152,6 +153,11 @@ one() {
 	wait "$wpid" 2>/dev/null; wpid=""
 	if [ -n "$tpid" ]; then
 		kill -INT "$tpid"; wait "$tpid"; tpid=""
+		# usdtkit's closing line: "N hits printed, L lost"
+		[ "$tool" = usdtkit ] && case $res in [0-9]*)
+			res="$res $(sed -n 's/^usdtkit trace: .* \([0-9]*\) lost.*/\1/p' \
+				"$tmp/t.err" | tail -n 1)" ;;
+		esac
 	fi
 	case $res in
 	fail) echo "trace_bench: $tool $row failed:" >&2; cat "$tmp/t.err" >&2 ;;
@@ -249,5 +255,8 @@ for row in $rows; do
 		[ $# -eq 3 ] && [ "$3" != "$m" ] &&
 			echo "note: $row $tool: median run_cnt $3, not $m"
 	done
+	l=$(awk '{ print $4 + 0 }' "$tmp/r/$row.usdtkit" 2>/dev/null | med)
+	[ "${l:-0}" -gt 0 ] &&
+		echo "note: $row usdtkit: median $l hits lost (ring buffer full)"
 done
 exit $status
