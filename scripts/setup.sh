@@ -28,6 +28,9 @@ if [ "$mode" = all ]; then
 # procps (pgrep), util-linux (setpriv, flock) and bc are in a full Debian
 # install but not in every minimal image ----
 pkgs="$pkgs valgrind file binutils python3 python3-jsonschema procps util-linux bc"
+# ---- tests/trace_python.sh: Debian's python3.11 (its USDT probes) and
+# bpftrace (the peer it is checked against, and bench/trace_bench.sh's) ----
+pkgs="$pkgs python3.11 bpftrace"
 # ---- the manual pages and completions: scdoc renders the pages
 # (docs/man), groff-base lets cli_man read them, zsh runs
 # cli_completion's zsh half ----
