@@ -15,11 +15,13 @@ lat=$bin/fx_lat lib=$bin/libfx_lat.so
 req=$demo:demo:request tick=$demo:demo:tick
 
 # trace WHAT WANT-RC CMD ARGS...: usdtkit trace -q -c CMD ARGS (CMD's
-# stdin: one line, to let fx_lat go)
+# stdin: one line, to let fx_lat go; its stdout, the trace's, without
+# the demo's first line)
 trace() {
 	what=$1 want=$2 cmd=$3; shift 3
-	echo go | timeout 120 "$u" trace -q -c "$cmd" "$@" >"$tmp/out" 2>"$tmp/err"
+	echo go | timeout 120 "$u" trace -q -c "$cmd" "$@" >"$tmp/all" 2>"$tmp/err"
 	rc=$?
+	grep -v '^demo: pid' "$tmp/all" >"$tmp/out"
 	if [ "$rc" -eq "$want" ]; then ok; else
 		ko "$what: exit $rc, want $want"; cat "$tmp/err"; fi
 }
@@ -44,7 +46,7 @@ done
 trace "filter none" 0 "$demo -n 30 -i 0" --filter 'arg0 < 0 || pid == 0' "$req"
 [ ! -s "$tmp/out" ] && grep -q "0 hits printed, 0 lost, 30 dropped" "$tmp/err" &&
 	ok || { ko "filter none"; cat "$tmp/out" "$tmp/err"; }
-trace "filter pid" 0 "$demo -n 30 -i 0" --json --filter '(pid > 0 && tid == pid) & 1 == 0 || 1' "$req"
+trace "filter pid" 0 "$demo -n 30 -i 0" --json --filter 'pid > 0 && tid == pid && (arg0 & 1 == 0 || arg0 & 1)' "$req"
 [ "$(grep -c '"name":"request"' "$tmp/out")" = 30 ] && ok || ko "filter pid: $(wc -l <"$tmp/out") hits"
 trace "filter str !=" 0 "$demo -n 9 -i 0" --json --filter 'str(arg3) != "/" && !(arg1 & 0x100)' "$req"
 py "filter str !=" <<'PY'
@@ -99,7 +101,7 @@ demo:tick: hist of arg0, 10 values
 [1]                         1 |@@@@@@@@@@@@@                                       |
 [2, 4)                      2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |
 [4, 8)                      4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
-[8, 16)                     3 |@@@@@@@@@@@@@@@@@@@@@@@                             |
+[8, 16)                     3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@             |
 TXT
 cmp -s "$tmp/want" "$tmp/out" && ok || { ko "aggregations text:"; diff "$tmp/want" "$tmp/out"; }
 
@@ -174,7 +176,7 @@ bad() {
 		{ ko "$what: message"; cat "$tmp/err"; }
 }
 bad "filter syntax" "bad --filter 'arg0 > 25 ||': column 13: " --filter 'arg0 > 25 ||' "$req"
-bad "filter unknown" "column 10: " --filter 'arg0 == foo' "$req"
+bad "filter unknown" "column 9: unknown identifier 'foo'" --filter 'arg0 == foo' "$req"
 bad "filter arg" "column 1: arg7: probe has 4 arguments.*demo:request" --filter 'arg7 > 1' "$req"
 bad "hist arg" "demo:tick: --hist arg3: the probe has 2 arguments" --hist arg3 "$req" "$tick"
 bad "count-by" "bad --count-by 'arg': want argN or str(argN)" --count-by arg "$req"

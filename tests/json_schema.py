@@ -39,7 +39,7 @@ import time
 from jsonschema import Draft202012Validator
 
 SAFE = 2 ** 53 - 1
-STREAMS = ("parse", "list", "trace", "features")
+STREAMS = ("parse", "list", "trace", "trace-agg", "features")
 passed = failed = 0
 
 
@@ -283,6 +283,24 @@ def test_trace():
         demo.wait()
 
 
+def test_trace_agg():
+    """every aggregation of the demo, live, in both 64-bit modes (the hist
+    of demo:tick's arg1 has values of 2^64 - n: strings in the second)"""
+    for mode in ("--json", "--json-u64-strings"):
+        what = "trace-agg " + mode
+        out = run(["trace", "-q", mode, "-c", ARGS.demo + " -n 40 -i 0",
+                   "--counts", "--sum", "arg0", "--avg", "arg0", "--min", "arg0",
+                   "--max", "arg0", "--hist", "arg1", "--count-by", "arg0",
+                   "--latency", ARGS.demo + ":demo:request",
+                   ARGS.demo + ":demo:tick"])
+        out = "\n".join(l for l in out.splitlines() if not l.startswith("demo:"))
+        objs = validate("trace-agg", lines(out, what), what,
+                        u64_strings=mode != "--json")
+        aggs = sorted(set(o["agg"] for o in objs))
+        check(aggs == ["avg", "count_by", "counts", "hist", "latency", "max",
+                       "min", "sum"], "%s: %r" % (what, aggs))
+
+
 def test_features():
     objs = validate("features", lines(run(["features", "--json"]), "features"),
                     "features")
@@ -345,6 +363,26 @@ def test_schemas():
                    "args": [1, -1, 2 ** 64 - 1, 1.5, None, "s\ufffd"],
                    "truncated": [5], "err": -14}],
         "features": lines(run(["features", "--json"]), "features"),
+        # one of each aggregation (tests/cli_trace_agg.sh checks them live)
+        "trace-agg": [
+            {"schema": "usdtkit-trace-agg/1.0", "agg": "counts", "provider": "p",
+             "name": "n", "path": "/x", "count": 3},
+            {"schema": "usdtkit-trace-agg/1.0", "agg": "avg", "interval": 2,
+             "provider": "p", "name": "n", "arg": 0, "count": 2, "value": 1.5},
+            {"schema": "usdtkit-trace-agg/1.0", "agg": "min", "provider": "p",
+             "name": "n", "arg": 11, "count": 2, "value": -7},
+            {"schema": "usdtkit-trace-agg/1.0", "agg": "hist", "provider": "p",
+             "name": "n", "arg": 1, "count": 3, "buckets": [
+                 {"min": -2 ** 63, "max": -1, "count": 1},
+                 {"min": 2 ** 63, "max": 2 ** 64 - 1, "count": 2}]},
+            {"schema": "usdtkit-trace-agg/1.0", "agg": "count_by", "provider": "p",
+             "name": "n", "by": "str(arg3)", "keys": 3,
+             "top": [{"key": "a", "count": 2}, {"key": None, "count": 1}]},
+            {"schema": "usdtkit-trace-agg/1.0", "agg": "latency", "start": "a:b:c",
+             "end": "a:b:d", "key": "tid", "count": 1, "unmatched": 0,
+             "min_ns": 5, "avg_ns": 5.0, "max_ns": 5,
+             "buckets": [{"min": 4, "max": 7, "count": 1}]},
+        ],
     }
     if ARGS.elf_dir:
         x = os.path.join(ARGS.elf_dir, "x86_64")
@@ -360,6 +398,10 @@ def test_schemas():
                 # an argument may be any scalar since 1.1 (a string with
                 # --str): only an object is never one
                 if stream == "trace" and path[0] == "args" and not isinstance(bad, dict):
+                    continue
+                # a --count-by key is an integer or a string (or null)
+                if stream == "trace-agg" and path[0] == "top" and \
+                        path[-1] == "key" and not isinstance(bad, dict):
                     continue
                 n += 1
                 check(not v.is_valid(put(o, path, bad)),
@@ -385,7 +427,8 @@ def main():
     ap.add_argument("test", choices=("schemas",) + STREAMS)
     ARGS = ap.parse_args()
     {"schemas": test_schemas, "parse": test_parse, "list": test_list,
-     "trace": test_trace, "features": test_features}[ARGS.test]()
+     "trace": test_trace, "trace-agg": test_trace_agg,
+     "features": test_features}[ARGS.test]()
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 
