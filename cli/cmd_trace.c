@@ -333,6 +333,11 @@ static void report(struct tracer *t)
 	if (t->agg.filter)
 		fprintf(stderr, ", %llu dropped by the filter", hits - kept);
 	fputc('\n', stderr);
+	/* keys past agg_by's capacity: their hits are in no row */
+	if (t->agg.by.set && !trace_read_counter(t, USDTKIT_TRACE_C_BY_FULL, &lost) && lost)
+		trace_err("--count-by: %llu hit%s of keys past the first %u not counted",
+			  lost, lost == 1 ? "" : "s",
+			  bpf_map__max_entries(t->skel->maps.agg_by));
 	if (t->verbose)
 		fprintf(stderr, "usdtkit trace: %llu hits in BPF\n", hits);
 }
@@ -414,7 +419,9 @@ const struct cli_cmd cli_cmd_trace = {
 	.summary = "print USDT probe hits with their arguments (BPF)",
 	.synopsis = "[-p PID | -c CMD] [--mode auto|multi|perf|ipmap] [--count N]\n"
 		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L] [-v] [-q]\n"
-		"                     [--best-effort] TARGET...",
+		"                     [--filter EXPR] [--counts] [--count-by ARG [--top N]]\n"
+		"                     [--hist ARG] [--sum|--avg|--min|--max ARG] [--interval SEC]\n"
+		"                     [--latency START END [--key KEY]] [--best-effort] TARGET...",
 	.description =
 		"  Print every hit of USDT probes: time (s since start), pid, tid,\n"
 		"  probe and arguments with their sign and width. TARGET is\n"
@@ -434,7 +441,18 @@ const struct cli_cmd cli_cmd_trace = {
 		"  one longer than --strlen is cut (text: \"...\"..., JSON: listed in\n"
 		"  \"truncated\"); a bad pointer prints <fault 0xADDR> (JSON: null).\n"
 		"  A probe that a glob matched and that cannot be attached fails the\n"
-		"  trace (exit 1); --best-effort skips it and traces the others.\n",
+		"  trace (exit 1); --best-effort skips it and traces the others.\n"
+		"  --filter EXPR: argN, integers, pid, tid, == != < <= > >=, & (a mask),\n"
+		"  && || ! ( ), str(argN) == \"text\" (\"text*\": a prefix); e.g.\n"
+		"  'arg1 > 100 && str(arg0) == \"/api*\"'. Run in the kernel: a hit that\n"
+		"  fails is never sent. A bad EXPR: its column, exit 2.\n"
+		"  --counts, --count-by, --hist, --sum, --avg, --min, --max, --latency:\n"
+		"  counted in the kernel, nothing printed per hit; the result comes at\n"
+		"  the end (and every --interval SEC, each interval on its own). ARG is\n"
+		"  argN, or str(argN) for --count-by. --latency START END: a log2\n"
+		"  histogram of the ns from START to the next END of the same --key\n"
+		"  (tid, pid, argN or str(argN)). Every option applies to every TARGET.\n"
+		"  No compiler runs: one precompiled BPF program, configured by maps.\n",
 	.opts = trace_options,
 	.operand = "target",
 };
