@@ -76,11 +76,11 @@ start_tracer() {
 	if [ "$1" = usdtkit ]; then
 		set -- "$u" trace -p "$wpid"
 		case $row in
-		str) set -- "$@" --str 1 ;;
+		str) set -- "$@" --str 1 --strlen 64 ;;
 		counts) set -- "$@" --counts ;;
 		filter) set -- "$@" --filter 'arg0 < 0' ;;
 		count-by) set -- "$@" --count-by arg1 ;;
-		count-by-str) set -- "$@" --count-by 'str(arg1)' ;;
+		count-by-str) set -- "$@" --count-by 'str(arg1)' --strlen 64 ;;
 		esac
 		"$@" "$load:tload:hot" >/dev/null 2>"$tmp/t.err" &
 		tpid=$!

@@ -315,9 +315,9 @@ static int run(struct tracer *t)
 
 static void report(struct tracer *t)
 {
-	unsigned long long hits = 0, lost = 0, kept = 0;
+	unsigned long long dropped = 0, lost = 0, kept = 0;
 
-	if (trace_read_counter(t, USDTKIT_TRACE_C_HITS, &hits) ||
+	if (trace_read_counter(t, USDTKIT_TRACE_C_DROPPED, &dropped) ||
 	    trace_read_counter(t, USDTKIT_TRACE_C_LOST, &lost) ||
 	    trace_read_counter(t, USDTKIT_TRACE_C_KEPT, &kept)) {
 		trace_err("cannot read the event counters");
@@ -331,7 +331,7 @@ static void report(struct tracer *t)
 			t->printed, t->printed == 1 ? "" : "s", lost,
 			lost ? " (ring buffer full)" : "");
 	if (t->agg.filter)
-		fprintf(stderr, ", %llu dropped by the filter", hits - kept);
+		fprintf(stderr, ", %llu dropped by the filter", dropped);
 	fputc('\n', stderr);
 	/* keys past agg_by's capacity: their hits are in no row */
 	if (t->agg.by.set && !trace_read_counter(t, USDTKIT_TRACE_C_BY_FULL, &lost) && lost)
@@ -339,7 +339,7 @@ static void report(struct tracer *t)
 			  lost, lost == 1 ? "" : "s",
 			  bpf_map__max_entries(t->skel->maps.agg_by));
 	if (t->verbose)
-		fprintf(stderr, "usdtkit trace: %llu hits in BPF\n", hits);
+		fprintf(stderr, "usdtkit trace: %llu hits in BPF\n", kept + dropped);
 }
 
 static void cleanup(struct tracer *t)

@@ -81,17 +81,26 @@ static int check_arg(const struct probe *p, const char *opt,
 	return 0;
 }
 
-static unsigned int filter_args(const struct usdtkit_filter *f)
+/* what operand @o of a filter needs read: arguments into *@args, the
+ * pid and tid into *@need */
+static void opnd_needs(const struct usdtkit_filter_opnd *o, unsigned int *args,
+		       unsigned int *need)
 {
-	unsigned int m = 0, i;
+	if (o->kind == USDTKIT_FSRC_ARG)
+		*args |= 1u << o->arg;
+	else if (o->kind == USDTKIT_FSRC_PID || o->kind == USDTKIT_FSRC_TID)
+		*need |= USDTKIT_TRACE_NEED_ID;
+}
+
+static void filter_needs(const struct usdtkit_filter *f, unsigned int *args,
+			 unsigned int *need)
+{
+	unsigned int i;
 
 	for (i = 0; i < f->ninsns && i < USDTKIT_FILTER_MAX_INSNS; i++) {
-		if (f->insns[i].l.kind == USDTKIT_FSRC_ARG)
-			m |= 1u << f->insns[i].l.arg;
-		if (f->insns[i].r.kind == USDTKIT_FSRC_ARG)
-			m |= 1u << f->insns[i].r.arg;
+		opnd_needs(&f->insns[i].l, args, need);
+		opnd_needs(&f->insns[i].r, args, need);
 	}
-	return m;
 }
 
 static int compile_filter(struct tracer *t, const struct probe *p,
@@ -129,10 +138,11 @@ static int make_cfg(struct tracer *t, const struct probe *p,
 		err = check_arg(p, "--key", &g->key);
 	if (err)
 		return err;
-	c->arg_mask = filter_args(&c->filter);
+	filter_needs(&c->filter, &c->arg_mask, &c->need);
 	if (!trace_agg_any(t)) {
 		c->flags = USDTKIT_TRACE_EMIT;
 		c->arg_mask = ~0u;
+		c->need = USDTKIT_TRACE_NEED_TIME | USDTKIT_TRACE_NEED_ID;
 		return 0;
 	}
 	if (g->counts)
@@ -160,6 +170,9 @@ static int make_cfg(struct tracer *t, const struct probe *p,
 			USDTKIT_TRACE_LAT_END;
 		c->key_kind = g->key_kind;
 		c->key_arg = g->key.arg;
+		c->need |= USDTKIT_TRACE_NEED_TIME;
+		if (g->key_kind == USDTKIT_TRACE_KEY_TID || g->key_kind == USDTKIT_TRACE_KEY_PID)
+			c->need |= USDTKIT_TRACE_NEED_ID;
 		if (g->key.set)
 			c->arg_mask |= 1u << g->key.arg;
 	}

@@ -344,6 +344,7 @@ static __always_inline void latency(const struct usdtkit_trace_cfg *cfg,
  * every hit */
 static const struct usdtkit_trace_cfg cfg_emit = {
 	.flags = USDTKIT_TRACE_EMIT, .arg_mask = ~0u,
+	.need = USDTKIT_TRACE_NEED_TIME | USDTKIT_TRACE_NEED_ID,
 };
 
 /* one hit -> its filter, then its event or aggregations; also the body of
@@ -357,14 +358,9 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	unsigned int probe = 0;
 	int zero = 0;
 
-	count(USDTKIT_TRACE_C_HITS);
 	s = bpf_map_lookup_elem(&scratch, &zero);
 	if (!s)
 		return 0;
-	ts = bpf_ktime_get_ns();
-	id = bpf_get_current_pid_tgid();
-	s->hit.pid = id >> 32;
-	s->hit.tid = (unsigned int)id;
 	if (spec && spec->cookie > 0) {
 		probe = (unsigned int)(spec->cookie - 1);
 		cfg = bpf_map_lookup_elem(&probe_cfg, &probe);
@@ -372,16 +368,23 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 		if (!cfg || !cfg->flags)
 			cfg = &cfg_emit;
 	}
+	ts = cfg->need & USDTKIT_TRACE_NEED_TIME ? bpf_ktime_get_ns() : 0;
+	id = cfg->need & USDTKIT_TRACE_NEED_ID ? bpf_get_current_pid_tgid() : 0;
+	s->hit.pid = id >> 32;
+	s->hit.tid = (unsigned int)id;
 	if (!spec) {
 		/* an IP no spec knows: reported, not filtered */
+		count(USDTKIT_TRACE_C_KEPT);
 		__builtin_memset(&s->st, 0, sizeof(s->st));
 		__builtin_memset(s->hit.args, 0, sizeof(s->hit.args));
 		emit(spec, &s->hit, &s->st, ts);
 		return 0;
 	}
 	read_args(ctx, spec, cfg->arg_mask, &s->hit, &s->st);
-	if (!usdtkit_filter_run(&cfg->filter, &s->hit))
+	if (!usdtkit_filter_run(&cfg->filter, &s->hit)) {
+		count(USDTKIT_TRACE_C_DROPPED);
 		return 0;
+	}
 	count(USDTKIT_TRACE_C_KEPT);
 	if (cfg->flags & USDTKIT_TRACE_EMIT)
 		emit(spec, &s->hit, &s->st, ts);

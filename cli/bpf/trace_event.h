@@ -41,11 +41,12 @@ struct usdtkit_trace_str {
 
 _Static_assert(sizeof(struct usdtkit_trace_event) == 144, "trace event layout");
 
-/* the program's counters (per CPU) */
+/* the program's counters (per CPU); one is counted per hit, kept or
+ * dropped, so that every hit = KEPT + DROPPED */
 enum {
-	USDTKIT_TRACE_C_HITS,		/* every hit */
+	USDTKIT_TRACE_C_KEPT,		/* hits kept (all, without a filter) */
 	USDTKIT_TRACE_C_LOST,		/* events the ring buffer had no room for */
-	USDTKIT_TRACE_C_KEPT,		/* hits the filter kept */
+	USDTKIT_TRACE_C_DROPPED,	/* hits the filter dropped */
 	USDTKIT_TRACE_C_BY_FULL,	/* --count-by keys lost: agg_by full */
 	USDTKIT_TRACE_C_UNMATCHED,	/* latency ENDs with no START */
 	USDTKIT_TRACE_C_NR
@@ -65,6 +66,9 @@ enum {
 #define USDTKIT_TRACE_LAT_START	0x20	/* lat_start[key] = now */
 #define USDTKIT_TRACE_LAT_END	0x40	/* latency since lat_start[key] */
 
+#define USDTKIT_TRACE_NEED_TIME	0x01	/* bpf_ktime_get_ns() */
+#define USDTKIT_TRACE_NEED_ID	0x02	/* bpf_get_current_pid_tgid() */
+
 /* usdtkit_trace_cfg.key_kind: the latency pair's key */
 enum usdtkit_trace_key {
 	USDTKIT_TRACE_KEY_TID = 0,
@@ -80,6 +84,10 @@ struct usdtkit_trace_cfg {
 	unsigned char hist_arg, stats_arg;
 	unsigned char key_kind, key_arg; /* --latency --key */
 	unsigned char hist_signed, stats_signed;
+	/* what the hit needs besides its arguments (USDTKIT_TRACE_NEED_*):
+	 * each helper call costs, and a count needs neither */
+	unsigned int need;
+	unsigned int pad;
 	struct usdtkit_filter filter;
 };
 
