@@ -284,6 +284,10 @@ static int run(struct tracer *t)
 		}
 		timeout = until(now, end, until(now, tick, timeout));
 		err = ring_buffer__poll(t->rb, timeout);
+		/* the program wakes us only when the ring fills up (a wakeup
+		 * per hit costs more than the hit): read what came anyway */
+		if (err >= 0)
+			err = ring_buffer__consume(t->rb);
 		jw_flush(t->out);
 		/* a closed pipe (| head) ends the trace like Ctrl-C */
 		if (fflush(stdout) || ferror(stdout))
