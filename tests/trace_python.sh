@@ -112,7 +112,7 @@ echo go >&3
 wait_for "$tmp/py.out" '^done$' 300 $wpid || { ko "the script did not end"; cat "$tmp/py.err"; }
 # the script's last calls (fib) read by both: on a loaded machine a
 # reader may be seconds behind
-fibs() { [ "$(grep -c "helper.py.* fib" "$1")" -ge 177 ]; }
+fibs() { [ "$(grep -c "helper\.py.*fib" "$1")" -ge 177 ]; }
 _n=0
 until { fibs "$tmp/uk.out" && fibs "$tmp/bt.out"; } || [ $_n -ge 150 ]; do
 	sleep 0.1; _n=$((_n + 1))
