@@ -89,7 +89,7 @@ static void opnd_needs(const struct usdtkit_filter_opnd *o, unsigned int *args,
 	if (o->kind == USDTKIT_FSRC_ARG)
 		*args |= 1u << o->arg;
 	else if (o->kind == USDTKIT_FSRC_PID || o->kind == USDTKIT_FSRC_TID)
-		*need |= USDTKIT_TRACE_NEED_ID;
+		*need |= USDTKIT_TRACE_NEED_FILTER_ID;
 }
 
 static void filter_needs(const struct usdtkit_filter *f, unsigned int *args,
@@ -138,11 +138,12 @@ static int make_cfg(struct tracer *t, const struct probe *p,
 		err = check_arg(p, "--key", &g->key);
 	if (err)
 		return err;
-	filter_needs(&c->filter, &c->arg_mask, &c->need);
+	filter_needs(&c->filter, &c->filter_mask, &c->need);
+	c->arg_mask = c->filter_mask;
 	if (!trace_agg_any(t)) {
 		c->flags = USDTKIT_TRACE_EMIT;
 		c->arg_mask = ~0u;
-		c->need = USDTKIT_TRACE_NEED_TIME | USDTKIT_TRACE_NEED_ID;
+		c->need |= USDTKIT_TRACE_NEED_TIME | USDTKIT_TRACE_NEED_ID;
 		return 0;
 	}
 	if (g->counts)

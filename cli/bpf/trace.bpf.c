@@ -140,6 +140,11 @@ static __always_inline void read_str(struct usdtkit_trace_event *e, int i,
 	s->len = bpf_probe_read_user_str(s->data, n, (const void *)v);
 }
 
+/*
+ * The arguments in @mask into h->args, their types and errors into @st;
+ * the others are left as they are. A hit reads what its filter needs
+ * first, and the rest only when the filter keeps it.
+ */
 static __always_inline void read_args(struct pt_regs *ctx,
 				      const struct usdtkit_bpf_spec *spec,
 				      unsigned int mask,
@@ -148,16 +153,16 @@ static __always_inline void read_args(struct pt_regs *ctx,
 {
 	int i;
 
-	st->err = 0;
-	st->err_mask = 0;
 #pragma unroll
 	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
 		long v = 0;
 		int err;
 
+		if (!(mask & (1u << i)))
+			continue;
 		h->args[i] = 0;
 		st->types[i] = 0;
-		if (i >= spec->arg_cnt || !(mask & (1u << i)))
+		if (i >= spec->arg_cnt)
 			continue;
 		st->types[i] = (spec->args[i].size & 15) |
 			(spec->args[i].flags & USDTKIT_BPF_F_SIGNED ?
@@ -170,6 +175,15 @@ static __always_inline void read_args(struct pt_regs *ctx,
 		}
 		h->args[i] = v;
 	}
+}
+
+static __always_inline unsigned long long get_id(struct usdtkit_filter_hit *h)
+{
+	unsigned long long id = bpf_get_current_pid_tgid();
+
+	h->pid = id >> 32;
+	h->tid = (unsigned int)id;
+	return id;
 }
 
 /* One hit -> one event. spec NULL: an IP no spec knows, sent as such. */
@@ -357,7 +371,7 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 {
 	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
 	const struct usdtkit_trace_cfg *cfg = &cfg_emit;
-	unsigned long long id, ts;
+	unsigned long long ts;
 	struct scratch *s;
 	unsigned int probe = 0;
 	int zero = 0;
@@ -372,24 +386,32 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 		if (!cfg || !cfg->flags)
 			cfg = &cfg_emit;
 	}
-	ts = cfg->need & USDTKIT_TRACE_NEED_TIME ? bpf_ktime_get_ns() : 0;
-	id = cfg->need & USDTKIT_TRACE_NEED_ID ? bpf_get_current_pid_tgid() : 0;
-	s->hit.pid = id >> 32;
-	s->hit.tid = (unsigned int)id;
+	s->st.err = 0;
+	s->st.err_mask = 0;
 	if (!spec) {
 		/* an IP no spec knows: reported, not filtered */
 		count(USDTKIT_TRACE_C_KEPT);
+		get_id(&s->hit);
 		__builtin_memset(&s->st, 0, sizeof(s->st));
 		__builtin_memset(s->hit.args, 0, sizeof(s->hit.args));
-		emit(spec, &s->hit, &s->st, ts);
+		emit(spec, &s->hit, &s->st, bpf_ktime_get_ns());
 		return 0;
 	}
-	read_args(ctx, spec, cfg->arg_mask, &s->hit, &s->st);
+	/* what the filter needs, then the filter: a dropped hit costs only
+	 * that (no clock, no other argument) */
+	if (cfg->need & USDTKIT_TRACE_NEED_FILTER_ID)
+		get_id(&s->hit);
+	read_args(ctx, spec, cfg->filter_mask, &s->hit, &s->st);
 	if (!usdtkit_filter_run(&cfg->filter, &s->hit)) {
 		count(USDTKIT_TRACE_C_DROPPED);
 		return 0;
 	}
 	count(USDTKIT_TRACE_C_KEPT);
+	ts = cfg->need & USDTKIT_TRACE_NEED_TIME ? bpf_ktime_get_ns() : 0;
+	if ((cfg->need & (USDTKIT_TRACE_NEED_ID | USDTKIT_TRACE_NEED_FILTER_ID)) ==
+	    USDTKIT_TRACE_NEED_ID)
+		get_id(&s->hit);
+	read_args(ctx, spec, cfg->arg_mask & ~cfg->filter_mask, &s->hit, &s->st);
 	if (cfg->flags & USDTKIT_TRACE_EMIT)
 		emit(spec, &s->hit, &s->st, ts);
 	if (cfg->flags & (USDTKIT_TRACE_COUNTS | USDTKIT_TRACE_STATS))

@@ -68,6 +68,7 @@ enum {
 
 #define USDTKIT_TRACE_NEED_TIME	0x01	/* bpf_ktime_get_ns() */
 #define USDTKIT_TRACE_NEED_ID	0x02	/* bpf_get_current_pid_tgid() */
+#define USDTKIT_TRACE_NEED_FILTER_ID 0x04 /* that, before the filter */
 
 /* usdtkit_trace_cfg.key_kind: the latency pair's key */
 enum usdtkit_trace_key {
@@ -87,7 +88,7 @@ struct usdtkit_trace_cfg {
 	/* what the hit needs besides its arguments (USDTKIT_TRACE_NEED_*):
 	 * each helper call costs, and a count needs neither */
 	unsigned int need;
-	unsigned int pad;
+	unsigned int filter_mask;	/* the arguments the filter reads */
 	struct usdtkit_filter filter;
 };
 
