@@ -606,29 +606,54 @@ static bool is_const(const struct parser *p, int i)
 	return n->kind == N_NUM;
 }
 
-static int parse_band(struct parser *p)
+/* the operands of && and ||: conditions (a value v becomes v != 0) */
+static int check_logic(struct parser *p, int *l, int *r, int col)
+{
+	(void)col;
+	*l = need_cond(p, *l);
+	*r = *l < 0 ? *l : need_cond(p, *r);
+	return *r < 0 ? *r : 0;
+}
+
+/* the operands of &: values, one of them a constant */
+static int check_band(struct parser *p, int *l, int *r, int col)
+{
+	int ret = need_value(p, *l);
+
+	if (!ret)
+		ret = need_value(p, *r);
+	if (ret)
+		return ret;
+	/* the program masks a value, it does not AND two of them */
+	if (!is_const(p, *l) && !is_const(p, *r))
+		return set_err(p->err, col, "one side of '&' must be a constant");
+	return 0;
+}
+
+/*
+ * A left-associative chain of one operator: band := unary ("&" unary)*,
+ * and := cmp ("&&" cmp)*, or := and ("||" and)*. @check validates (and
+ * may convert) each pair of operands.
+ */
+static int parse_chain(struct parser *p, enum tok_kind tk, enum node_kind kind,
+		       int (*sub)(struct parser *),
+		       int (*check)(struct parser *, int *, int *, int))
 {
 	int l, r, i, col, ret;
 
-	l = parse_unary(p);
-	while (l >= 0 && p->cur.kind == T_BAND) {
+	l = sub(p);
+	while (l >= 0 && p->cur.kind == tk) {
 		col = p->cur.col;
 		ret = lex(p);
 		if (ret)
 			return ret;
-		r = parse_unary(p);
+		r = sub(p);
 		if (r < 0)
 			return r;
-		ret = need_value(p, l);
-		if (!ret)
-			ret = need_value(p, r);
+		ret = check(p, &l, &r, col);
 		if (ret)
 			return ret;
-		/* the program masks a value, it does not AND two of them */
-		if (!is_const(p, l) && !is_const(p, r))
-			return set_err(p->err, col,
-				       "one side of '&' must be a constant");
-		i = new_node(p, N_BAND, col);
+		i = new_node(p, kind, col);
 		if (i < 0)
 			return i;
 		N(p, i)->start = N(p, l)->start;
@@ -637,6 +662,11 @@ static int parse_band(struct parser *p)
 		l = i;
 	}
 	return l;
+}
+
+static int parse_band(struct parser *p)
+{
+	return parse_chain(p, T_BAND, N_BAND, parse_unary, check_band);
 }
 
 static int relop(enum tok_kind k)
@@ -720,44 +750,14 @@ static int parse_cmp(struct parser *p)
 	return i;
 }
 
-/* and := cmp ("&&" cmp)*, or := and ("||" and)*: one loop for both */
-static int parse_logic(struct parser *p, enum tok_kind tk, enum node_kind kind,
-		       int (*sub)(struct parser *))
-{
-	int l, r, i, col, ret;
-
-	l = sub(p);
-	while (l >= 0 && p->cur.kind == tk) {
-		col = p->cur.col;
-		ret = lex(p);
-		if (ret)
-			return ret;
-		r = sub(p);
-		if (r < 0)
-			return r;
-		l = need_cond(p, l);
-		r = l < 0 ? l : need_cond(p, r);
-		if (r < 0)
-			return r;
-		i = new_node(p, kind, col);
-		if (i < 0)
-			return i;
-		N(p, i)->start = N(p, l)->start;
-		N(p, i)->l = l;
-		N(p, i)->r = r;
-		l = i;
-	}
-	return l;
-}
-
 static int parse_and(struct parser *p)
 {
-	return parse_logic(p, T_LAND, N_AND, parse_cmp);
+	return parse_chain(p, T_LAND, N_AND, parse_cmp, check_logic);
 }
 
 static int parse_or(struct parser *p)
 {
-	return parse_logic(p, T_LOR, N_OR, parse_and);
+	return parse_chain(p, T_LOR, N_OR, parse_and, check_logic);
 }
 
 int trace_filter_parse(const char *expr, struct filter_expr **out,
