@@ -20,11 +20,18 @@
  * usdtkit_register_libbpf_handler() in <usdtkit/attach.h>).
  *
  * or, by hand: usdtkit_arg_cnt(ctx), usdtkit_arg_size(ctx, n),
- * usdtkit_arg(ctx, n, &val), usdtkit_cookie(ctx). All return a negative
- * errno on failure (no spec for this IP, n out of range, a faulting read).
+ * usdtkit_arg(ctx, n, &val), usdtkit_cookie(ctx), and with the spec
+ * looked up once: usdtkit_spec(ctx), then usdtkit_spec_arg(ctx, spec, n,
+ * &val) for one argument or usdtkit_spec_args(ctx, spec, vals, mask) for
+ * several. All return a negative errno on failure (no spec for this IP,
+ * n out of range, a faulting read).
  *
- * Every argument is read with exactly its own size: a 1-byte argument at
- * the last byte of a page never touches the next page.
+ * usdtkit_spec_arg() reads each argument with exactly its own size: a
+ * 1-byte argument at the last byte of a page never touches the next page.
+ * usdtkit_spec_args() (and USDTKIT_PROBE) read the memory arguments that
+ * the attach layer grouped (same base register, bytes within 64) with one
+ * user-memory read per group, of exactly the bytes from the group's first
+ * argument to its last; if that read faults, each argument is read alone.
  */
 #ifndef USDTKIT_USDTKIT_BPF_H
 #define USDTKIT_USDTKIT_BPF_H
@@ -258,22 +265,39 @@ static __always_inline int usdtkit__read_user(unsigned long long addr,
 	return -USDTKIT__EINVAL;
 }
 
+/* disp (+ the IP) (+ a base register view): shared by arguments and groups */
+static __always_inline int usdtkit__base_addr(struct pt_regs *ctx, int slot_size,
+					      long long disp, unsigned char flags,
+					      short base_off, unsigned char shift,
+					      unsigned char width,
+					      unsigned long long *addr)
+{
+	unsigned long long r = 0;
+	int err;
+
+	*addr = (unsigned long long)disp;
+	if (flags & USDTKIT_BPF_F_PC_REL)
+		*addr += usdtkit__ip(ctx);
+	if (base_off != USDTKIT_BPF_NO_REG) {
+		err = usdtkit__view(ctx, slot_size, base_off, shift, width, &r);
+		if (err)
+			return err;
+		*addr += r;
+	}
+	return 0;
+}
+
 static __always_inline int usdtkit__mem(struct pt_regs *ctx, int slot_size,
 					const struct usdtkit_bpf_arg *a,
 					unsigned long long *v)
 {
-	unsigned long long addr = (unsigned long long)a->disp, r = 0;
+	unsigned long long addr, r = 0;
 	int err;
 
-	if (a->flags & USDTKIT_BPF_F_PC_REL)
-		addr += usdtkit__ip(ctx);
-	if (a->base_off != USDTKIT_BPF_NO_REG) {
-		err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
-				    a->base_width, &r);
-		if (err)
-			return err;
-		addr += r;
-	}
+	err = usdtkit__base_addr(ctx, slot_size, a->disp, a->flags, a->base_off,
+				 a->base_shift, a->base_width, &addr);
+	if (err)
+		return err;
 	if (a->index_off != USDTKIT_BPF_NO_REG) {
 		err = usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
 				    a->index_width, &r);
@@ -302,6 +326,21 @@ static __always_inline int usdtkit__reg(struct pt_regs *ctx, int slot_size,
 	return err;
 }
 
+/* The low a->size bytes of @v, sign- or zero-extended as @a says. */
+static __always_inline long usdtkit__extend(const struct usdtkit_bpf_arg *a,
+					    unsigned long long v)
+{
+	unsigned int bits = 64 - (a->size & 15) * 8;
+
+	if (bits && bits < 64) {
+		if (a->flags & USDTKIT_BPF_F_SIGNED)
+			v = (unsigned long long)((long long)(v << bits) >> bits);
+		else
+			v &= ~0ULL >> bits;
+	}
+	return (long)v;
+}
+
 /* Argument @n of the probe whose spec is @spec, sign- or zero-extended. */
 static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
 					    const struct usdtkit_bpf_spec *spec,
@@ -309,7 +348,6 @@ static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
 {
 	const struct usdtkit_bpf_arg *a;
 	unsigned long long v = 0;
-	unsigned int bits;
 	int err;
 
 	*value = 0;
@@ -336,15 +374,121 @@ static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
 	}
 	if (err)
 		return err;
-	bits = 64 - (a->size & 15) * 8;
-	if (bits && bits < 64) {
-		if (a->flags & USDTKIT_BPF_F_SIGNED)
-			v = (unsigned long long)((long long)(v << bits) >> bits);
-		else
-			v &= ~0ULL >> bits;
-	}
-	*value = (long)v;
+	*value = usdtkit__extend(a, v);
 	return 0;
+}
+
+/*
+ * The window of the group last read. One word more than the window: an
+ * argument is taken as the two aligned words around it (the verifier
+ * refuses unaligned stack loads), and the second of them may lie past
+ * the window's last byte.
+ */
+struct usdtkit__win {
+	unsigned long long w[USDTKIT_BPF_WINDOW / 8 + 1];
+	unsigned int group;	/* 1 + the group in w, 0 if none */
+	int err;		/* that group's read */
+};
+
+/* Read group @g (1-based) of @spec into @win, once per hit and group. */
+static __always_inline int usdtkit__win_load(struct pt_regs *ctx,
+					     const struct usdtkit_bpf_spec *spec,
+					     unsigned int g, struct usdtkit__win *win)
+{
+	const struct usdtkit_bpf_group *gr;
+	unsigned long long addr = 0;
+	unsigned int len;
+	int err;
+
+	win->group = g;
+	if (!g || g > USDTKIT_BPF_MAX_GROUPS || g > spec->group_cnt)
+		return win->err = -USDTKIT__EINVAL;
+	gr = &spec->groups[g - 1];
+	len = gr->len;
+	if (!len || len > USDTKIT_BPF_WINDOW)
+		return win->err = -USDTKIT__EINVAL;
+	err = usdtkit__base_addr(ctx, spec->slot_size, gr->disp, gr->flags,
+				 gr->base_off, gr->base_shift, gr->base_width, &addr);
+	if (!err) {
+		if (gr->flags & USDTKIT_BPF_F_ADDR32)
+			addr &= 0xffffffffULL;
+		err = bpf_probe_read_user(win->w, len, (const void *)(unsigned long)addr);
+	}
+	return win->err = err;
+}
+
+/* @size bytes at byte @off of the window, as a value of that width. */
+static __always_inline unsigned long long
+usdtkit__win_get(const struct usdtkit__win *win, unsigned int off, unsigned int size)
+{
+	unsigned int i = (off & (USDTKIT_BPF_WINDOW - 1)) / 8, sh = (off & 7) * 8;
+	unsigned long long lo = win->w[i], hi = win->w[i + 1];
+
+	/* (x << 1) << (63 - sh): x << (64 - sh), and 0 when sh is 0 */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return ((lo << sh) | ((hi >> 1) >> (63 - sh))) >> (64 - (size & 15) * 8);
+#else
+	return usdtkit__low((lo >> sh) | ((hi << 1) << (63 - sh)), size);
+#endif
+}
+
+/* Argument @n through its group's window when it has one. */
+static __always_inline int usdtkit__spec_arg_win(struct pt_regs *ctx,
+						 const struct usdtkit_bpf_spec *spec,
+						 unsigned int n, struct usdtkit__win *win,
+						 long *value)
+{
+	const struct usdtkit_bpf_arg *a;
+	unsigned int g;
+
+	if (spec && n < USDTKIT_BPF_MAX_ARGS && n < spec->arg_cnt) {
+		a = &spec->args[n];
+		g = a->group;
+		if (g && a->kind == USDTKIT_BPF_ARG_MEM) {
+			if (win->group != g)
+				usdtkit__win_load(ctx, spec, g, win);
+			if (!win->err) {
+				*value = usdtkit__extend(a, usdtkit__win_get(win, a->win_off,
+									     a->size));
+				return 0;
+			}
+		}
+	}
+	/* alone, or its window faulted: its own exact-size read */
+	return usdtkit_spec_arg(ctx, spec, n, value);
+}
+
+/*
+ * The arguments whose bit is set in @mask (bit n: argument n) into
+ * @values[n], each sign- or zero-extended as by usdtkit_spec_arg(); the
+ * other values are left alone. A group's window is read once, when its
+ * first wanted argument comes; groups that interleave are read again.
+ * Returns 0, or the first error (that value is 0, the others still read).
+ * -DUSDTKIT_NO_COALESCE: every argument read alone, as usdtkit_spec_arg().
+ */
+static __always_inline int usdtkit_spec_args(struct pt_regs *ctx,
+					     const struct usdtkit_bpf_spec *spec,
+					     long *values, unsigned int mask)
+{
+	struct usdtkit__win win;
+	int i, err, ret = 0;
+
+	/* the verifier reads a variable-offset stack slot only if it was
+	 * written: the read below may stop short of the last word */
+	__builtin_memset(&win, 0, sizeof(win));
+#pragma unroll
+	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
+		if (!(mask & (1U << i)))
+			continue;
+#ifdef USDTKIT_NO_COALESCE
+		err = usdtkit_spec_arg(ctx, spec, i, &values[i]);
+#else
+		err = usdtkit__spec_arg_win(ctx, spec, i, &win, &values[i]);
+#endif
+		if (err && !ret)
+			ret = err;
+	}
+	return ret;
 }
 
 /* Number of arguments of the probe that fired, or a negative errno. */
@@ -387,9 +531,10 @@ static __always_inline long usdtkit_cookie(struct pt_regs *ctx)
 /*
  * USDTKIT_PROBE(name, type1 a1, type2 a2, ...): a program whose C
  * arguments are the probe's arguments. The spec is looked up once per
- * hit, not once per argument. Up to 12 arguments.
+ * hit, not once per argument, and the arguments are read together by
+ * usdtkit_spec_args(). Up to 12 arguments.
  */
-#define ___usdtkit_a(i) ({ long ___v = 0; usdtkit_spec_arg(ctx, ___spec, i, &___v); (void *)___v; })
+#define ___usdtkit_a(i) ((void *)___vals[i])
 #define ___usdtkit_args0()		ctx
 #define ___usdtkit_args1(x)		___usdtkit_args0(), ___usdtkit_a(0)
 #define ___usdtkit_args2(x, a...)	___usdtkit_args1(a), ___usdtkit_a(1)
@@ -412,7 +557,9 @@ ____##name(struct pt_regs *ctx, ##args);				\
 typeof(name(0)) name(struct pt_regs *ctx)				\
 {									\
 	const struct usdtkit_bpf_spec *___spec = usdtkit_spec(ctx);	\
-	(void)___spec;							\
+	long ___vals[USDTKIT_BPF_MAX_ARGS];				\
+	usdtkit_spec_args(ctx, ___spec, ___vals,			\
+			  (1U << ___bpf_narg(args)) - 1);		\
 	_Pragma("GCC diagnostic push")					\
 	_Pragma("GCC diagnostic ignored \"-Wint-conversion\"")		\
 	return ____##name(___usdtkit_args(args));			\
