@@ -529,9 +529,9 @@ static void report_verifier(void)
 	};
 	static const char *const what[] = {
 		"usdtkit uk_read3 (USDTKIT_PROBE, coalesced), multi",
-		"usdtkit uk_read3_nc (usdtkit_spec_arg x 3), multi",
+		"usdtkit uk_read3_nc (coalescing off), multi",
 		"usdtkit uk_read6 (usdtkit_spec_args), multi",
-		"usdtkit uk_read6_nc (usdtkit_spec_arg x 6), multi",
+		"usdtkit uk_read6_nc (coalescing off), multi",
 		"usdtkit uk_read3, perf", "usdtkit uk_read6, perf",
 		"libbpf lb_read3 (BPF_USDT)", "libbpf lb_read6 (BPF_USDT)",
 	};

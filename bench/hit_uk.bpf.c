@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * hit_bench, usdtkit side: count only; read the probe's arguments with
- * coalesced reads (usdtkit_spec_args(), as USDTKIT_PROBE does) and with
- * one read per argument (usdtkit_spec_arg(), coalescing off); and the
+ * usdtkit_spec_args() (as USDTKIT_PROBE does), coalescing on and off
+ * (as -DUSDTKIT_NO_COALESCE builds it); and the
  * pieces of a read, each program adding one to the one before: the
  * cookie, the spec lookup, the first argument in memory.
  */
@@ -66,16 +66,14 @@ int USDTKIT_PROBE(uk_read3, long a, long b, long c)
 	return 0;
 }
 
-/* coalescing off: what USDTKIT_PROBE did before groups */
+/* coalescing off: usdtkit_spec_args() as -DUSDTKIT_NO_COALESCE builds it */
 SEC("usdtkit")
 int uk_read3_nc(struct pt_regs *ctx)
 {
 	const struct usdtkit_bpf_spec *s = usdtkit_spec(ctx);
 	long v[3];
 
-	usdtkit_spec_arg(ctx, s, 0, &v[0]);
-	usdtkit_spec_arg(ctx, s, 1, &v[1]);
-	usdtkit_spec_arg(ctx, s, 2, &v[2]);
+	usdtkit__spec_args(ctx, s, v, 0x7, 0);
 	check3(v);
 	return 0;
 }
@@ -84,7 +82,7 @@ SEC("usdtkit")
 int uk_read6(struct pt_regs *ctx)
 {
 	const struct usdtkit_bpf_spec *s = usdtkit_spec(ctx);
-	long v[USDTKIT_BPF_MAX_ARGS];
+	long v[6];
 
 	usdtkit_spec_args(ctx, s, v, 0x3f);
 	check6(v);
@@ -97,12 +95,7 @@ int uk_read6_nc(struct pt_regs *ctx)
 	const struct usdtkit_bpf_spec *s = usdtkit_spec(ctx);
 	long v[6];
 
-	usdtkit_spec_arg(ctx, s, 0, &v[0]);
-	usdtkit_spec_arg(ctx, s, 1, &v[1]);
-	usdtkit_spec_arg(ctx, s, 2, &v[2]);
-	usdtkit_spec_arg(ctx, s, 3, &v[3]);
-	usdtkit_spec_arg(ctx, s, 4, &v[4]);
-	usdtkit_spec_arg(ctx, s, 5, &v[5]);
+	usdtkit__spec_args(ctx, s, v, 0x3f, 0);
 	check6(v);
 	return 0;
 }

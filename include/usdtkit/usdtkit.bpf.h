@@ -265,39 +265,85 @@ static __always_inline int usdtkit__read_user(unsigned long long addr,
 	return -USDTKIT__EINVAL;
 }
 
-/* disp (+ the IP) (+ a base register view): shared by arguments and groups */
-static __always_inline int usdtkit__base_addr(struct pt_regs *ctx, int slot_size,
-					      long long disp, unsigned char flags,
-					      short base_off, unsigned char shift,
-					      unsigned char width,
-					      unsigned long long *addr)
-{
-	unsigned long long r = 0;
-	int err;
+/*
+ * The window of the group last read by usdtkit_spec_args(). One word more
+ * than the window: an argument is taken as the two aligned words around
+ * it (the verifier refuses unaligned stack loads), and the second of them
+ * may lie past the window's last byte.
+ */
+struct usdtkit__win {
+	unsigned long long w[USDTKIT_BPF_WINDOW / 8 + 1];
+	unsigned int group;	/* 1 + the group in w, 0 if none */
+	int err;		/* that group's read */
+};
 
-	*addr = (unsigned long long)disp;
-	if (flags & USDTKIT_BPF_F_PC_REL)
-		*addr += usdtkit__ip(ctx);
-	if (base_off != USDTKIT_BPF_NO_REG) {
-		err = usdtkit__view(ctx, slot_size, base_off, shift, width, &r);
-		if (err)
-			return err;
-		*addr += r;
+/* @size bytes at byte @off of the window, as a value of that width. */
+static __always_inline unsigned long long
+usdtkit__win_get(const struct usdtkit__win *win, unsigned int off, unsigned int size)
+{
+	unsigned int i = (off & (USDTKIT_BPF_WINDOW - 1)) / 8, sh = (off & 7) * 8;
+	unsigned long long lo = win->w[i], hi = win->w[i + 1];
+
+	/* (x << 1) << (63 - sh): x << (64 - sh), and 0 when sh is 0 */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return ((lo << sh) | ((hi >> 1) >> (63 - sh))) >> (64 - (size & 15) * 8);
+#else
+	return usdtkit__low((lo >> sh) | ((hi << 1) << (63 - sh)), size);
+#endif
+}
+
+/*
+ * Argument @a, at user address @addr, from its group's window: the
+ * window starts win_off bytes before it, so no register is decoded twice.
+ * The window is read when the group differs from the one in @win. -errno
+ * if the argument has no group or its window faulted.
+ */
+static __always_inline int usdtkit__from_win(const struct usdtkit_bpf_spec *spec,
+					     const struct usdtkit_bpf_arg *a,
+					     unsigned long long addr,
+					     struct usdtkit__win *win,
+					     unsigned long long *v)
+{
+	unsigned int g = a->group, len;
+
+	if (!g || g > USDTKIT_BPF_MAX_GROUPS || g > spec->group_cnt)
+		return -USDTKIT__ENOENT;
+	if (win->group != g) {
+		win->group = g;
+		len = spec->groups[g - 1].len;
+		if (!len || len > USDTKIT_BPF_WINDOW)
+			return win->err = -USDTKIT__EINVAL;
+		/* the verifier reads a variable-offset stack slot only if it
+		 * was written: the read may stop short of the last word */
+		__builtin_memset(win->w, 0, sizeof(win->w));
+		win->err = bpf_probe_read_user(win->w, len,
+					       (const void *)(unsigned long)(addr - a->win_off));
 	}
+	if (win->err)
+		return win->err;
+	*v = usdtkit__win_get(win, a->win_off, a->size);
 	return 0;
 }
 
-static __always_inline int usdtkit__mem(struct pt_regs *ctx, int slot_size,
+/* A memory argument: exactly its own bytes, or its group's window. */
+static __always_inline int usdtkit__mem(struct pt_regs *ctx,
+					const struct usdtkit_bpf_spec *spec,
 					const struct usdtkit_bpf_arg *a,
+					struct usdtkit__win *win,
 					unsigned long long *v)
 {
-	unsigned long long addr, r = 0;
-	int err;
+	unsigned long long addr = (unsigned long long)a->disp, r = 0;
+	int slot_size = spec->slot_size, err;
 
-	err = usdtkit__base_addr(ctx, slot_size, a->disp, a->flags, a->base_off,
-				 a->base_shift, a->base_width, &addr);
-	if (err)
-		return err;
+	if (a->flags & USDTKIT_BPF_F_PC_REL)
+		addr += usdtkit__ip(ctx);
+	if (a->base_off != USDTKIT_BPF_NO_REG) {
+		err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
+				    a->base_width, &r);
+		if (err)
+			return err;
+		addr += r;
+	}
 	if (a->index_off != USDTKIT_BPF_NO_REG) {
 		err = usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
 				    a->index_width, &r);
@@ -307,6 +353,9 @@ static __always_inline int usdtkit__mem(struct pt_regs *ctx, int slot_size,
 	}
 	if (a->flags & USDTKIT_BPF_F_ADDR32)
 		addr &= 0xffffffffULL;
+	/* alone, or its window faulted: its own exact-size read */
+	if (win && !usdtkit__from_win(spec, a, addr, win, v))
+		return 0;
 	return usdtkit__read_user(addr, a->size, v);
 }
 
@@ -341,10 +390,11 @@ static __always_inline long usdtkit__extend(const struct usdtkit_bpf_arg *a,
 	return (long)v;
 }
 
-/* Argument @n of the probe whose spec is @spec, sign- or zero-extended. */
-static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
-					    const struct usdtkit_bpf_spec *spec,
-					    unsigned int n, long *value)
+/* Argument @n, through the group windows when @win is not NULL. */
+static __always_inline int usdtkit__spec_arg(struct pt_regs *ctx,
+					     const struct usdtkit_bpf_spec *spec,
+					     unsigned int n, struct usdtkit__win *win,
+					     long *value)
 {
 	const struct usdtkit_bpf_arg *a;
 	unsigned long long v = 0;
@@ -367,7 +417,7 @@ static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
 		err = usdtkit__reg(ctx, spec->slot_size, a, &v);
 		break;
 	case USDTKIT_BPF_ARG_MEM:
-		err = usdtkit__mem(ctx, spec->slot_size, a, &v);
+		err = usdtkit__mem(ctx, spec, a, win, &v);
 		break;
 	default:
 		return -USDTKIT__EINVAL;
@@ -379,116 +429,93 @@ static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
 }
 
 /*
- * The window of the group last read. One word more than the window: an
- * argument is taken as the two aligned words around it (the verifier
- * refuses unaligned stack loads), and the second of them may lie past
- * the window's last byte.
+ * Argument @n of the probe whose spec is @spec, sign- or zero-extended,
+ * read with exactly its own size.
  */
-struct usdtkit__win {
-	unsigned long long w[USDTKIT_BPF_WINDOW / 8 + 1];
-	unsigned int group;	/* 1 + the group in w, 0 if none */
-	int err;		/* that group's read */
-};
-
-/* Read group @g (1-based) of @spec into @win, once per hit and group. */
-static __always_inline int usdtkit__win_load(struct pt_regs *ctx,
-					     const struct usdtkit_bpf_spec *spec,
-					     unsigned int g, struct usdtkit__win *win)
+static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
+					    const struct usdtkit_bpf_spec *spec,
+					    unsigned int n, long *value)
 {
-	const struct usdtkit_bpf_group *gr;
-	unsigned long long addr = 0;
-	unsigned int len;
-	int err;
-
-	win->group = g;
-	if (!g || g > USDTKIT_BPF_MAX_GROUPS || g > spec->group_cnt)
-		return win->err = -USDTKIT__EINVAL;
-	gr = &spec->groups[g - 1];
-	len = gr->len;
-	if (!len || len > USDTKIT_BPF_WINDOW)
-		return win->err = -USDTKIT__EINVAL;
-	err = usdtkit__base_addr(ctx, spec->slot_size, gr->disp, gr->flags,
-				 gr->base_off, gr->base_shift, gr->base_width, &addr);
-	if (!err) {
-		if (gr->flags & USDTKIT_BPF_F_ADDR32)
-			addr &= 0xffffffffULL;
-		err = bpf_probe_read_user(win->w, len, (const void *)(unsigned long)addr);
-	}
-	return win->err = err;
+	return usdtkit__spec_arg(ctx, spec, n, 0, value);
 }
 
-/* @size bytes at byte @off of the window, as a value of that width. */
-static __always_inline unsigned long long
-usdtkit__win_get(const struct usdtkit__win *win, unsigned int off, unsigned int size)
-{
-	unsigned int i = (off & (USDTKIT_BPF_WINDOW - 1)) / 8, sh = (off & 7) * 8;
-	unsigned long long lo = win->w[i], hi = win->w[i + 1];
+#ifndef USDTKIT_PRIV_STACK
+/*
+ * Linux 6.13+ runs a kprobe-type program (uprobes are) whose frame is 64
+ * bytes or more on a per-CPU private stack instead of the kernel stack.
+ * A bpf_probe_read_user() into that stack measured ~17 ns more per read
+ * than into the kernel stack (bench/README.md, "Reading cost"), and the
+ * window below makes the frame of usdtkit_spec_args() larger than that.
+ * The verifier keeps the kernel stack for a program that contains a tail
+ * call, so usdtkit_spec_args() has one that is never taken (the version
+ * is never 0xffff). -DUSDTKIT_PRIV_STACK: leave the kernel's choice.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, int);
+} usdtkit_no_priv_stack SEC(".maps") __weak;
 
-	/* (x << 1) << (63 - sh): x << (64 - sh), and 0 when sh is 0 */
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return ((lo << sh) | ((hi >> 1) >> (63 - sh))) >> (64 - (size & 15) * 8);
+static __always_inline void usdtkit__no_priv_stack(struct pt_regs *ctx,
+						   const struct usdtkit_bpf_spec *spec)
+{
+	if (spec && spec->version == 0xffff)
+		bpf_tail_call(ctx, &usdtkit_no_priv_stack, 0);
+}
 #else
-	return usdtkit__low((lo >> sh) | ((hi << 1) << (63 - sh)), size);
-#endif
-}
-
-/* Argument @n through its group's window when it has one. */
-static __always_inline int usdtkit__spec_arg_win(struct pt_regs *ctx,
-						 const struct usdtkit_bpf_spec *spec,
-						 unsigned int n, struct usdtkit__win *win,
-						 long *value)
+static __always_inline void usdtkit__no_priv_stack(struct pt_regs *ctx,
+						   const struct usdtkit_bpf_spec *spec)
 {
-	const struct usdtkit_bpf_arg *a;
-	unsigned int g;
+	(void)ctx;
+	(void)spec;
+}
+#endif
 
-	if (spec && n < USDTKIT_BPF_MAX_ARGS && n < spec->arg_cnt) {
-		a = &spec->args[n];
-		g = a->group;
-		if (g && a->kind == USDTKIT_BPF_ARG_MEM) {
-			if (win->group != g)
-				usdtkit__win_load(ctx, spec, g, win);
-			if (!win->err) {
-				*value = usdtkit__extend(a, usdtkit__win_get(win, a->win_off,
-									     a->size));
-				return 0;
-			}
-		}
+/* usdtkit_spec_args(), with the groups used or not (@coalesce) */
+static __always_inline int usdtkit__spec_args(struct pt_regs *ctx,
+					      const struct usdtkit_bpf_spec *spec,
+					      long *values, unsigned int mask,
+					      int coalesce)
+{
+	struct usdtkit__win win;
+	int i, err, ret = 0;
+
+	/* the window itself is cleared when a group is read: a probe
+	 * without groups leaves it alone */
+	win.group = 0;
+	win.err = 0;
+	usdtkit__no_priv_stack(ctx, spec);
+#pragma unroll
+	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
+		if (!(mask & (1U << i)))
+			continue;
+		err = usdtkit__spec_arg(ctx, spec, i, coalesce ? &win : 0, &values[i]);
+		if (err && !ret)
+			ret = err;
 	}
-	/* alone, or its window faulted: its own exact-size read */
-	return usdtkit_spec_arg(ctx, spec, n, value);
+	return ret;
 }
 
 /*
  * The arguments whose bit is set in @mask (bit n: argument n) into
  * @values[n], each sign- or zero-extended as by usdtkit_spec_arg(); the
- * other values are left alone. A group's window is read once, when its
- * first wanted argument comes; groups that interleave are read again.
+ * other values are left alone. The arguments of a group (spec version 2)
+ * come from one read of its window, made when its first wanted argument
+ * comes; groups that interleave are read again. An argument whose window
+ * faulted is read alone, so every value is what usdtkit_spec_arg() gives.
  * Returns 0, or the first error (that value is 0, the others still read).
- * -DUSDTKIT_NO_COALESCE: every argument read alone, as usdtkit_spec_arg().
+ * -DUSDTKIT_NO_COALESCE: every argument read alone.
  */
 static __always_inline int usdtkit_spec_args(struct pt_regs *ctx,
 					     const struct usdtkit_bpf_spec *spec,
 					     long *values, unsigned int mask)
 {
-	struct usdtkit__win win;
-	int i, err, ret = 0;
-
-	/* the verifier reads a variable-offset stack slot only if it was
-	 * written: the read below may stop short of the last word */
-	__builtin_memset(&win, 0, sizeof(win));
-#pragma unroll
-	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
-		if (!(mask & (1U << i)))
-			continue;
 #ifdef USDTKIT_NO_COALESCE
-		err = usdtkit_spec_arg(ctx, spec, i, &values[i]);
+	return usdtkit__spec_args(ctx, spec, values, mask, 0);
 #else
-		err = usdtkit__spec_arg_win(ctx, spec, i, &win, &values[i]);
+	return usdtkit__spec_args(ctx, spec, values, mask, 1);
 #endif
-		if (err && !ret)
-			ret = err;
-	}
-	return ret;
 }
 
 /* Number of arguments of the probe that fired, or a negative errno. */
