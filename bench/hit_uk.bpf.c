@@ -73,7 +73,7 @@ int uk_read3_nc(struct pt_regs *ctx)
 	const struct usdtkit_bpf_spec *s = usdtkit_spec(ctx);
 	long v[3];
 
-	usdtkit__spec_args(ctx, s, v, 0x7, 0);
+	usdtkit__spec_args(ctx, s, v, 0, 0x7, 0);
 	check3(v);
 	return 0;
 }
@@ -95,7 +95,7 @@ int uk_read6_nc(struct pt_regs *ctx)
 	const struct usdtkit_bpf_spec *s = usdtkit_spec(ctx);
 	long v[6];
 
-	usdtkit__spec_args(ctx, s, v, 0x3f, 0);
+	usdtkit__spec_args(ctx, s, v, 0, 0x3f, 0);
 	check6(v);
 	return 0;
 }

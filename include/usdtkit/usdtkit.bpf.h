@@ -23,7 +23,7 @@
  * usdtkit_arg(ctx, n, &val), usdtkit_cookie(ctx), and with the spec
  * looked up once: usdtkit_spec(ctx), then usdtkit_spec_arg(ctx, spec, n,
  * &val) for one argument or usdtkit_spec_args(ctx, spec, vals, mask) for
- * several. All return a negative errno on failure (no spec for this IP,
+ * several (usdtkit_spec_args_errs() also gives each one's error). All return a negative errno on failure (no spec for this IP,
  * n out of range, a faulting read).
  *
  * usdtkit_spec_arg() reads each argument with exactly its own size: a
@@ -305,12 +305,19 @@ static __always_inline int usdtkit__from_win(const struct usdtkit_bpf_spec *spec
 					     unsigned long long *v)
 {
 	unsigned int g = a->group, len;
+	unsigned long long gi;
 
-	if (!g || g > USDTKIT_BPF_MAX_GROUPS || g > spec->group_cnt)
+	if (!g || g > spec->group_cnt)
 		return -USDTKIT__ENOENT;
 	if (win->group != g) {
 		win->group = g;
-		len = spec->groups[g - 1].len;
+		/* Linux 6.1's verifier does not learn g >= 1 from g != 0, so
+		 * g - 1 gets its own bound, which clang must not fold away */
+		gi = g - 1;
+		asm volatile("" : "+r"(gi));
+		if (gi >= USDTKIT_BPF_MAX_GROUPS)
+			return win->err = -USDTKIT__EINVAL;
+		len = spec->groups[gi].len;
 		if (!len || len > USDTKIT_BPF_WINDOW)
 			return win->err = -USDTKIT__EINVAL;
 		/* the verifier reads a variable-offset stack slot only if it
@@ -472,11 +479,11 @@ static __always_inline void usdtkit__no_priv_stack(struct pt_regs *ctx,
 }
 #endif
 
-/* usdtkit_spec_args(), with the groups used or not (@coalesce) */
+/* usdtkit_spec_args_errs(), with the groups used or not (@coalesce) */
 static __always_inline int usdtkit__spec_args(struct pt_regs *ctx,
 					      const struct usdtkit_bpf_spec *spec,
-					      long *values, unsigned int mask,
-					      int coalesce)
+					      long *values, int *errs,
+					      unsigned int mask, int coalesce)
 {
 	struct usdtkit__win win;
 	int i, err, ret = 0;
@@ -491,6 +498,8 @@ static __always_inline int usdtkit__spec_args(struct pt_regs *ctx,
 		if (!(mask & (1U << i)))
 			continue;
 		err = usdtkit__spec_arg(ctx, spec, i, coalesce ? &win : 0, &values[i]);
+		if (errs)
+			errs[i] = err;
 		if (err && !ret)
 			ret = err;
 	}
@@ -499,23 +508,33 @@ static __always_inline int usdtkit__spec_args(struct pt_regs *ctx,
 
 /*
  * The arguments whose bit is set in @mask (bit n: argument n) into
- * @values[n], each sign- or zero-extended as by usdtkit_spec_arg(); the
- * other values are left alone. The arguments of a group (spec version 2)
+ * @values[n], each sign- or zero-extended as by usdtkit_spec_arg(), and
+ * what usdtkit_spec_arg() would return for it into @errs[n]; the other
+ * entries are left alone. The arguments of a group (spec version 2)
  * come from one read of its window, made when its first wanted argument
  * comes; groups that interleave are read again. An argument whose window
  * faulted is read alone, so every value is what usdtkit_spec_arg() gives.
  * Returns 0, or the first error (that value is 0, the others still read).
  * -DUSDTKIT_NO_COALESCE: every argument read alone.
  */
+static __always_inline int usdtkit_spec_args_errs(struct pt_regs *ctx,
+						  const struct usdtkit_bpf_spec *spec,
+						  long *values, int *errs,
+						  unsigned int mask)
+{
+#ifdef USDTKIT_NO_COALESCE
+	return usdtkit__spec_args(ctx, spec, values, errs, mask, 0);
+#else
+	return usdtkit__spec_args(ctx, spec, values, errs, mask, 1);
+#endif
+}
+
+/* usdtkit_spec_args_errs() without the errors of each argument */
 static __always_inline int usdtkit_spec_args(struct pt_regs *ctx,
 					     const struct usdtkit_bpf_spec *spec,
 					     long *values, unsigned int mask)
 {
-#ifdef USDTKIT_NO_COALESCE
-	return usdtkit__spec_args(ctx, spec, values, mask, 0);
-#else
-	return usdtkit__spec_args(ctx, spec, values, mask, 1);
-#endif
+	return usdtkit_spec_args_errs(ctx, spec, values, 0, mask);
 }
 
 /* Number of arguments of the probe that fired, or a negative errno. */

@@ -149,37 +149,46 @@ static int fire_page(void)
 	return 0;
 }
 
-/* attach @prog to every fxpage probe with cookie = its number; fire */
-static int fire(struct bpf_program *prog, enum usdtkit_mode mode)
+/* attach @progs (up to 2) to every fxpage probe, cookie = its number; fire */
+static int fire(struct bpf_program *const *progs, int nprogs, enum usdtkit_mode mode)
 {
-	struct usdtkit_link *l[NPROBES] = { 0 };
-	int k, err = 0;
+	struct usdtkit_link *l[2][NPROBES] = { { 0 } };
+	int k, p, err = 0;
 
-	for (k = 0; k < NPROBES; k++) {
-		LIBBPF_OPTS(usdtkit_attach_opts, o, .cookie = (uint64_t)k, .mode = mode);
+	for (p = 0; p < nprogs && !err; p++)
+		for (k = 0; k < NPROBES && !err; k++) {
+			LIBBPF_OPTS(usdtkit_attach_opts, o, .cookie = (uint64_t)k, .mode = mode);
 
-		l[k] = usdtkit_attach(prog, 0, "/proc/self/exe", "fxpage", pname[k], &o);
-		if (!l[k]) {
-			err = -errno;
-			fprintf(stderr, "attach fxpage:%s: %s\n", pname[k], strerror(errno));
-			break;
+			l[p][k] = usdtkit_attach(progs[p], 0, "/proc/self/exe", "fxpage",
+						 pname[k], &o);
+			if (!l[p][k]) {
+				err = -errno;
+				fprintf(stderr, "attach fxpage:%s: %s\n", pname[k],
+					strerror(errno));
+			}
 		}
-	}
 	if (!err)
 		err = fire_page();
-	for (k = 0; k < NPROBES; k++)
-		usdtkit_link_destroy(l[k]);
+	for (p = 0; p < nprogs; p++)
+		for (k = 0; k < NPROBES; k++)
+			usdtkit_link_destroy(l[p][k]);
 	return err;
 }
 
 static void run_coalesce(enum usdtkit_mode mode)
 {
 	struct coalesce *s = coalesce__open();
+	struct bpf_program *progs[2];
 	int k, i;
 
-	CHECK(s && !usdtkit_prog_prepare(s->progs.read_all, mode) && !coalesce__load(s),
+	CHECK(s && !usdtkit_prog_prepare(s->progs.read_bulk, mode) &&
+	      !usdtkit_prog_prepare(s->progs.read_one, mode) && !coalesce__load(s),
 	      "load coalesce.bpf.c for %s", usdtkit_mode_str(mode));
-	if (!s || !s->bss || fire(s->progs.read_all, mode)) {
+	if (s) {
+		progs[0] = s->progs.read_bulk;
+		progs[1] = s->progs.read_one;
+	}
+	if (!s || !s->bss || fire(progs, 2, mode)) {
 		CHECK(0, "fire %s", usdtkit_mode_str(mode));
 		coalesce__destroy(s);
 		return;
@@ -195,8 +204,8 @@ static void run_coalesce(enum usdtkit_mode mode)
 		for (i = 0; i < nargs[k]; i++) {
 			bool faults = cross && i == 1;
 
-			check_one("usdtkit_spec_args", k, i, s->bss->bulk[k][i], faults ? -EFAULT : 0,
-				  faults);
+			check_one("usdtkit_spec_args", k, i, s->bss->bulk[k][i],
+				  s->bss->bulk_errs[k][i], faults);
 			check_one("usdtkit_spec_arg", k, i, s->bss->one[k][i],
 				  s->bss->one_err[k][i], faults);
 		}
@@ -212,7 +221,7 @@ static void run_v1(enum usdtkit_mode mode)
 	CHECK(s && !usdtkit_prog_prepare(s->progs.read_v1, mode) && !spec_v1__load(s),
 	      "load spec_v1.bpf.c for %s", usdtkit_mode_str(mode));
 	CHECK(s && bpf_map__value_size(s->maps.usdtkit_specs) == 304, "v1 value size");
-	if (!s || !s->bss || fire(s->progs.read_v1, mode)) {
+	if (!s || !s->bss || fire(&s->progs.read_v1, 1, mode)) {
 		CHECK(0, "v1: fire %s", usdtkit_mode_str(mode));
 		spec_v1__destroy(s);
 		return;
