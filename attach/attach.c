@@ -95,7 +95,7 @@ static int pick_mode(const struct attach_req *r, enum usdtkit_spec_abi abi,
 	}
 	/* libbpf's usdt.bpf.h looks at the IP map only on kernels without
 	 * cookies; on others a cookie-less link would read spec 0 */
-	if (m == USDTKIT_MODE_IPMAP && abi != USDTKIT_ABI_OWN &&
+	if (m == USDTKIT_MODE_IPMAP && !usdtkit__abi_own(abi) &&
 	    usdtkit_features()->bpf_cookie) {
 		usdtkit__warn(lg, "programs built with libbpf's usdt.bpf.h use BPF "
 			      "cookies on this kernel: IP-map mode would misread them");

@@ -282,24 +282,152 @@ static int lb_encode(const struct enc *e, const struct usdtkit_arch *arch,
 	return 0;
 }
 
+/*
+ * Groups (spec version 2). A memory argument may join a group when it has
+ * no index register and reads from the same base as the group: the same
+ * register view (or none) and the same PC_REL and ADDR32 flags, so both
+ * addresses differ by their displacements alone. Its bytes must keep the
+ * group's span within USDTKIT_BPF_WINDOW.
+ *
+ * ADDR32 arguments (a 32-bit target) wrap at 4 GiB one by one, a window
+ * does not: a window across the wrap reaches above the 32-bit process's
+ * address space, its read fails and the program falls back to the
+ * arguments' own reads.
+ */
+static bool groupable(const struct usdtkit_bpf_arg *a)
+{
+	/* disp comes from the note: keep the spans below from overflowing */
+	return a->kind == USDTKIT_BPF_ARG_MEM && a->index_off == USDTKIT_BPF_NO_REG &&
+	       a->disp < (1LL << 62) && a->disp > -(1LL << 62);
+}
+
+#define GROUP_FLAGS (USDTKIT_BPF_F_PC_REL | USDTKIT_BPF_F_ADDR32)
+
+static bool same_base(const struct usdtkit_bpf_arg *a, const struct usdtkit_bpf_arg *b)
+{
+	return a->base_off == b->base_off && a->base_width == b->base_width &&
+	       a->base_shift == b->base_shift &&
+	       (a->flags & GROUP_FLAGS) == (b->flags & GROUP_FLAGS);
+}
+
+/* The span [*lo, *hi) of the group's bytes once @a is in it. */
+static bool fits(const struct usdtkit_bpf_arg *a, long long *lo, long long *hi)
+{
+	long long l = a->disp < *lo ? a->disp : *lo;
+	long long h = a->disp + a->size > *hi ? a->disp + a->size : *hi;
+
+	if (h - l > USDTKIT_BPF_WINDOW)
+		return false;
+	*lo = l;
+	*hi = h;
+	return true;
+}
+
+/*
+ * First fit, in argument order: each groupable argument joins the first
+ * earlier candidate with its base whose window still holds it. Candidates
+ * of one argument stay unread as groups (its exact-size read is cheaper
+ * than a window). Writes s->groups, s->group_cnt and each member's group
+ * and win_off.
+ */
+int usdtkit__spec_group(struct usdtkit_bpf_spec *s)
+{
+	long long lo[USDTKIT_BPF_MAX_ARGS], hi[USDTKIT_BPF_MAX_ARGS];
+	int cand[USDTKIT_BPF_MAX_ARGS], members[USDTKIT_BPF_MAX_ARGS];
+	int lead[USDTKIT_BPF_MAX_ARGS], gid[USDTKIT_BPF_MAX_ARGS];
+	int i, c, nc = 0, ng = 0, n = s->arg_cnt;
+
+	if (n > USDTKIT_BPF_MAX_ARGS)
+		return -E2BIG;
+	for (i = 0; i < n; i++) {
+		struct usdtkit_bpf_arg *a = &s->args[i];
+
+		cand[i] = -1;
+		a->group = a->win_off = 0;
+		if (!groupable(a))
+			continue;
+		for (c = 0; c < nc; c++)
+			if (same_base(&s->args[lead[c]], a) && fits(a, &lo[c], &hi[c]))
+				break;
+		if (c == nc) {
+			lead[nc] = i;
+			members[nc] = 0;
+			lo[nc] = a->disp;
+			hi[nc] = a->disp + a->size;
+			nc++;
+		}
+		members[c]++;
+		cand[i] = c;
+	}
+	for (c = 0; c < nc; c++) {
+		struct usdtkit_bpf_group *g;
+		const struct usdtkit_bpf_arg *l = &s->args[lead[c]];
+
+		gid[c] = -1;
+		if (members[c] < 2)
+			continue;
+		g = &s->groups[ng];
+		memset(g, 0, sizeof(*g));
+		g->disp = lo[c];
+		g->base_off = l->base_off;
+		g->base_width = l->base_width;
+		g->base_shift = l->base_shift;
+		g->len = (unsigned char)(hi[c] - lo[c]);
+		g->flags = l->flags & GROUP_FLAGS;
+		gid[c] = ng++;
+	}
+	for (i = 0; i < n; i++) {
+		c = cand[i];
+		if (c < 0 || gid[c] < 0)
+			continue;
+		s->args[i].group = (unsigned char)(gid[c] + 1);
+		s->args[i].win_off = (unsigned char)(s->args[i].disp - lo[c]);
+	}
+	s->group_cnt = (unsigned char)ng;
+	return 0;
+}
+
+/*
+ * usdtkit's own layout. Version 1 programs get the 304 bytes they know,
+ * with no groups: their map values end before the group table.
+ */
+static int own_encode(const struct enc *e, const struct usdtkit_arch *arch,
+		      const struct usdtkit_arg *args, int nargs, uint64_t cookie,
+		      int version, void *out)
+{
+	struct usdtkit_bpf_spec *s = out;
+	int i, err;
+
+	memset(s, 0, version == 1 ? USDTKIT_BPF_SPEC_V1_SIZE : sizeof(*s));
+	s->version = (unsigned short)version;
+	s->arg_cnt = (unsigned short)nargs;
+	s->slot_size = e->layout->slot_size;
+	s->cookie = (long long)cookie;
+	for (i = 0; i < nargs; i++) {
+		err = encode_arg(e, i, &args[i], usdtkit_arch_ptr_size(arch),
+				 &s->args[i]);
+		if (err)
+			return err;
+	}
+	return version == 1 ? 0 : usdtkit__spec_group(s);
+}
+
 int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,
 			 const struct usdtkit_arch *arch, const char *spec_text,
 			 const struct usdtkit_arg *args, int nargs,
 			 uint64_t cookie, int64_t ip_delta,
 			 enum usdtkit_spec_abi abi, void *out, size_t out_size)
 {
-	struct usdtkit_bpf_spec *s = out;
 	struct enc e = { .lg = lg, .where = where, .text = spec_text,
 			 .ip_delta = ip_delta };
 	enum usdtkit_layout_kind kind;
-	int i, err;
 
 	kind = kernel_layout(arch);
 	e.layout = usdtkit_arch_layout(arch, kind);
 	if (!e.layout)
 		return -ENOENT;
 	/* only libbpf's layouts need the IP as a register */
-	e.ip_off = abi == USDTKIT_ABI_OWN ? -1 : arch->ip_offset[kind];
+	e.ip_off = usdtkit__abi_own(abi) ? -1 : arch->ip_offset[kind];
 	if (nargs > USDTKIT_BPF_MAX_ARGS) {
 		usdtkit__warn(lg, "%s: %d arguments, BPF specs hold %d", where,
 			      nargs, USDTKIT_BPF_MAX_ARGS);
@@ -309,18 +437,9 @@ int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,
 		return lb_encode(&e, arch, args, nargs, cookie, false, out);
 	if (abi == USDTKIT_ABI_LIBBPF_V2 && out_size >= sizeof(struct lb_spec_v2))
 		return lb_encode(&e, arch, args, nargs, cookie, true, out);
-	if (abi != USDTKIT_ABI_OWN || out_size < sizeof(*s))
-		return -EOPNOTSUPP;
-	memset(s, 0, sizeof(*s));
-	s->version = USDTKIT_BPF_SPEC_VERSION;
-	s->arg_cnt = (unsigned short)nargs;
-	s->slot_size = e.layout->slot_size;
-	s->cookie = (long long)cookie;
-	for (i = 0; i < nargs; i++) {
-		err = encode_arg(&e, i, &args[i], usdtkit_arch_ptr_size(arch),
-				 &s->args[i]);
-		if (err)
-			return err;
-	}
-	return 0;
+	if (abi == USDTKIT_ABI_OWN_V1 && out_size >= USDTKIT_BPF_SPEC_V1_SIZE)
+		return own_encode(&e, arch, args, nargs, cookie, 1, out);
+	if (abi == USDTKIT_ABI_OWN && out_size >= sizeof(struct usdtkit_bpf_spec))
+		return own_encode(&e, arch, args, nargs, cookie, 2, out);
+	return -EOPNOTSUPP;
 }

@@ -17,10 +17,17 @@ struct bpf_object;
 
 /* Which spec layout the program's spec map holds. */
 enum usdtkit_spec_abi {
-	USDTKIT_ABI_OWN = 0,		/* usdtkit.bpf.h */
+	USDTKIT_ABI_OWN = 0,		/* usdtkit.bpf.h: 400 bytes, groups */
 	USDTKIT_ABI_LIBBPF_V1 = 1,	/* libbpf <= 1.6 usdt.bpf.h: 208 bytes */
 	USDTKIT_ABI_LIBBPF_V2 = 2,	/* libbpf 1.7 usdt.bpf.h: 304 bytes, SIB */
+	USDTKIT_ABI_OWN_V1 = 3,		/* usdtkit.bpf.h before groups: 304 bytes */
 };
+
+/* Programs built with usdtkit.bpf.h, of either spec version. */
+static inline bool usdtkit__abi_own(enum usdtkit_spec_abi abi)
+{
+	return abi == USDTKIT_ABI_OWN || abi == USDTKIT_ABI_OWN_V1;
+}
 
 /* One IP-map entry this process put in, shared by attaches of one spec. */
 struct usdtkit_ip_ent {
@@ -97,8 +104,11 @@ int usdtkit__spec_encode(const struct usdtkit_log *lg, const char *where,
 			 uint64_t cookie, int64_t ip_delta,
 			 enum usdtkit_spec_abi abi, void *out, size_t out_size);
 
-/* Largest spec of any layout (own and libbpf v2: 304 bytes). */
-#define USDTKIT_SPEC_MAX_BYTES 304
+/* Group the memory arguments of an encoded version 2 spec (encode.c). */
+int usdtkit__spec_group(struct usdtkit_bpf_spec *s);
+
+/* Largest spec of any layout (own version 2: 400 bytes). */
+#define USDTKIT_SPEC_MAX_BYTES sizeof(struct usdtkit_bpf_spec)
 
 /* manager.c */
 uint64_t usdtkit__cookie(const struct usdtkit_manager *m, int spec_id);

@@ -172,6 +172,8 @@ static size_t want_value_size(enum usdtkit_spec_abi abi)
 		return 208;
 	case USDTKIT_ABI_LIBBPF_V2:
 		return 304;
+	case USDTKIT_ABI_OWN_V1:
+		return USDTKIT_BPF_SPEC_V1_SIZE;
 	default:
 		return sizeof(struct usdtkit_bpf_spec);
 	}
@@ -180,7 +182,7 @@ static size_t want_value_size(enum usdtkit_spec_abi abi)
 /* usdtkit programs take cookie 0 as "no cookie"; libbpf's take the id. */
 uint64_t usdtkit__cookie(const struct usdtkit_manager *m, int spec_id)
 {
-	return m->abi == USDTKIT_ABI_OWN ? USDTKIT_BPF_COOKIE(spec_id)
+	return usdtkit__abi_own(m->abi) ? USDTKIT_BPF_COOKIE(spec_id)
 					 : (uint64_t)spec_id;
 }
 
@@ -221,7 +223,10 @@ static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 	maps_by_id(&pm);
 	if (!map_by_name(&pm, "usdtkit_specs", &spec)) {
 		map_by_name(&pm, "usdtkit_ip_map", &ip);
-		m->abi = USDTKIT_ABI_OWN;
+		/* a program built against the version 1 header keeps its
+		 * layout: it gets specs without groups */
+		m->abi = spec.value_size == USDTKIT_BPF_SPEC_V1_SIZE ?
+			 USDTKIT_ABI_OWN_V1 : USDTKIT_ABI_OWN;
 	} else if (!map_by_name(&pm, "__bpf_usdt_spec", &spec)) {
 		/* libbpf's <bpf/usdt.bpf.h>; the kernel keeps 15 bytes of
 		 * "__bpf_usdt_specs" and "__bpf_usdt_ip_to_spec_id" */
@@ -240,9 +245,10 @@ static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 	m->spec_value_size = spec.value_size;
 	if (spec.value_size != want_value_size(m->abi)) {
 		usdtkit__warn(lg, "spec map values are %u bytes, not the %zu of a known "
-			      "layout (usdtkit v%d: %zu, libbpf: 208 or 304): rebuild "
-			      "the program", spec.value_size, want_value_size(m->abi),
-			      USDTKIT_BPF_SPEC_VERSION, sizeof(struct usdtkit_bpf_spec));
+			      "layout (usdtkit v%d: %zu, v1: %d, libbpf: 208 or 304): "
+			      "rebuild the program", spec.value_size,
+			      want_value_size(m->abi), USDTKIT_BPF_SPEC_VERSION,
+			      sizeof(struct usdtkit_bpf_spec), USDTKIT_BPF_SPEC_V1_SIZE);
 		return -EPROTO;
 	}
 	m->specs = usdtkit__spec_table_new(spec.max_entries);

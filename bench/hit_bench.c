@@ -1,27 +1,34 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Per-hit cost of two hot USDT probes with 3 arguments, fired M times in
- * loops of this very process, timed with clock_gettime and by the
- * kernel's bpf_stats (run time of each program run):
+ * Per-hit cost of three hot USDT probes, fired M times in loops of this
+ * very process, timed with clock_gettime and by the kernel's bpf_stats
+ * (run time of each program run):
  *
  *   hit:hot   a register, a stack slot in the red zone, a global through a
- *             pointer register (two user-memory reads)
+ *             pointer register (two user-memory reads, different bases)
  *   hit:reg   three registers (what gcc -O2 makes of most probes)
+ *   hit:real  6 arguments as real code has them: two registers, three
+ *             neighbouring stack slots, a global through a pointer (four
+ *             user-memory reads alone, two when the slots are grouped)
  *
- * Scenarios (nop5 and the floor on hit:hot only):
+ * Scenarios (nop5, the floor and the pieces on hit:hot only):
  *
  *   none            no probe attached
  *   usdtkit count   a program that only counts hits (multi link)
- *   usdtkit read3   USDTKIT_PROBE reading the 3 arguments (multi link)
- *   usdtkit perf count / read3    the same through perf-event uprobes
- *   usdtkit nop5 count / read3    multi link at the nop5 (opts.use_nop5)
+ *   usdtkit read    all the arguments, coalesced: usdtkit_spec_args() (as
+ *                   USDTKIT_PROBE reads them) (multi link)
+ *   usdtkit read nc the same, coalescing off: usdtkit_spec_arg() each
+ *   usdtkit perf count / read / read nc   the same through perf uprobes
+ *   usdtkit nop5 count / read     multi link at the nop5 (opts.use_nop5)
+ *   usdtkit cookie / lookup / read1   count + bpf_get_attach_cookie(),
+ *                   + the spec lookup, + argument 1 (one user read)
  *   libbpf count    SEC("usdt") that only counts (perf-event uprobe)
- *   libbpf read3    BPF_USDT from <bpf/usdt.bpf.h> reading the 3 arguments
+ *   libbpf read     BPF_USDT from <bpf/usdt.bpf.h> reading the arguments
  *
  * hit ns = (loop time with the probe - loop time without) / M;
- * reading ns = hit(read3) - hit(count) with the same attachment.
- * Every read3 program checks each hit (b == 3a + 1, c == 7a + 2) and the
- * bad hits are reported. Needs root.
+ * reading ns = hit(read) - hit(count) with the same attachment.
+ * Every read program checks each hit against the values the loop passed
+ * and the bad hits are reported. Needs root.
  *
  *   hit_bench [--hits M] [--reps N] [--json FILE] [-v]
  */
@@ -78,6 +85,31 @@ __attribute__((noinline)) void hot_loop(long m)
 				     NOP5
 				     :: HB_ARG(1, i, "r"), HB_ARG(2, st, "m"),
 					HB_ARG(3, *gp, "m"));
+	}
+}
+
+/*
+ * What a real probe looks like: 6 arguments, 2 in registers, 3 in
+ * neighbouring stack slots (gcc puts these locals next to each other
+ * below %rsp), 1 global through a pointer register.
+ */
+__attribute__((noinline)) void real_loop(long m)
+{
+	volatile int s1;
+	volatile long s2, s3;
+	long *gp = &g_glob, i, x;
+
+	__asm__("" : "+r"(gp));
+	for (i = 0; i < m; i++) {
+		s1 = (int)(-i - 1);
+		s2 = 3 * i + 1;
+		s3 = -(7 * i + 2);
+		x = 11 * i + 4;
+		*gp = 13 * i + 5;
+		__asm__ __volatile__(STAP_PROBE_ASM(hit, real, STAP_PROBE_ASM_TEMPLATE(6))
+				     :: HB_ARG(1, i, "r"), HB_ARG(2, s1, "m"),
+					HB_ARG(3, s2, "m"), HB_ARG(4, s3, "m"),
+					HB_ARG(5, x, "r"), HB_ARG(6, *gp, "m"));
 	}
 }
 
@@ -151,32 +183,42 @@ static void uk_print(void *ctx, enum usdtkit_log_level level, const char *msg)
 
 enum {
 	S_NONE,
-	S_UK_COUNT, S_UK_READ, S_UK_FLOOR,
-	S_UKP_COUNT, S_UKP_READ,
+	S_UK_COUNT, S_UK_READ, S_UK_READ_NC, S_UK_FLOOR,
+	S_UK_COOKIE, S_UK_LOOKUP, S_UK_READ1,
+	S_UKP_COUNT, S_UKP_READ, S_UKP_READ_NC,
 	S_UK5_COUNT, S_UK5_READ,
 	S_LB_COUNT, S_LB_READ,
 	NS
 };
 static const char *const sname[NS] = {
 	[S_NONE] = "none",
-	[S_UK_COUNT] = "usdtkit multi count", [S_UK_READ] = "usdtkit multi read3",
+	[S_UK_COUNT] = "usdtkit multi count", [S_UK_READ] = "usdtkit multi read",
+	[S_UK_READ_NC] = "usdtkit multi read, coalescing off",
 	[S_UK_FLOOR] = "floor: lookup + 2 user reads",
-	[S_UKP_COUNT] = "usdtkit perf count", [S_UKP_READ] = "usdtkit perf read3",
-	[S_UK5_COUNT] = "usdtkit nop5 count", [S_UK5_READ] = "usdtkit nop5 read3",
-	[S_LB_COUNT] = "libbpf count", [S_LB_READ] = "libbpf read3",
+	[S_UK_COOKIE] = "usdtkit multi count + cookie",
+	[S_UK_LOOKUP] = "usdtkit multi count + cookie + spec lookup",
+	[S_UK_READ1] = "usdtkit multi count + cookie + spec lookup + arg 1",
+	[S_UKP_COUNT] = "usdtkit perf count", [S_UKP_READ] = "usdtkit perf read",
+	[S_UKP_READ_NC] = "usdtkit perf read, coalescing off",
+	[S_UK5_COUNT] = "usdtkit nop5 count", [S_UK5_READ] = "usdtkit nop5 read",
+	[S_LB_COUNT] = "libbpf count", [S_LB_READ] = "libbpf read",
 };
 static const char *const skey[NS] = {
 	[S_NONE] = "none",
-	[S_UK_COUNT] = "uk_count", [S_UK_READ] = "uk_read3", [S_UK_FLOOR] = "uk_floor",
-	[S_UKP_COUNT] = "uk_perf_count", [S_UKP_READ] = "uk_perf_read3",
-	[S_UK5_COUNT] = "uk_nop5_count", [S_UK5_READ] = "uk_nop5_read3",
-	[S_LB_COUNT] = "lb_count", [S_LB_READ] = "lb_read3",
+	[S_UK_COUNT] = "uk_count", [S_UK_READ] = "uk_read", [S_UK_READ_NC] = "uk_read_nc",
+	[S_UK_FLOOR] = "uk_floor", [S_UK_COOKIE] = "uk_cookie", [S_UK_LOOKUP] = "uk_lookup",
+	[S_UK_READ1] = "uk_read1",
+	[S_UKP_COUNT] = "uk_perf_count", [S_UKP_READ] = "uk_perf_read",
+	[S_UKP_READ_NC] = "uk_perf_read_nc",
+	[S_UK5_COUNT] = "uk_nop5_count", [S_UK5_READ] = "uk_nop5_read",
+	[S_LB_COUNT] = "lb_count", [S_LB_READ] = "lb_read",
 };
 
 /* hit_uk loaded for one mode */
 struct uk {
 	struct hit_uk *skel;
-	struct bpf_program *count, *read3, *floor;
+	struct bpf_program *count, *read3, *read3nc, *read6, *read6nc, *floor;
+	struct bpf_program *cookie, *lookup, *read1;
 	struct hit_uk__bss *bss;
 };
 
@@ -188,7 +230,7 @@ struct result {
 	double ns[64];		/* per iteration */
 	int done;
 	unsigned long hits, bad;	/* summed over the reps */
-	long last[3];
+	long last[6];
 	double med;
 	double kns[64];		/* kernel bpf_stats: ns per program run */
 	int kdone;
@@ -223,16 +265,25 @@ static int uk_load(struct uk *u, enum usdtkit_mode mode)
 
 	if (!a)
 		return -errno;
-	err = usdtkit_prog_prepare(a->progs.uk_count, mode);
-	err = err ? err : usdtkit_prog_prepare(a->progs.uk_read3, mode);
-	err = err ? err : usdtkit_prog_prepare(a->progs.uk_floor, mode);
+	*u = (struct uk){ a, a->progs.uk_count, a->progs.uk_read3, a->progs.uk_read3_nc,
+			  a->progs.uk_read6, a->progs.uk_read6_nc, a->progs.uk_floor,
+			  a->progs.uk_cookie, a->progs.uk_lookup, a->progs.uk_read1, NULL };
+	err = usdtkit_prog_prepare(u->count, mode);
+	err = err ? err : usdtkit_prog_prepare(u->read3, mode);
+	err = err ? err : usdtkit_prog_prepare(u->read3nc, mode);
+	err = err ? err : usdtkit_prog_prepare(u->read6, mode);
+	err = err ? err : usdtkit_prog_prepare(u->read6nc, mode);
+	err = err ? err : usdtkit_prog_prepare(u->floor, mode);
+	err = err ? err : usdtkit_prog_prepare(u->cookie, mode);
+	err = err ? err : usdtkit_prog_prepare(u->lookup, mode);
+	err = err ? err : usdtkit_prog_prepare(u->read1, mode);
 	err = err ? err : hit_uk__load(a);
 	if (err) {
 		hit_uk__destroy(a);
+		u->skel = NULL;
 		return err;
 	}
-	*u = (struct uk){ a, a->progs.uk_count, a->progs.uk_read3, a->progs.uk_floor,
-			  a->bss };
+	u->bss = a->bss;
 	return 0;
 }
 
@@ -244,15 +295,33 @@ static void reset_counters(void)
 }
 
 /* the probes: hit:hot (register, red-zone stack slot, global through a
- * pointer) and hit:reg (three registers) */
-enum { P_HOT, P_REG, NP };
-static const char *const pname[NP] = { "hot", "reg" };
-static void (*const ploop[NP])(long) = { hot_loop, reg_loop };
+ * pointer), hit:reg (three registers) and hit:real (6 arguments) */
+enum { P_HOT, P_REG, P_REAL, NP };
+static const char *const pname[NP] = { "hot", "reg", "real" };
+static const int pargs[NP] = { 3, 3, 6 };
+static void (*const ploop[NP])(long) = { hot_loop, reg_loop, real_loop };
 
-/* nop5 and the floor are about memory arguments: hit:hot only */
+/* nop5, the floor and the pieces are about hit:hot's memory arguments */
 static bool runs_on(int sc, int pr)
 {
-	return pr == P_HOT || !(sc == S_UK_FLOOR || sc == S_UK5_COUNT || sc == S_UK5_READ);
+	switch (sc) {
+	case S_UK_FLOOR:
+	case S_UK_COOKIE:
+	case S_UK_LOOKUP:
+	case S_UK_READ1:
+	case S_UK5_COUNT:
+	case S_UK5_READ:
+		return pr == P_HOT;
+	}
+	return true;
+}
+
+/* the reader of probe @pr in @u: coalesced or not (@nc) */
+static struct bpf_program *uk_reader(const struct uk *u, int pr, bool nc)
+{
+	if (pr == P_REAL)
+		return nc ? u->read6nc : u->read6;
+	return nc ? u->read3nc : u->read3;
 }
 
 /* attach, run the loop M times, detach; per-iteration ns in *ns */
@@ -274,10 +343,11 @@ static int run(int sc, int pr, long m, double *ns, struct result *res)
 		break;
 	case S_UK_COUNT:
 	case S_UK_READ:
+	case S_UK_READ_NC:
 	case S_UK5_COUNT:
 	case S_UK5_READ:
 		p = sc == S_UK_COUNT || sc == S_UK5_COUNT ? ukm->count
-							  : ukm->read3;
+							  : uk_reader(ukm, pr, sc == S_UK_READ_NC);
 		o.mode = USDTKIT_MODE_MULTI;
 		o.use_nop5 = sc == S_UK5_COUNT || sc == S_UK5_READ;
 		hits = &ukm->bss->hits, bad = &ukm->bss->bad, last = ukm->bss->last;
@@ -286,16 +356,21 @@ static int run(int sc, int pr, long m, double *ns, struct result *res)
 			return -errno;
 		break;
 	case S_UK_FLOOR:
+	case S_UK_COOKIE:
+	case S_UK_LOOKUP:
+	case S_UK_READ1:
 		o.mode = USDTKIT_MODE_MULTI;
 		hits = &ukm->bss->hits, bad = &ukm->bss->bad, last = NULL;
-		p = ukm->floor;
+		p = sc == S_UK_FLOOR ? ukm->floor : sc == S_UK_COOKIE ? ukm->cookie :
+		    sc == S_UK_LOOKUP ? ukm->lookup : ukm->read1;
 		ul = usdtkit_attach(p, 0, self, "hit", probe, &o);
 		if (!ul)
 			return -errno;
 		break;
 	case S_UKP_COUNT:
 	case S_UKP_READ:
-		p = sc == S_UKP_COUNT ? ukp->count : ukp->read3;
+	case S_UKP_READ_NC:
+		p = sc == S_UKP_COUNT ? ukp->count : uk_reader(ukp, pr, sc == S_UKP_READ_NC);
 		o.mode = USDTKIT_MODE_PERF;
 		hits = &ukp->bss->hits, bad = &ukp->bss->bad, last = ukp->bss->last;
 		ul = usdtkit_attach(p, 0, self, "hit", probe, &o);
@@ -304,7 +379,8 @@ static int run(int sc, int pr, long m, double *ns, struct result *res)
 		break;
 	case S_LB_COUNT:
 	case S_LB_READ:
-		p = sc == S_LB_COUNT ? lb->progs.lb_count : lb->progs.lb_read3;
+		p = sc == S_LB_COUNT ? lb->progs.lb_count :
+		    pr == P_REAL ? lb->progs.lb_read6 : lb->progs.lb_read3;
 		hits = &lb->bss->hits, bad = &lb->bss->bad, last = lb->bss->last;
 		bl = bpf_program__attach_usdt(p, getpid(), self, "hit", probe, NULL);
 		if (!bl)
@@ -334,17 +410,21 @@ static int run(int sc, int pr, long m, double *ns, struct result *res)
 	return 0;
 }
 
-/* reading cost of each reader: read3 (or floor) minus count, by wall
+/* reading cost of each reader: read (or floor) minus count, by wall
  * clock [0] and by the kernel's run time of the program [1] */
-enum { R_LB, R_UK, R_UKP, R_UK5, R_FLOOR, NR };
-static const int r_read[NR] = { S_LB_READ, S_UK_READ, S_UKP_READ, S_UK5_READ, S_UK_FLOOR };
-static const int r_count[NR] = { S_LB_COUNT, S_UK_COUNT, S_UKP_COUNT, S_UK5_COUNT, S_UK_COUNT };
+enum { R_LB, R_UK, R_UKP, R_UK_NC, R_UKP_NC, R_UK5, R_FLOOR, NR };
+static const int r_read[NR] = { S_LB_READ, S_UK_READ, S_UKP_READ, S_UK_READ_NC,
+				S_UKP_READ_NC, S_UK5_READ, S_UK_FLOOR };
+static const int r_count[NR] = { S_LB_COUNT, S_UK_COUNT, S_UKP_COUNT, S_UK_COUNT,
+				 S_UKP_COUNT, S_UK5_COUNT, S_UK_COUNT };
 static const char *const rname[NR] = {
 	"libbpf BPF_USDT (perf uprobe)", "usdtkit (multi)", "usdtkit (perf)",
+	"usdtkit (multi), coalescing off", "usdtkit (perf), coalescing off",
 	"usdtkit (multi, nop5)", "floor: spec lookup + 2 user reads, no decoding (multi)",
 };
 static const char *const rkey[NR] = {
-	"libbpf", "usdtkit_multi", "usdtkit_perf", "usdtkit_nop5", "floor",
+	"libbpf", "usdtkit_multi", "usdtkit_perf", "usdtkit_multi_nc", "usdtkit_perf_nc",
+	"usdtkit_nop5", "floor",
 };
 
 static void ratio(const char *what, double lb, double uk)
@@ -355,13 +435,36 @@ static void ratio(const char *what, double lb, double uk)
 		printf("%s: %.2fx", what, lb / uk);
 }
 
+/*
+ * hit:hot, piece by piece (kernel ns per run, medians): each program is
+ * the one above plus one piece; the last line is the whole coalesced read.
+ */
+static void report_pieces(const struct result *res)
+{
+	static const int sc[] = { S_UK_COUNT, S_UK_COOKIE, S_UK_LOOKUP, S_UK_READ1, S_UK_READ };
+	static const char *const what[] = {
+		"count only", "+ bpf_get_attach_cookie()", "+ spec lookup (array map)",
+		"+ argument 1: decode, bpf_probe_read_user() of the stack slot",
+		"+ argument 0 (register) and 2 (global: a second bpf_probe_read_user())",
+	};
+	size_t i;
+
+	printf("\n| hit:hot, piece by piece (multi) | wall ns per hit | added | kernel ns "
+	       "per run | added |\n| --- | ---: | ---: | ---: | ---: |\n");
+	for (i = 0; i < sizeof(sc) / sizeof(sc[0]); i++)
+		printf("| %s | %.1f | %.1f | %.1f | %.1f |\n", what[i],
+		       res[sc[i]].med - res[S_NONE].med,
+		       i ? res[sc[i]].med - res[sc[i - 1]].med : 0,
+		       res[sc[i]].kmed, i ? res[sc[i]].kmed - res[sc[i - 1]].kmed : 0);
+}
+
 /* the scenario table and the reading costs of one probe */
 static void report(int pr, const struct result *res, long m, double rd[2][NR])
 {
 	int sc, k;
 
 	printf("\n### hit:%s\n\n| scenario | ns per iteration | hit ns (minus none) | kernel ns "
-	       "per run | bad hits | last a, b, c |\n| --- | ---: | ---: | ---: | ---: | --- |\n",
+	       "per run | bad hits | last values |\n| --- | ---: | ---: | ---: | ---: | --- |\n",
 	       pname[pr]);
 	for (sc = 0; sc < NS; sc++) {
 		const struct result *x = &res[sc];
@@ -373,6 +476,11 @@ static void report(int pr, const struct result *res, long m, double rd[2][NR])
 		else if (strstr(sname[sc], "count"))	/* reads nothing */
 			printf("| %s | %.1f | %.1f | %.1f | - | - |\n", sname[sc], x->med,
 			       x->med - res[S_NONE].med, x->kmed);
+		else if (pargs[pr] == 6)
+			printf("| %s | %.1f | %.1f | %.1f | %lu / %lu | %ld, %ld, %ld, %ld, "
+			       "%ld, %ld |\n", sname[sc], x->med, x->med - res[S_NONE].med,
+			       x->kmed, x->bad, x->hits, x->last[0], x->last[1], x->last[2],
+			       x->last[3], x->last[4], x->last[5]);
 		else
 			printf("| %s | %.1f | %.1f | %.1f | %lu / %lu | %ld, %ld, %ld |\n",
 			       sname[sc], x->med, x->med - res[S_NONE].med, x->kmed, x->bad,
@@ -382,10 +490,15 @@ static void report(int pr, const struct result *res, long m, double rd[2][NR])
 		rd[0][k] = res[r_read[k]].med - res[r_count[k]].med;
 		rd[1][k] = res[r_read[k]].kmed - res[r_count[k]].kmed;
 	}
-	printf("\nexpected last values: %ld, %ld, %ld\n", m - 1, 3 * (m - 1) + 1,
-	       7 * (m - 1) + 2);
-	printf("\n| hit:%s: reading 3 args (read3 - count) | wall ns per hit | kernel ns "
-	       "per run |\n| --- | ---: | ---: |\n", pname[pr]);
+	if (pargs[pr] == 6)
+		printf("\nexpected last values: %ld, %ld, %ld, %ld, %ld, %ld\n", m - 1, -m,
+		       3 * (m - 1) + 1, -(7 * (m - 1) + 2), 11 * (m - 1) + 4,
+		       13 * (m - 1) + 5);
+	else
+		printf("\nexpected last values: %ld, %ld, %ld\n", m - 1, 3 * (m - 1) + 1,
+		       7 * (m - 1) + 2);
+	printf("\n| hit:%s: reading %d args (read - count) | wall ns per hit | kernel ns "
+	       "per run |\n| --- | ---: | ---: |\n", pname[pr], pargs[pr]);
 	for (k = 0; k < NR; k++)
 		if (runs_on(r_read[k], pr))
 			printf("| %s | %.1f | %.1f |\n", rname[k], rd[0][k], rd[1][k]);
@@ -394,9 +507,47 @@ static void report(int pr, const struct result *res, long m, double rd[2][NR])
 	ratio(", perf (wall)", rd[0][R_LB], rd[0][R_UKP]);
 	ratio(", multi (kernel)", rd[1][R_LB], rd[1][R_UK]);
 	ratio(", perf (kernel)", rd[1][R_LB], rd[1][R_UKP]);
+	printf("\nhit:%s: coalescing off / on, kernel: multi %.2fx, perf %.2fx", pname[pr],
+	       rd[1][R_UK] > 0 ? rd[1][R_UK_NC] / rd[1][R_UK] : 0,
+	       rd[1][R_UKP] > 0 ? rd[1][R_UKP_NC] / rd[1][R_UKP] : 0);
+	printf("\nhit:%s: usdtkit / libbpf, kernel: multi %.2f, perf %.2f (target <= 0.50)",
+	       pname[pr], rd[1][R_LB] > 0 ? rd[1][R_UK] / rd[1][R_LB] : 0,
+	       rd[1][R_LB] > 0 ? rd[1][R_UKP] / rd[1][R_LB] : 0);
 	printf("\nhit:%s: at most half of libbpf's: wall %s, kernel %s\n", pname[pr],
 	       rd[0][R_UK] <= rd[0][R_LB] / 2 && rd[0][R_UKP] <= rd[0][R_LB] / 2 ? "met" : "NOT met",
 	       rd[1][R_UK] <= rd[1][R_LB] / 2 && rd[1][R_UKP] <= rd[1][R_LB] / 2 ? "met" : "NOT met");
+	if (pr == P_HOT)
+		report_pieces(res);
+}
+
+/* what the verifier processed to load each reader (bpf_prog_info) */
+static void report_verifier(void)
+{
+	const struct bpf_program *p[] = {
+		ukm->read3, ukm->read3nc, ukm->read6, ukm->read6nc, ukp->read3, ukp->read6,
+		lb->progs.lb_read3, lb->progs.lb_read6,
+	};
+	static const char *const what[] = {
+		"usdtkit uk_read3 (USDTKIT_PROBE, coalesced), multi",
+		"usdtkit uk_read3_nc (coalescing off), multi",
+		"usdtkit uk_read6 (usdtkit_spec_args), multi",
+		"usdtkit uk_read6_nc (coalescing off), multi",
+		"usdtkit uk_read3, perf", "usdtkit uk_read6, perf",
+		"libbpf lb_read3 (BPF_USDT)", "libbpf lb_read6 (BPF_USDT)",
+	};
+	size_t i;
+
+	printf("\n| program | verifier: processed insns | xlated insns |\n| --- | ---: | ---: |\n");
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p[i]), &info, &len))
+			continue;
+		printf("| %s | %u | %u |\n", what[i], info.verified_insns,
+		       info.xlated_prog_len / 8);
+	}
 }
 
 static void write_json(const char *path, struct result res[NP][NS],
@@ -494,6 +645,7 @@ int main(int argc, char **argv)
 	       m, reps, usdtkit_features()->uprobe_syscall ? "yes" : "no");
 	hot_loop(m);	/* warm up */
 	reg_loop(m);
+	real_loop(m);
 	/* scenarios and probes interleaved, starting elsewhere each rep, so
 	 * that load on the machine hits all of them alike */
 	for (r = 0; r < reps; r++)
@@ -522,6 +674,7 @@ int main(int argc, char **argv)
 		}
 		report(pr, res[pr], m, rd[pr]);
 	}
+	report_verifier();
 	if (json)
 		write_json(json, res, rd, m, reps);
 	if (stats_fd >= 0)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* hit_bench, libbpf side: count only, and BPF_USDT reading 3 arguments. */
+/* hit_bench, libbpf side: count only, and BPF_USDT reading 3 or 6 arguments. */
 #include <stdbool.h>
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
@@ -11,7 +11,7 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 unsigned long hits, bad;
-long last[3];
+long last[6];
 
 SEC("usdt")
 int lb_count(struct pt_regs *ctx)
@@ -30,5 +30,22 @@ int BPF_USDT(lb_read3, long a, long b, long c)
 	last[0] = a;
 	last[1] = b;
 	last[2] = c;
+	return 0;
+}
+
+/* hit:real: i, -i - 1, 3i + 1, -(7i + 2), 11i + 4, 13i + 5 */
+SEC("usdt")
+int BPF_USDT(lb_read6, long a, long b, long c, long d, long e, long f)
+{
+	hits++;
+	if (b != -a - 1 || c != 3 * a + 1 || d != -(7 * a + 2) || e != 11 * a + 4 ||
+	    f != 13 * a + 5)
+		bad++;
+	last[0] = a;
+	last[1] = b;
+	last[2] = c;
+	last[3] = d;
+	last[4] = e;
+	last[5] = f;
 	return 0;
 }

@@ -20,11 +20,18 @@
  * usdtkit_register_libbpf_handler() in <usdtkit/attach.h>).
  *
  * or, by hand: usdtkit_arg_cnt(ctx), usdtkit_arg_size(ctx, n),
- * usdtkit_arg(ctx, n, &val), usdtkit_cookie(ctx). All return a negative
- * errno on failure (no spec for this IP, n out of range, a faulting read).
+ * usdtkit_arg(ctx, n, &val), usdtkit_cookie(ctx), and with the spec
+ * looked up once: usdtkit_spec(ctx), then usdtkit_spec_arg(ctx, spec, n,
+ * &val) for one argument or usdtkit_spec_args(ctx, spec, vals, mask) for
+ * several (usdtkit_spec_args_errs() also gives each one's error). All return a negative errno on failure (no spec for this IP,
+ * n out of range, a faulting read).
  *
- * Every argument is read with exactly its own size: a 1-byte argument at
- * the last byte of a page never touches the next page.
+ * usdtkit_spec_arg() reads each argument with exactly its own size: a
+ * 1-byte argument at the last byte of a page never touches the next page.
+ * usdtkit_spec_args() (and USDTKIT_PROBE) read the memory arguments that
+ * the attach layer grouped (same base register, bytes within 64) with one
+ * user-memory read per group, of exactly the bytes from the group's first
+ * argument to its last; if that read faults, each argument is read alone.
  */
 #ifndef USDTKIT_USDTKIT_BPF_H
 #define USDTKIT_USDTKIT_BPF_H
@@ -258,12 +265,82 @@ static __always_inline int usdtkit__read_user(unsigned long long addr,
 	return -USDTKIT__EINVAL;
 }
 
-static __always_inline int usdtkit__mem(struct pt_regs *ctx, int slot_size,
+/*
+ * The window of the group last read by usdtkit_spec_args(). One word more
+ * than the window: an argument is taken as the two aligned words around
+ * it (the verifier refuses unaligned stack loads), and the second of them
+ * may lie past the window's last byte.
+ */
+struct usdtkit__win {
+	unsigned long long w[USDTKIT_BPF_WINDOW / 8 + 1];
+	unsigned int group;	/* 1 + the group in w, 0 if none */
+	int err;		/* that group's read */
+};
+
+/* @size bytes at byte @off of the window, as a value of that width. */
+static __always_inline unsigned long long
+usdtkit__win_get(const struct usdtkit__win *win, unsigned int off, unsigned int size)
+{
+	unsigned int i = (off & (USDTKIT_BPF_WINDOW - 1)) / 8, sh = (off & 7) * 8;
+	unsigned long long lo = win->w[i], hi = win->w[i + 1];
+
+	/* (x << 1) << (63 - sh): x << (64 - sh), and 0 when sh is 0 */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return ((lo << sh) | ((hi >> 1) >> (63 - sh))) >> (64 - (size & 15) * 8);
+#else
+	return usdtkit__low((lo >> sh) | ((hi << 1) << (63 - sh)), size);
+#endif
+}
+
+/*
+ * Argument @a, at user address @addr, from its group's window: the
+ * window starts win_off bytes before it, so no register is decoded twice.
+ * The window is read when the group differs from the one in @win. -errno
+ * if the argument has no group or its window faulted.
+ */
+static __always_inline int usdtkit__from_win(const struct usdtkit_bpf_spec *spec,
+					     const struct usdtkit_bpf_arg *a,
+					     unsigned long long addr,
+					     struct usdtkit__win *win,
+					     unsigned long long *v)
+{
+	unsigned int g = a->group, len;
+	unsigned long long gi;
+
+	if (!g || g > spec->group_cnt)
+		return -USDTKIT__ENOENT;
+	if (win->group != g) {
+		win->group = g;
+		/* Linux 6.1's verifier does not learn g >= 1 from g != 0, so
+		 * g - 1 gets its own bound, which clang must not fold away */
+		gi = g - 1;
+		asm volatile("" : "+r"(gi));
+		if (gi >= USDTKIT_BPF_MAX_GROUPS)
+			return win->err = -USDTKIT__EINVAL;
+		len = spec->groups[gi].len;
+		if (!len || len > USDTKIT_BPF_WINDOW)
+			return win->err = -USDTKIT__EINVAL;
+		/* the verifier reads a variable-offset stack slot only if it
+		 * was written: the read may stop short of the last word */
+		__builtin_memset(win->w, 0, sizeof(win->w));
+		win->err = bpf_probe_read_user(win->w, len,
+					       (const void *)(unsigned long)(addr - a->win_off));
+	}
+	if (win->err)
+		return win->err;
+	*v = usdtkit__win_get(win, a->win_off, a->size);
+	return 0;
+}
+
+/* A memory argument: exactly its own bytes, or its group's window. */
+static __always_inline int usdtkit__mem(struct pt_regs *ctx,
+					const struct usdtkit_bpf_spec *spec,
 					const struct usdtkit_bpf_arg *a,
+					struct usdtkit__win *win,
 					unsigned long long *v)
 {
 	unsigned long long addr = (unsigned long long)a->disp, r = 0;
-	int err;
+	int slot_size = spec->slot_size, err;
 
 	if (a->flags & USDTKIT_BPF_F_PC_REL)
 		addr += usdtkit__ip(ctx);
@@ -283,6 +360,9 @@ static __always_inline int usdtkit__mem(struct pt_regs *ctx, int slot_size,
 	}
 	if (a->flags & USDTKIT_BPF_F_ADDR32)
 		addr &= 0xffffffffULL;
+	/* alone, or its window faulted: its own exact-size read */
+	if (win && !usdtkit__from_win(spec, a, addr, win, v))
+		return 0;
 	return usdtkit__read_user(addr, a->size, v);
 }
 
@@ -302,14 +382,29 @@ static __always_inline int usdtkit__reg(struct pt_regs *ctx, int slot_size,
 	return err;
 }
 
-/* Argument @n of the probe whose spec is @spec, sign- or zero-extended. */
-static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
-					    const struct usdtkit_bpf_spec *spec,
-					    unsigned int n, long *value)
+/* The low a->size bytes of @v, sign- or zero-extended as @a says. */
+static __always_inline long usdtkit__extend(const struct usdtkit_bpf_arg *a,
+					    unsigned long long v)
+{
+	unsigned int bits = 64 - (a->size & 15) * 8;
+
+	if (bits && bits < 64) {
+		if (a->flags & USDTKIT_BPF_F_SIGNED)
+			v = (unsigned long long)((long long)(v << bits) >> bits);
+		else
+			v &= ~0ULL >> bits;
+	}
+	return (long)v;
+}
+
+/* Argument @n, through the group windows when @win is not NULL. */
+static __always_inline int usdtkit__spec_arg(struct pt_regs *ctx,
+					     const struct usdtkit_bpf_spec *spec,
+					     unsigned int n, struct usdtkit__win *win,
+					     long *value)
 {
 	const struct usdtkit_bpf_arg *a;
 	unsigned long long v = 0;
-	unsigned int bits;
 	int err;
 
 	*value = 0;
@@ -329,22 +424,117 @@ static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
 		err = usdtkit__reg(ctx, spec->slot_size, a, &v);
 		break;
 	case USDTKIT_BPF_ARG_MEM:
-		err = usdtkit__mem(ctx, spec->slot_size, a, &v);
+		err = usdtkit__mem(ctx, spec, a, win, &v);
 		break;
 	default:
 		return -USDTKIT__EINVAL;
 	}
 	if (err)
 		return err;
-	bits = 64 - (a->size & 15) * 8;
-	if (bits && bits < 64) {
-		if (a->flags & USDTKIT_BPF_F_SIGNED)
-			v = (unsigned long long)((long long)(v << bits) >> bits);
-		else
-			v &= ~0ULL >> bits;
-	}
-	*value = (long)v;
+	*value = usdtkit__extend(a, v);
 	return 0;
+}
+
+/*
+ * Argument @n of the probe whose spec is @spec, sign- or zero-extended,
+ * read with exactly its own size.
+ */
+static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
+					    const struct usdtkit_bpf_spec *spec,
+					    unsigned int n, long *value)
+{
+	return usdtkit__spec_arg(ctx, spec, n, 0, value);
+}
+
+#ifndef USDTKIT_PRIV_STACK
+/*
+ * Linux 6.13+ runs a kprobe-type program (uprobes are) whose frame is 64
+ * bytes or more on a per-CPU private stack instead of the kernel stack.
+ * A bpf_probe_read_user() into that stack measured ~17 ns more per read
+ * than into the kernel stack (bench/README.md, "Reading cost"), and the
+ * window below makes the frame of usdtkit_spec_args() larger than that.
+ * The verifier keeps the kernel stack for a program that contains a tail
+ * call, so usdtkit_spec_args() has one that is never taken (the version
+ * is never 0xffff). -DUSDTKIT_PRIV_STACK: leave the kernel's choice.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, int);
+} usdtkit_no_priv_stack SEC(".maps") __weak;
+
+static __always_inline void usdtkit__no_priv_stack(struct pt_regs *ctx,
+						   const struct usdtkit_bpf_spec *spec)
+{
+	if (spec && spec->version == 0xffff)
+		bpf_tail_call(ctx, &usdtkit_no_priv_stack, 0);
+}
+#else
+static __always_inline void usdtkit__no_priv_stack(struct pt_regs *ctx,
+						   const struct usdtkit_bpf_spec *spec)
+{
+	(void)ctx;
+	(void)spec;
+}
+#endif
+
+/* usdtkit_spec_args_errs(), with the groups used or not (@coalesce) */
+static __always_inline int usdtkit__spec_args(struct pt_regs *ctx,
+					      const struct usdtkit_bpf_spec *spec,
+					      long *values, int *errs,
+					      unsigned int mask, int coalesce)
+{
+	struct usdtkit__win win;
+	int i, err, ret = 0;
+
+	/* the window itself is cleared when a group is read: a probe
+	 * without groups leaves it alone */
+	win.group = 0;
+	win.err = 0;
+	usdtkit__no_priv_stack(ctx, spec);
+#pragma unroll
+	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
+		if (!(mask & (1U << i)))
+			continue;
+		err = usdtkit__spec_arg(ctx, spec, i, coalesce ? &win : 0, &values[i]);
+		if (errs)
+			errs[i] = err;
+		if (err && !ret)
+			ret = err;
+	}
+	return ret;
+}
+
+/*
+ * The arguments whose bit is set in @mask (bit n: argument n) into
+ * @values[n], each sign- or zero-extended as by usdtkit_spec_arg(), and
+ * what usdtkit_spec_arg() would return for it into @errs[n]; the other
+ * entries are left alone. The arguments of a group (spec version 2)
+ * come from one read of its window, made when its first wanted argument
+ * comes; groups that interleave are read again. An argument whose window
+ * faulted is read alone, so every value is what usdtkit_spec_arg() gives.
+ * Returns 0, or the first error (that value is 0, the others still read).
+ * -DUSDTKIT_NO_COALESCE: every argument read alone.
+ */
+static __always_inline int usdtkit_spec_args_errs(struct pt_regs *ctx,
+						  const struct usdtkit_bpf_spec *spec,
+						  long *values, int *errs,
+						  unsigned int mask)
+{
+#ifdef USDTKIT_NO_COALESCE
+	return usdtkit__spec_args(ctx, spec, values, errs, mask, 0);
+#else
+	return usdtkit__spec_args(ctx, spec, values, errs, mask, 1);
+#endif
+}
+
+/* usdtkit_spec_args_errs() without the errors of each argument */
+static __always_inline int usdtkit_spec_args(struct pt_regs *ctx,
+					     const struct usdtkit_bpf_spec *spec,
+					     long *values, unsigned int mask)
+{
+	return usdtkit_spec_args_errs(ctx, spec, values, 0, mask);
 }
 
 /* Number of arguments of the probe that fired, or a negative errno. */
@@ -387,9 +577,10 @@ static __always_inline long usdtkit_cookie(struct pt_regs *ctx)
 /*
  * USDTKIT_PROBE(name, type1 a1, type2 a2, ...): a program whose C
  * arguments are the probe's arguments. The spec is looked up once per
- * hit, not once per argument. Up to 12 arguments.
+ * hit, not once per argument, and the arguments are read together by
+ * usdtkit_spec_args(). Up to 12 arguments.
  */
-#define ___usdtkit_a(i) ({ long ___v = 0; usdtkit_spec_arg(ctx, ___spec, i, &___v); (void *)___v; })
+#define ___usdtkit_a(i) ((void *)___vals[i])
 #define ___usdtkit_args0()		ctx
 #define ___usdtkit_args1(x)		___usdtkit_args0(), ___usdtkit_a(0)
 #define ___usdtkit_args2(x, a...)	___usdtkit_args1(a), ___usdtkit_a(1)
@@ -412,7 +603,9 @@ ____##name(struct pt_regs *ctx, ##args);				\
 typeof(name(0)) name(struct pt_regs *ctx)				\
 {									\
 	const struct usdtkit_bpf_spec *___spec = usdtkit_spec(ctx);	\
-	(void)___spec;							\
+	long ___vals[USDTKIT_BPF_MAX_ARGS];				\
+	usdtkit_spec_args(ctx, ___spec, ___vals,			\
+			  (1U << ___bpf_narg(args)) - 1);		\
 	_Pragma("GCC diagnostic push")					\
 	_Pragma("GCC diagnostic ignored \"-Wint-conversion\"")		\
 	return ____##name(___usdtkit_args(args));			\
