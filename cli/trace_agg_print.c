@@ -509,7 +509,8 @@ static int by_cmp(const void *a, const void *b)
 	return memcmp(kx->str, ky->str, sizeof(kx->str));
 }
 
-/* every key of agg_by (deleted with --interval) */
+/* every key of agg_by (deleted with --interval); r->pc has room for
+ * its per-CPU counts */
 static int by_collect(struct report *r, struct by_entry **out, size_t *n)
 {
 	struct bpf_map *m = r->t->skel->maps.agg_by;
@@ -542,8 +543,12 @@ static int by_collect(struct report *r, struct by_entry **out, size_t *n)
 		}
 		v[*n].key = key;
 		v[*n].count = 0;
-		if (!bpf_map__lookup_elem(m, key, ks, &v[*n].count, 8, 0))
+		/* per CPU (trace.bpf.c says why): summed here */
+		if (!bpf_map__lookup_elem(m, key, ks, r->pc.buf, 8 * r->pc.ncpu, 0)) {
+			for (int c = 0; c < r->pc.ncpu; c++)
+				v[*n].count += ((unsigned long long *)r->pc.buf)[c];
 			(*n)++;
+		}
 		prev = key;
 	}
 	if (r->reset)
