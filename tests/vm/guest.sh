@@ -286,9 +286,9 @@ scenario_agg() {
 		--latency usdtkit_vm:begin usdtkit_vm:end \
 		> /tmp/trace_lat.json 2> /tmp/trace_lat.err &
 	tl=$!
-	wait_until 120 eval "grep -q '^Tracing' /tmp/trace_agg.err || ! alive $ta" ||
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_agg.err || ! alive $ta" ||
 		note "trace agg: not attached after 120 s"
-	wait_until 120 eval "grep -q '^Tracing' /tmp/trace_lat.err || ! alive $tl" ||
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_lat.err || ! alive $tl" ||
 		note "trace lat: not attached after 120 s"
 	touch /tmp/agg/go /tmp/lat/go
 	finish_trace agg "$ta"
