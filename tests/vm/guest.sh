@@ -274,7 +274,6 @@ scenario_thumb() {
 scenario_agg() {
 	local ta tl
 	mkdir -p /tmp/agg /tmp/lat
-	note "bpf_jit_enable $(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo absent)"
 	$CLI trace --json -v -c "/w/vm_agg agg /tmp/agg" \
 		--filter 'arg0 > 2 && (str(arg3) == "/api*" || str(arg3) == "/tick" || arg2 <= -28)' \
 		--counts --count-by 'str(arg3)' --hist arg1 \

@@ -94,6 +94,7 @@ mount -t tmpfs tmpfs /tmp
 echo 1 > /proc/sys/kernel/printk
 # USDTKIT_VM_JIT: the kernel hands an unknown usdtkit_jit=N to init's environment
 [ "\${usdtkit_jit:-0}" = 1 ] && echo 1 > /proc/sys/net/core/bpf_jit_enable
+echo "@@note bpf_jit_enable \$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo absent)"
 echo "@@begin $target $scenario \$(uname -r) \$(uname -m) \$(cut -d' ' -f1 /proc/uptime)"
 . /guest.sh
 scenario_$scenario
