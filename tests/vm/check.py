@@ -337,6 +337,17 @@ def agg_objects(v, log, name):
     for o in objs:
         v.check(o.get("schema") == "usdtkit-trace-agg/1.0",
                 "%s: schema %s in %s" % (tag, o.get("schema"), json.dumps(o)))
+    # the JSON contract (docs/schema), where jsonschema is installed
+    try:
+        from jsonschema import Draft202012Validator
+    except ImportError:
+        return objs, err
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                           "schema", "usdtkit-trace-agg.schema.json")) as f:
+        val = Draft202012Validator(json.load(f))
+    for o in objs:
+        bad = [e.message for e in val.iter_errors(o)]
+        v.check(not bad, "%s: %s against the schema: %s" % (tag, json.dumps(o), bad))
     return objs, err
 
 
