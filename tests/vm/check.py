@@ -292,6 +292,141 @@ def check_thumb(v, log):
           % (len(attached), len(skipped), n))
 
 
+# ---- the "agg" scenario (vm_agg.c, guest.sh scenario_agg) ----
+
+AGG_PATHS = ("/", "/index.html", "/api/v1/items")
+
+
+def agg_model():
+    """vm_agg agg's hits, as vm_agg.c fires them: probe -> [(arg0..arg3)]
+    (arg2 signed, the others unsigned, arg3 the string)."""
+    hits = {"req": [], "tick": []}
+    for i in range(1, 31):
+        hits["req"].append((i, i * 100, -i, AGG_PATHS[i % 3]))
+        if i % 10 == 0:
+            hits["tick"].append((i, (1 << 64) - i, -i * 10 ** 9, "/tick"))
+    return hits
+
+
+def agg_filter(a):
+    """the guest's --filter, in Python"""
+    return a[0] > 2 and (a[3].startswith("/api") or a[3] == "/tick" or a[2] <= -28)
+
+
+def hist_buckets(values):
+    """bpftrace's log2 slots of unsigned values, as the JSON lists them"""
+    b = {}
+    for x in values:
+        lo, hi = (x, x) if x < 2 else (1 << (x.bit_length() - 1), (1 << x.bit_length()) - 1)
+        b[(lo, hi)] = b.get((lo, hi), 0) + 1
+    return [{"min": lo, "max": hi, "count": n} for (lo, hi), n in sorted(b.items())]
+
+
+def agg_objects(v, log, name):
+    files = log["files"]
+    tag = "trace %s" % name
+    err = files.get("trace_%s.err" % name, [])
+    v.check(log["rc"].get("trace_" + name) == 0, "%s: exit status %s (stderr: %s)"
+            % (tag, log["rc"].get("trace_" + name), " | ".join(err[-5:])))
+    objs = []
+    for i, line in enumerate(files.get("trace_%s.json" % name, [])):
+        try:
+            objs.append(json.loads(line))
+        except ValueError:
+            v.check(False, "%s: line %d is not JSON: %r" % (tag, i + 1, line))
+    for o in objs:
+        v.check(o.get("schema") == "usdtkit-trace-agg/1.0",
+                "%s: schema %s in %s" % (tag, o.get("schema"), json.dumps(o)))
+    # the JSON contract (docs/schema), where jsonschema is installed
+    try:
+        from jsonschema import Draft202012Validator
+    except ImportError:
+        return objs, err
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                           "schema", "usdtkit-trace-agg.schema.json")) as f:
+        val = Draft202012Validator(json.load(f))
+    for o in objs:
+        bad = [e.message for e in val.iter_errors(o)]
+        v.check(not bad, "%s: %s against the schema: %s" % (tag, json.dumps(o), bad))
+    return objs, err
+
+
+def check_agg(v, log):
+    """--filter and every aggregation against agg_model(), exactly; the
+    latency's count, unmatched and pairing exactly, its times loosely"""
+    objs, err = agg_objects(v, log, "agg")
+    got = {}
+    for o in objs:
+        k = (o.get("agg"), o.get("name"))
+        v.check(k not in got, "trace agg: two %s objects of %s" % k)
+        got[k] = o
+    model = agg_model()
+    # the model itself, against numbers worked out by hand
+    kept = {p: [a for a in h if agg_filter(a)] for p, h in model.items()}
+    v.check([a[0] for a in kept["req"]] == [5, 8, 11, 14, 17, 20, 23, 26, 28, 29, 30]
+            and [a[0] for a in kept["tick"]] == [10, 20, 30], "agg_model: kept %s" % kept)
+    want = {}
+    for p, h in kept.items():
+        a2 = [a[2] for a in h]
+        want[("counts", p)] = {"count": len(h)}
+        want[("sum", p)] = {"count": len(h), "value": sum(a2), "arg": 2}
+        want[("min", p)] = {"count": len(h), "value": min(a2), "arg": 2}
+        want[("max", p)] = {"count": len(h), "value": max(a2), "arg": 2}
+        want[("hist", p)] = {"count": len(h), "arg": 1,
+                             "buckets": hist_buckets([a[1] for a in h])}
+        by = {}
+        for a in h:
+            by[a[3]] = by.get(a[3], 0) + 1
+        # most frequent first, ties in key order
+        want[("count_by", p)] = {"by": "str(arg3)", "keys": len(by), "top":
+                                 [{"key": k, "count": n} for k, n in
+                                  sorted(by.items(), key=lambda x: (-x[1], x[0]))]}
+    v.check(want[("sum", "tick")]["value"] == -60 * 10 ** 9 and
+            want[("count_by", "req")]["top"][0] == {"key": "/api/v1/items", "count": 9},
+            "agg_model: %s" % want)
+    for k, w in sorted(want.items()):
+        o = got.get(k)
+        if not v.check(o is not None, "trace agg: no %s object of usdtkit_vm:%s" % k):
+            continue
+        v.check(o.get("provider") == "usdtkit_vm", "trace agg: %s %s" % (k, json.dumps(o)))
+        for f, x in w.items():
+            v.check(o.get(f) == x, "trace agg: %s of usdtkit_vm:%s: %s is %s, want %s"
+                    % (k[0], k[1], f, json.dumps(o.get(f)), json.dumps(x)))
+    for p, h in kept.items():
+        o = got.get(("avg", p), {})
+        a = sum(x[2] for x in h) / len(h)
+        v.check(o.get("count") == len(h) and isinstance(o.get("value"), (int, float))
+                and abs(o["value"] - a) <= 1e-9 * abs(a),
+                "trace agg: avg of usdtkit_vm:%s: %s, want %r" % (p, json.dumps(o), a))
+    extra = sorted(set(got) - set(want) - {("avg", p) for p in kept})
+    v.check(not extra, "trace agg: objects nobody asked for: %s" % extra)
+    nkept = sum(len(h) for h in kept.values())
+    ndrop = sum(len(h) for h in model.values()) - nkept
+    line = "usdtkit trace: %d hits aggregated, %d dropped by the filter" % (nkept, ndrop)
+    v.check(line in err, "trace agg: no line %r on stderr: %s" % (line, " | ".join(err)))
+    print("trace agg: %d objects, %d hits kept of %d" % (len(objs), nkept, nkept + ndrop))
+
+    # --latency begin end --key arg0: 4 pairs (10 ms, 30 ms, 5+ ms twice),
+    # end(1) again and end(99) unmatched
+    objs, err = agg_objects(v, log, "lat")
+    v.check(len(objs) == 1, "trace lat: %d objects, want 1" % len(objs))
+    o = objs[0] if objs else {}
+    v.check(o.get("agg") == "latency" and o.get("key") == "arg0" and
+            o.get("start") == "usdtkit_vm:begin" and o.get("end") == "usdtkit_vm:end",
+            "trace lat: %s" % json.dumps(o))
+    v.check(o.get("count") == 4 and o.get("unmatched") == 2,
+            "trace lat: count %s, unmatched %s, want 4 and 2" % (o.get("count"), o.get("unmatched")))
+    b = o.get("buckets", [])
+    v.check(sum(x.get("count", 0) for x in b) == 4, "trace lat: buckets %s" % b)
+    # TCG is slow: only that the sleeps are in there, and no wild value
+    mn, mx = o.get("min_ns", 0), o.get("max_ns", 0)
+    v.check(5e6 <= mn <= mx and 30e6 <= mx < 20e9,
+            "trace lat: min %s ns, max %s ns: want >= 5 ms and >= 30 ms" % (mn, mx))
+    v.check(all(x["min"] >= 1 << 22 for x in b), "trace lat: a pair under 4 ms: %s" % b)
+    print("trace lat: count %s, unmatched %s, min %.1f ms, max %.1f ms"
+          % (o.get("count"), o.get("unmatched"), mn / 1e6, mx / 1e6))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--target", required=True)
@@ -330,6 +465,8 @@ def main():
                 % log["files"].get("leftovers"))
     elif s == "thumb":
         check_thumb(v, log)
+    elif s == "agg":
+        check_agg(v, log)
     else:
         v.check(False, "unknown scenario")
     print("%s: %d passed, %d failed" % (v.where, v.passed, v.failed))

@@ -266,3 +266,30 @@ scenario_thumb() {
 	emit s.expect /tmp/s/expect
 	emit s.out /tmp/s/out
 }
+
+# agg: the in-kernel --filter and aggregations of `trace` on vm_agg's
+# known values (vm_agg.c), and --latency on its begin/end pairs by arg0:
+# two CLIs at once, each running its own vm_agg by -c, fired once both
+# have said "Tracing" (a fresh attach after a teardown is slow under TCG)
+scenario_agg() {
+	local ta tl
+	mkdir -p /tmp/agg /tmp/lat
+	$CLI trace --json -v -c "/w/vm_agg agg /tmp/agg" \
+		--filter 'arg0 > 2 && (str(arg3) == "/api*" || str(arg3) == "/tick" || arg2 <= -28)' \
+		--counts --count-by 'str(arg3)' --hist arg1 \
+		--sum arg2 --avg arg2 --min arg2 --max arg2 \
+		usdtkit_vm:req usdtkit_vm:tick \
+		> /tmp/trace_agg.json 2> /tmp/trace_agg.err &
+	ta=$!
+	$CLI trace --json -v -c "/w/vm_agg lat /tmp/lat" --key arg0 \
+		--latency usdtkit_vm:begin usdtkit_vm:end \
+		> /tmp/trace_lat.json 2> /tmp/trace_lat.err &
+	tl=$!
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_agg.err || ! alive $ta" ||
+		note "trace agg: not attached after 120 s"
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_lat.err || ! alive $tl" ||
+		note "trace lat: not attached after 120 s"
+	touch /tmp/agg/go /tmp/lat/go
+	finish_trace agg "$ta"
+	finish_trace lat "$tl"
+}

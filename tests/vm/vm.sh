@@ -14,7 +14,9 @@
 #   HOST_CLI   the native usdtkit, whose `list` the guest's must equal
 #              (default: build/cli/usdtkit of this checkout)
 # Environment: USDTKIT_VM_TIMEOUT (s, default 300) for the whole boot;
-# USDTKIT_CACHE (scripts/cross-apt.sh) for kernels and busybox.
+# USDTKIT_CACHE (scripts/cross-apt.sh) for kernels and busybox;
+# USDTKIT_VM_JIT=1 turns the BPF JIT on (net.core.bpf_jit_enable) before
+# the scenario, on kernels where it is off by default (armhf, i686).
 set -eu
 target=$1 scenario=$2 build=$3 triplet=$4 multiarch=$5 sysroot=$6
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,7 +73,7 @@ copy_libs() {
 
 cp "$busybox" "$root/bin/busybox"
 cp "$build/cli/usdtkit" "$root/bin/usdtkit"
-for p in vm_sites vm_sites_so vm_api vm_sites_thumb; do
+for p in vm_sites vm_sites_so vm_api vm_agg vm_sites_thumb; do
 	[ -f "$build/tests/vm/$p" ] && cp "$build/tests/vm/$p" "$root/w/$p"
 done
 cp "$build/tests/vm/libvmsites.so" "$root/lib/"
@@ -90,6 +92,9 @@ mount -t tracefs tracefs /sys/kernel/tracing
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 echo 1 > /proc/sys/kernel/printk
+# USDTKIT_VM_JIT: the kernel hands an unknown usdtkit_jit=N to init's environment
+[ "\${usdtkit_jit:-0}" = 1 ] && echo 1 > /proc/sys/net/core/bpf_jit_enable
+echo "@@note bpf_jit_enable \$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo absent)"
 echo "@@begin $target $scenario \$(uname -r) \$(uname -m) \$(cut -d' ' -f1 /proc/uptime)"
 . /guest.sh
 scenario_$scenario
@@ -115,7 +120,7 @@ start=$(date +%s.%N)
 rc=0
 timeout "$timeout" "$@" -smp 1 -m 512M -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$work/initrd.cpio" \
-	-append "console=$console quiet panic=-1" \
+	-append "console=$console quiet panic=-1 usdtkit_jit=${USDTKIT_VM_JIT:-0}" \
 	< /dev/null > "$work/console.log" 2>&1 || rc=$?
 end=$(date +%s.%N)
 echo "vm $target $scenario: qemu exit $rc after $(awk "BEGIN { printf \"%.1f\", $end - $start }") s" \
