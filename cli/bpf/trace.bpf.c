@@ -374,6 +374,9 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	unsigned int probe = 0;
 	int zero = 0;
 
+	/* this program's frame is large: keep it off the private stack of
+	 * Linux 6.13+, where each user read costs more (usdtkit.bpf.h) */
+	usdtkit__no_priv_stack(ctx, spec);
 	s = bpf_map_lookup_elem(&scratch, &zero);
 	if (!s)
 		return 0;
