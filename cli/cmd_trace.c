@@ -155,8 +155,6 @@ static int load(struct tracer *t)
 		err = size_maps(t);
 	if (!err)
 		err = trace__load(t->skel);
-	if (!err)
-		return trace_agg_write(t);
 	if (err) {
 		/* EACCES is the verifier's answer too: only a non-root user
 		 * is told that privileges are missing */
@@ -166,7 +164,7 @@ static int load(struct tracer *t)
 			err == -EACCES ? " (rejected by the verifier; -v shows why)" : "");
 		return err;
 	}
-	return 0;
+	return trace_agg_write(t);
 }
 
 /* Attach probe @i; on failure, -errno and *@why: the reason, naming the
@@ -178,6 +176,7 @@ static int attach_one(struct tracer *t, size_t i, char **why)
 					 .mode = t->mode, .print = trace_print_msg,
 					 .print_ctx = t };
 	char *prov = trace_glob_quote(p->provider), *name = trace_glob_quote(p->name);
+	char label[512];
 	int err = 0;
 
 	if (!prov || !name) {
@@ -194,12 +193,11 @@ static int attach_one(struct tracer *t, size_t i, char **why)
 	err = p->link ? 0 : -errno;
 	t->capture = false;
 	if (!p->link) {
+		trace_probe_label(p, label, sizeof(label));
 		if (t->captured) {
 			*why = t->captured;
 			t->captured = NULL;
-		} else if (asprintf(why, "%s%s%s:%s: %s", p->path ? p->path : "",
-				    p->path ? ":" : "", p->provider, p->name,
-				    strerror(-err)) < 0) {
+		} else if (asprintf(why, "%s: %s", label, strerror(-err)) < 0) {
 			*why = NULL;
 		}
 		goto out;

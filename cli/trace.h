@@ -109,6 +109,8 @@ void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
 
 /* trace_targets.c: TARGET -> probes of t (globs expanded) */
 int trace_add_target(struct tracer *t, const char *target);
+/* "PATH:PROVIDER:NAME" of @p, for messages */
+void trace_probe_label(const struct probe *p, char *buf, size_t n);
 /* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */
 char *trace_glob_quote(const char *s);
 
@@ -127,6 +129,8 @@ void trace_event_json(struct jw *w, const struct tracer *t, const struct probe *
 void trace_event_text(struct jw *w, const struct tracer *t,
 		      const struct probe *p, const struct usdtkit_trace_event *e,
 		      size_t size);
+/* PROVIDER:NAME of @p as text (escaped) */
+void trace_put_probe(struct jw *w, const struct probe *p);
 /* --str: the slots' offsets in t, and the event's size */
 size_t trace_str_layout(struct tracer *t);
 

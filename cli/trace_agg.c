@@ -53,12 +53,6 @@ bool trace_agg_any(const struct tracer *t)
 	       g->lat_start;
 }
 
-static void probe_label(const struct probe *p, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s%s%s:%s", p->path ? p->path : "", p->path ? ":" : "",
-		 p->provider, p->name);
-}
-
 /* argument @a of probe @p must exist, and be an integer */
 static int check_arg(const struct probe *p, const char *opt,
 		     const struct agg_arg *a)
@@ -67,7 +61,7 @@ static int check_arg(const struct probe *p, const char *opt,
 
 	if (!a->set)
 		return 0;
-	probe_label(p, name, sizeof(name));
+	trace_probe_label(p, name, sizeof(name));
 	if (a->arg >= p->nargs) {
 		trace_err("%s: %s arg%u: the probe has %d argument%s", name, opt,
 			  a->arg, p->nargs, p->nargs == 1 ? "" : "s");
@@ -113,7 +107,7 @@ static int compile_filter(struct tracer *t, const struct probe *p,
 		return 0;
 	if (!trace_filter_compile(t->agg.filter, p->args, p->nargs, out, &e))
 		return 0;
-	probe_label(p, name, sizeof(name));
+	trace_probe_label(p, name, sizeof(name));
 	trace_err("--filter '%s': column %d: %s (probe %s)", t->agg.filter_text,
 		  e.col, e.msg, name);
 	return -EINVAL;
@@ -200,7 +194,7 @@ static unsigned int key_str_bytes(const struct tracer *t)
 }
 
 /* the maps sized to the probes, the string keys to --strlen */
-static int size_maps(struct tracer *t)
+static int size_agg_maps(struct tracer *t)
 {
 	struct trace *s = t->skel;
 	const struct trace_aggs *g = &t->agg;
@@ -242,7 +236,7 @@ int trace_agg_prepare(struct tracer *t)
 		if (err)
 			return err;
 	}
-	return size_maps(t);
+	return size_agg_maps(t);
 }
 
 /* After the load, before the attach: the configuration in place before

@@ -83,13 +83,6 @@ struct report {
 	struct percpu pc;
 };
 
-static void put_probe_text(struct jw *w, const struct probe *p)
-{
-	jw_text(w, p->provider, strlen(p->provider));
-	jw_putc(w, ':');
-	jw_text(w, p->name, strlen(p->name));
-}
-
 /* {"schema":..., "agg":"NAME", [interval], "provider":..., "name":...[, "path"] */
 static void json_head(struct report *r, const char *agg, const struct probe *p)
 {
@@ -298,7 +291,7 @@ static void stats_text(struct report *r, const struct probe *p,
 	unsigned int m = r->t->agg.stat_mask;
 	struct jw *w = r->w;
 
-	put_probe_text(w, p);
+	trace_put_probe(w, p);
 	line(w, ": arg%u: count %llu", r->t->agg.stats.arg, s->n);
 	if (m & AGG_SUM)
 		line(w, sg ? ", sum %lld" : ", sum %llu", s->sum);
@@ -332,7 +325,7 @@ static int report_stats(struct report *r, unsigned int i)
 			JW_LIT(r->w, "}\n");
 		} else {
 			line(r->w, "%12llu  ", s.n);
-			put_probe_text(r->w, p);
+			trace_put_probe(r->w, p);
 			jw_putc(r->w, '\n');
 		}
 	}
@@ -369,7 +362,7 @@ static int report_hist(struct report *r, unsigned int i)
 		JW_LIT(r->w, "}\n");
 		return 0;
 	}
-	put_probe_text(r->w, p);
+	trace_put_probe(r->w, p);
 	line(r->w, ": hist of arg%u, %llu value%s\n", r->t->agg.hist.arg, n,
 	     n == 1 ? "" : "s");
 	hist_text(r->w, h);
@@ -601,7 +594,7 @@ static void report_by_probe(struct report *r, unsigned int i,
 		json_u64(r->w, keys);
 		JW_LIT(r->w, ",\"top\":[");
 	} else {
-		put_probe_text(r->w, p);
+		trace_put_probe(r->w, p);
 		line(r->w, a->str ? ": count by str(arg%u)" : ": count by arg%u", a->arg);
 		if (keys > r->t->agg.top)
 			line(r->w, ", top %u of %zu keys\n", r->t->agg.top, keys);

@@ -10,6 +10,14 @@
 
 /* ---- output ---- */
 
+/* PROVIDER:NAME as text, control characters escaped */
+void trace_put_probe(struct jw *w, const struct probe *p)
+{
+	jw_text(w, p->provider, strlen(p->provider));
+	jw_putc(w, ':');
+	jw_text(w, p->name, strlen(p->name));
+}
+
 static void put_float(struct jw *w, const struct arg_type *ty, long long raw)
 {
 	char buf[40];
@@ -219,9 +227,7 @@ void trace_event_text(struct jw *w, const struct tracer *t,
 	JW_LIT(w, " tid ");
 	json_u64(w, e->tid);
 	jw_putc(w, ' ');
-	jw_text(w, p->provider, strlen(p->provider));
-	jw_putc(w, ':');
-	jw_text(w, p->name, strlen(p->name));
+	trace_put_probe(w, p);
 	jw_putc(w, '(');
 	for (i = 0; i < e->nargs && i < MAX_ARGS; i++) {
 		struct arg_type ty = hit_type(p, e, i);

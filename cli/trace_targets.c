@@ -27,6 +27,13 @@ char *trace_glob_quote(const char *s)
 	return q;
 }
 
+/* "PATH:PROVIDER:NAME" (or "PROVIDER:NAME" for a -p target), for messages */
+void trace_probe_label(const struct probe *p, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s:%s", p->path ? p->path : "", p->path ? ":" : "",
+		 p->provider, p->name);
+}
+
 static bool same_str(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));

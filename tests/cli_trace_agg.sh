@@ -125,6 +125,23 @@ assert o["top"] == [{"key": -10, "count": 1}, {"key": -9, "count": 1},
                     {"key": -8, "count": 1}], o
 PY
 
+# ---- --top's default (20 rows), and keys past agg_by's 10240 ----
+trace "count-by full" 0 "$demo -n 10300 -i 0" --count-by arg0 "$req"
+[ "$(grep -c '^ *1  [0-9]*$' "$tmp/out")" = 20 ] &&
+	grep -q "count by arg0, top 20 of 10240 keys" "$tmp/out" && ok ||
+	{ ko "count-by full: table"; head -3 "$tmp/out"; }
+grep -q "^usdtkit trace: --count-by: 60 hits of keys past the first 10240 not counted\$" \
+	"$tmp/err" && ok || { ko "count-by full: message"; cat "$tmp/err"; }
+
+# ---- --count N with an aggregation: the trace stops, CMD with it ----
+trace "count agg" 0 "$demo -n 100000 -i 5" --json --count 5 --counts "$req"
+py "count agg" <<'PY'
+import json, sys
+o, = [json.loads(l) for l in open(sys.argv[1])]
+# the count is read at each 100 ms poll: a hit every 5 ms adds a few
+assert o["agg"] == "counts" and 5 <= o["count"] < 100, o
+PY
+
 # ---- --interval: reports that add up to the whole ----
 trace "interval" 0 "$demo -n 20 -i 50" --json --interval 0.3 --counts "$req"
 py "interval" <<'PY'
@@ -160,6 +177,13 @@ import json, sys
 o, = [json.loads(l) for l in open(sys.argv[1])]
 assert o["key"] == "arg0" and o["count"] == 2 and o["unmatched"] == 0, o
 assert 40e6 <= o["min_ns"] < 49e6 <= o["max_ns"], o
+PY
+trace "latency pid" 0 "$lat sleeps" --json --latency "$lat:lat:start" \
+	"$lib:latlib:end" --key pid
+py "latency pid" <<'PY'
+import json, sys
+o, = [json.loads(l) for l in open(sys.argv[1])]
+assert o["key"] == "pid" and o["count"] == 3 and o["unmatched"] == 2, o
 PY
 trace "latency tid" 0 "$lat interleave" --json --latency "$lat:lat:start" "$lib:latlib:end"
 py "latency tid" <<'PY'

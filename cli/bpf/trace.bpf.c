@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The program behind `usdtkit trace` (and the attach tests): on every hit
- * send the time, pid, tid, cookie and every argument to user space.
+ * The program behind `usdtkit trace` (and the attach tests). On every hit
+ * it runs the probe's --filter, then sends the time, pid, tid, cookie and
+ * every argument to user space, or adds the hit to the aggregations the
+ * probe's configuration names (trace_event.h). One program for every
+ * command line: what changes is data in its maps and .rodata.
  */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
@@ -17,9 +20,11 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+#define EVENTS_BYTES (1 << 22)
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 22);
+	__uint(max_entries, EVENTS_BYTES);
 } events SEC(".maps");
 
 /* per CPU, indexed by USDTKIT_TRACE_C_* */
@@ -218,7 +223,7 @@ static __always_inline void emit(const struct usdtkit_bpf_spec *spec,
 	 * (an irq_work and a wakeup: ~1 us): wake it when an eighth of the
 	 * ring is waiting; the CLI polls every 100 ms for the rest */
 	bpf_ringbuf_submit(e, bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >=
-			   (1 << 22) / 8 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+			   EVENTS_BYTES / 8 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
 static __always_inline unsigned long long
