@@ -4,7 +4,8 @@
 # so if they were not: it must fail, naming the file and the key, on a
 # copy of arch/ with a required key removed from one manifest, on one
 # where a folder lacks the file its "check" key names, and on one with a
-# key nobody reads.
+# key nobody reads, and on one whose "apt" key no longer installs the
+# cross compiler it names.
 #   arch_manifests.sh ARCHINFO ARCH_DIR WORK_DIR
 set -u
 archinfo=$1 arch=$2 work=$3
@@ -69,6 +70,22 @@ cp -R "$arch" "$work/unknown"
 echo "ip_ofset = 8" >>"$work/unknown/$d/manifest.ini"
 expect_fail "unknown key" "$work/unknown" \
 	"arch/$d/manifest.ini: unknown key ip_ofset"
+
+# the "apt" key removed from the first target with a cross compiler:
+# nothing installs that compiler any more
+set -- $(sh "$archinfo" -C "$arch" table apt layout_cc |
+	awk -F'\t' '$3 != "-" && $4 ~ /^[^ ]+-gcc( |$)/ { split($4, w, " "); print $1, $2, w[1]; exit }')
+if [ $# -ne 3 ]; then
+	ko "no target with an apt key and a cross compiler in $arch"
+else
+	cp -R "$arch" "$work/noapt"
+	awk -v t="[$1]" '
+		/^\[/ { in_t = ($0 == t) }
+		in_t && /^[ \t]*apt[ \t]*=/ { next }
+		{ print }' "$arch/$2/manifest.ini" >"$work/noapt/$2/manifest.ini"
+	expect_fail "apt key removed" "$work/noapt" \
+		"arch/$2/manifest.ini: [$1]: layout_cc needs $3, which no package"
+fi
 
 rm -rf "$work"
 echo "$passed passed, $failed failed"
