@@ -13,6 +13,16 @@
 
 #include <usdtkit/usdtkit.h>
 
+/* UK_TEST_ASAN: built with AddressSanitizer, by gcc (which says so with
+ * __SANITIZE_ADDRESS__) or clang (which answers __has_feature only) */
+#if defined(__SANITIZE_ADDRESS__)
+#define UK_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UK_TEST_ASAN 1
+#endif
+#endif
+
 static int check_passed, check_failed;
 
 #define CHECK(cond, ...)                                                     \

@@ -365,7 +365,7 @@ static void test_many_args(void)
 	/* ru_maxrss is in KiB; the bound: 4x the file and 16 MiB */
 	printf("%d arguments, %zu byte file: peak RSS %ld KiB\n", NARGS, size,
 	       ru.ru_maxrss);
-#ifndef __SANITIZE_ADDRESS__	/* ASan's shadow and redzones are not ours */
+#ifndef UK_TEST_ASAN	/* ASan's shadow and redzones are not ours */
 	CHECK((size_t)ru.ru_maxrss * 1024 <= 4 * size + (16u << 20),
 	      "peak RSS %ld KiB for a %zu byte file", ru.ru_maxrss, size);
 #endif
