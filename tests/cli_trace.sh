@@ -8,6 +8,12 @@ u=$1
 demo=$2
 pass=0 fail=0
 tmp=$(mktemp -d)
+# What the unprivileged runs execute and read: copies in a folder that
+# anyone may enter (a build under /root, mode 700, is closed to nobody)
+pub=$tmp/pub
+mkdir -p "$pub" && cp "$u" "$demo" "$pub/" && chmod 755 "$tmp" "$pub" ||
+	{ echo "FAIL: cannot copy $u and $demo to $pub"; exit 1; }
+pu=$pub/usdtkit pdemo=$pub/$(basename "$demo")
 ok() { pass=$((pass+1)); }
 ko() { fail=$((fail+1)); echo "FAIL: $*"; }
 
@@ -141,7 +147,7 @@ expect 1 "ipmap on a PIE without -p" "needs a PID" --mode ipmap "$demo:demo:requ
 expect 2 "no target" "no TARGET" --count 1
 if command -v setpriv >/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$u" trace --duration 1 "$demo:demo:request" >/dev/null 2>"$tmp/err"
+		"$pu" trace --duration 1 "$pdemo:demo:request" >/dev/null 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" -eq 1 ] && grep -q "needs root" "$tmp/err"; then ok; else
 		ko "not root: exit $rc"; cat "$tmp/err"; fi
@@ -172,17 +178,17 @@ capped() {
 if command -v setpriv >/dev/null && capped true 2>/dev/null &&
    "$u" features 2>/dev/null | grep -q '^uprobe_multi: *yes'; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$demo" -i 2 -n 200000 >/dev/null &
+		"$pdemo" -i 2 -n 200000 >/dev/null &
 	npid=$!
 	sleep 0.2
 	for how in path pid; do
-		if [ $how = path ]; then set -- -p "$npid" "$demo:demo:request"; else set -- -p "$npid" 'demo:request'; fi
-		capped "$u" trace --count 5 --json "$@" >"$tmp/out" 2>"$tmp/err"
+		if [ $how = path ]; then set -- -p "$npid" "$pdemo:demo:request"; else set -- -p "$npid" 'demo:request'; fi
+		capped "$pu" trace --count 5 --json "$@" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		if [ "$rc" -eq 0 ] && check_requests "$tmp/out" 5 "$npid" >"$tmp/py" 2>&1; then ok; else
 			ko "CAP_BPF+CAP_PERFMON, $how: exit $rc"; cat "$tmp/err" "$tmp/py"; fi
 	done
-	capped "$u" trace --count 1 --mode perf "$demo:demo:request" >"$tmp/out" 2>"$tmp/err"
+	capped "$pu" trace --count 1 --mode perf "$pdemo:demo:request" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" -eq 1 ] && grep -q "CAP_SYS_ADMIN" "$tmp/err"; then ok; else
 		ko "CAP_BPF+CAP_PERFMON, perf mode: exit $rc, want 1 naming CAP_SYS_ADMIN"; cat "$tmp/err"; fi

@@ -62,6 +62,10 @@ static int on_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*e))
 		return -EINVAL;
+	/* one poll consumes every record that is waiting: past COUNT, the
+	 * rest are not printed */
+	if (st->count && st->seen >= st->count)
+		return 0;
 	printf("hello:greet pid %u seq %u value %lld who \"%s\" nargs %d cookie %llu",
 	       e->pid, e->seq, (long long)e->value, e->who, e->nargs,
 	       (unsigned long long)e->cookie);
