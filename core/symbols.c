@@ -103,16 +103,21 @@ static void new_key(struct usdtkit_symtab *t)
 	t->key[1] = (uint64_t)(uintptr_t)t ^ 0x9e3779b97f4a7c15ull;
 }
 
+/* The slot of @name, or the empty one where it would go; *@probes (when
+ * not NULL) gets the number of slots looked at to get there. */
 static struct sym *slot_for(const struct usdtkit_symtab *t, const char *name,
-			    size_t len)
+			    size_t len, size_t *probes)
 {
-	size_t i = hash_name(t->key, name, len) & (t->cap - 1);
+	size_t i = hash_name(t->key, name, len) & (t->cap - 1), n = 1;
 
-	for (;; i = (i + 1) & (t->cap - 1)) {
+	for (;; i = (i + 1) & (t->cap - 1), n++) {
 		struct sym *s = &t->slots[i];
 
-		if (!s->name || (s->len == len && !memcmp(s->name, name, len)))
+		if (!s->name || (s->len == len && !memcmp(s->name, name, len))) {
+			if (probes)
+				*probes = n;
 			return s;
+		}
 	}
 }
 
@@ -120,7 +125,7 @@ static void add_sym(struct usdtkit_symtab *t, const char *name, uint64_t value,
 		    bool dyn)
 {
 	size_t len = strlen(name);
-	struct sym *s = slot_for(t, name, len);
+	struct sym *s = slot_for(t, name, len, NULL);
 
 	if (!s->name) {
 		s->name = name;
@@ -287,7 +292,7 @@ void usdtkit__symtab_free(struct usdtkit_symtab *t)
 int usdtkit__symtab_find(const struct usdtkit_symtab *t, const char *name,
 			 size_t len, uint64_t *addr)
 {
-	const struct sym *s = slot_for(t, name, len);
+	const struct sym *s = slot_for(t, name, len, NULL);
 
 	if (!s->name)
 		return -ENOENT;
@@ -295,6 +300,20 @@ int usdtkit__symtab_find(const struct usdtkit_symtab *t, const char *name,
 		return -EEXIST;
 	*addr = s->value;
 	return 0;
+}
+
+/*
+ * Nothing is ever removed from the table, so the slots a lookup of a name
+ * visits are the very slots its insert visited: summed over every name,
+ * this is the whole work of building the index.
+ */
+size_t usdtkit__symtab_probes(const struct usdtkit_symtab *t, const char *name,
+			      size_t len)
+{
+	size_t n = 0;
+
+	slot_for(t, name, len, &n);
+	return n;
 }
 
 static void mark(struct usdtkit_arg *a, enum usdtkit_arg_status st,

@@ -22,6 +22,12 @@ void usdtkit__symtab_free(struct usdtkit_symtab *t);
 int usdtkit__symtab_find(const struct usdtkit_symtab *t, const char *name,
 			 size_t len, uint64_t *addr);
 
+/* How many slots a lookup of @name looks at: the work of finding it,
+ * and of having inserted it. For tests (test_elf_hard), which prove with
+ * it that no set of names makes the index quadratic; not exported. */
+size_t usdtkit__symtab_probes(const struct usdtkit_symtab *t, const char *name,
+			      size_t len);
+
 /* Resolve every symbol-relative argument of @s in place. */
 void usdtkit__site_resolve(const struct usdtkit_file *f, struct usdtkit_site *s,
 			   const struct usdtkit_symtab *t);

@@ -198,12 +198,14 @@ else
 	echo "SKIP least privilege: no setpriv with ambient capabilities, or no uprobe_multi"
 fi
 
-# a copy of the demo that never runs: --duration ends a trace without hits
+# a copy of the demo that never runs: --duration ends a trace without hits.
+# Nothing else would end it: exit 0 and the summary say it ended by
+# itself, before expect's watchdog (30 s, 30x the duration) fired. How
+# long after the duration it ends is a figure, not a verdict:
+# bench/trace_duration.sh prints it.
 cp "$demo" "$tmp/idle"
-start=$(date +%s)
 expect 0 "--duration without hits" "0 hits printed, 0 lost" --duration 1 "$tmp/idle:demo:request"
 [ -s "$tmp/out" ] && ko "--duration without hits printed: $(cat "$tmp/out")" || ok
-[ $(($(date +%s) - start)) -le 5 ] && ok || ko "--duration 1 took $(($(date +%s) - start)) s"
 
 # SIGINT stops the trace, with exit 0 and the summary
 "$u" trace "$demo:demo:request" >"$tmp/out" 2>"$tmp/err" &

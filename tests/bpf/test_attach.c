@@ -797,30 +797,37 @@ static int sema_value(pid_t pid, uint64_t addr)
 
 /*
  * Seconds until no site of @pc traps and the semaphore at @sema is 0
- * again, polled every ms for up to @limit s; -1 if that never happens.
+ * again, polled every ms at most @polls times; -1 if that never happens.
+ * The time is only printed: the verdict is whether it happens at all,
+ * and the bound on polls is a watchdog for a release that never comes.
  */
 static double until_restored(pid_t pid, const uint64_t *pc, int n, uint64_t sema,
-			     double limit)
+			     int polls)
 {
 	unsigned char b[16];
 	double t0 = mono_s();
+	int i;
 
 	if (n > 16)
 		return -1;
-	do {
+	for (i = 0; i < polls; i++) {
 		if (site_bytes(pid, pc, n, b) == n && !count_byte(b, n, 0xcc) &&
 		    sema_value(pid, sema) == 0)
 			return mono_s() - t0;
 		usleep(1000);
-	} while (mono_s() - t0 < limit);
+	}
 	return -1;
 }
 
-/* A uprobe_multi link releases every site when its fd closes; perf-event
- * uprobes go one at a time, ~0.1 s each (docs/RELIABILITY.md). */
-static double restore_limit(enum usdtkit_mode mode, int sites)
+/*
+ * A uprobe_multi link releases every site when its fd closes; perf-event
+ * uprobes go one at a time, ~0.1 s each (docs/RELIABILITY.md). The
+ * watchdog, in polls of at least 1 ms: 10 s, plus 2 s a perf-event site,
+ * over 10x the normal time on any load.
+ */
+static int restore_polls(enum usdtkit_mode mode, int sites)
 {
-	return mode == USDTKIT_MODE_MULTI ? 1.0 : 1.0 + 0.5 * sites;
+	return mode == USDTKIT_MODE_MULTI ? 10000 : 10000 + 2000 * sites;
 }
 
 /*
@@ -880,7 +887,7 @@ static void rollback_midway(enum usdtkit_mode mode)
 	      map_entries(ps.ip_map_fd));
 	/* the sites attached before the refusal trap no more, soon */
 	back = sema ? until_restored(a.pid, pc, n, usdtkit_site_semaphore(sema),
-				     restore_limit(mode, n)) : -1;
+				     restore_polls(mode, n)) : -1;
 	CHECK(back >= 0, "sites or semaphore not restored after the rollback");
 	printf("    %d sites restored %.3f s after the failed attach returned\n", n, back);
 	rb = ring_buffer__new(ps.events_fd, on_event, &s, NULL);
@@ -1011,10 +1018,9 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 		CHECK(left == 0 && sema_value(a.pid, sema) == 0,
 		      "%d sites still int3, semaphore %d after destroy", left,
 		      sema_value(a.pid, sema));
-	/* the kernel releases one event per ~0.1 s (bench/README.md): a
-	 * destroy this quick cannot have released all of them itself */
-	else if (dt < 0.15)
-		CHECK(left > 0, "destroy took %.3f s and released all %d sites itself", dt, n);
+	/* perf without detach_wait: how long destroy takes, and so how many
+	 * sites the background release has done by then, depends on the
+	 * machine's load; only printed (bench/restore_bench measures it) */
 	printf("    destroy returned in %.3f s, %d of %d sites still int3\n", dt, left, n);
 	CHECK(count_fds() == fds, "fds %d, baseline %d", count_fds(), fds);
 	CHECK(settled_links(links) == links, "links %d, baseline %d", count_links(), links);
@@ -1027,7 +1033,7 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	      s.hits[P_TWELVE]);
 	/* nothing stays behind: every breakpoint and the semaphore go back,
 	 * for perf-event uprobes in the background */
-	back = until_restored(a.pid, pc, n, sema, restore_limit(wait ? USDTKIT_MODE_MULTI :
+	back = until_restored(a.pid, pc, n, sema, restore_polls(wait ? USDTKIT_MODE_MULTI :
 								mode, n));
 	site_bytes(a.pid, pc, n, b);
 	CHECK(back >= 0 && !memcmp(b, before, (size_t)n),
