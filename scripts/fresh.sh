@@ -5,6 +5,7 @@
 # installing it is found here, not by a user.
 #
 #   scripts/fresh.sh [--downloads] [--keep] [--root DIR] [--ref REF]
+#                    [--run CMD]
 #
 #   --downloads  bind the host's download caches (apt's .debs and
 #                $USDTKIT_CACHE: kernels, sysroots, source packages) into
@@ -13,6 +14,8 @@
 #   --root DIR   where to make it (default: a new /var/tmp/usdtkit-fresh.*)
 #   --ref REF    the commit to clone (default: HEAD); uncommitted changes
 #                are never part of the proof
+#   --run CMD    run CMD (bash -c, in the clone) instead of .ci/run: one
+#                stage again, in a root kept by --keep
 #
 # The root is `debootstrap --variant=minbase bookworm`, with the suites a
 # Debian 12 machine has (bookworm, -updates, -security). The committed
@@ -23,14 +26,15 @@
 # (scripts/setup.sh installs debootstrap).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-downloads=0 keep=0 root="" ref=HEAD
+downloads=0 keep=0 root="" ref=HEAD run="bash .ci/run"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--downloads) downloads=1 ;;
 	--keep) keep=1 ;;
 	--root) root=$2; shift ;;
 	--ref) ref=$2; shift ;;
-	*) sed -n '7,18s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	--run) run=$2; shift ;;
+	*) sed -n '7,22s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -103,13 +107,13 @@ if [ "$downloads" = 1 ]; then
 	bind "${USDTKIT_CACHE:-/var/cache/usdtkit}" /var/cache/usdtkit
 fi
 
-phase ".ci/run in $root/root/usdtkit"
+phase "$run in $root/root/usdtkit"
 t1=$(date +%s)
 rc=0
 chroot "$root" /usr/bin/env -i HOME=/root CI=true LANG=C.UTF-8 TERM=dumb \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-	bash -c 'cd /root/usdtkit && bash .ci/run' </dev/null || rc=$?
+	bash -c "cd /root/usdtkit && $run" </dev/null || rc=$?
 t2=$(date +%s)
-echo "fresh: .ci/run exited $rc after $((t2 - t1)) s; $((t2 - t0)) s in all" \
+echo "fresh: $run exited $rc after $((t2 - t1)) s; $((t2 - t0)) s in all" \
 	"(commit $commit, root $root, downloads $([ "$downloads" = 1 ] && echo "from the host's cache" || echo "none cached"))"
 exit "$rc"
