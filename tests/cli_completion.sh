@@ -36,11 +36,12 @@ zmodload zsh/zpty || exit 2
 zpty z zsh -f -i
 zpty -w z "PS1='> '; fpath=($SRC/completion \$fpath); autoload -Uz compinit; compinit -u; PATH=$BIN:\$PATH"
 fails=0
-# try LINE WANT: type LINE and TAB, read until WANT shows (5 s at most)
+# try LINE WANT: type LINE and TAB, read until WANT shows (a watchdog of
+# 60 s, far beyond the fraction of a second it takes even under load)
 try() {
 	local l all= n=0
 	zpty -w -n z $'\C-u'"$1"$'\t'
-	while (( n++ < 50 )); do
+	while (( n++ < 600 )); do
 		while zpty -r -t z l; do all+=$l; done
 		# zsh draws the space after a match between attribute codes
 		[[ ${all//$'\e'\[[0-9;?]#[a-zA-Z]/} == *"$2"* ]] && return 0
@@ -58,7 +59,7 @@ exit $(( fails != 0 ))
 EOF2
 	if ! zsh -n "$src/completion/_usdtkit"; then
 		zsh_ok=0
-	elif SRC=$src BIN=$(dirname "$u") APP=$tmp/app timeout 60 zsh -f "$tmp/zt.zsh"; then
+	elif SRC=$src BIN=$(dirname "$u") APP=$tmp/app timeout 300 zsh -f "$tmp/zt.zsh"; then
 		zsh_ok=1
 	else
 		zsh_ok=0
