@@ -3,8 +3,12 @@
 # the demo (examples/demo.c) fires demo:request(ID, ID * 100, -ID, path)
 # for ID = 1..N and demo:tick(ID / 10, 2^64 - ID / 10) every 10th, so
 # every count, sum, extreme, histogram and key is known in advance; the
-# latency pair of tests/fx_lat.c has known sleeps, its END in a library.
-# Text and JSON (checked against the schema), and the usage errors.
+# latency pair of tests/fx_lat.c sleeps between START and END (in a
+# library) and writes down when each probe call began and ended, the
+# bounds each latency must lie in however slow the machine. No verdict
+# rests on elapsed time, only on what the programs did and measured: the
+# timeouts are watchdogs. Text and JSON (checked against the schema), and
+# the usage errors.
 # usage: cli_trace_agg.sh USDTKIT DEMO TESTS_BIN_DIR SCHEMA_DIR
 set -u
 u=$1 demo=$2 bin=$3 schemas=$4
@@ -134,62 +138,167 @@ grep -q "^usdtkit trace: --count-by: 60 hits of keys past the first 10240 not co
 	"$tmp/err" && ok || { ko "count-by full: message"; cat "$tmp/err"; }
 
 # ---- --count N with an aggregation: the trace stops, CMD with it ----
+# The count is read at each poll and the demo goes on firing meanwhile,
+# so a few hits past 5 may be aggregated: how many depends on how soon
+# the trace polls, so that is not checked. Whatever their number, the
+# report has every hit the program kept (CMD is stopped before the read).
 trace "count agg" 0 "$demo -n 100000 -i 5" --json --count 5 --counts "$req"
-py "count agg" <<'PY'
+kept=$(sed -n 's/^usdtkit trace: \([0-9]*\) hits aggregated$/\1/p' "$tmp/err")
+py "count agg" "${kept:-0}" <<'PY'
 import json, sys
 o, = [json.loads(l) for l in open(sys.argv[1])]
-# the count is read at each 100 ms poll: a hit every 5 ms adds a few
-assert o["agg"] == "counts" and 5 <= o["count"] < 100, o
+assert o["agg"] == "counts" and 5 <= o["count"] == int(sys.argv[3]), o
 PY
+# the demo would go on for 500 s: the trace ended it
+grep -q "killed by signal 15" "$tmp/err" && ok || { ko "count agg: CMD"; cat "$tmp/err"; }
+# exactly 5 hits, then fx_lat waits to be killed: nothing past the 5 can
+# come, so the count is exact, and only --count can end the trace
+trace "count exact" 0 "$lat hits 5" --json --count 5 --counts "$lat:lat:start"
+py "count exact" <<'PY'
+import json, sys
+o, = [json.loads(l) for l in open(sys.argv[1])]
+assert o["agg"] == "counts" and o["count"] == 5, o
+PY
+grep -q "killed by signal 15" "$tmp/err" && ok || { ko "count exact: CMD"; cat "$tmp/err"; }
 
 # ---- --interval: reports that add up to the whole ----
-trace "interval" 0 "$demo -n 20 -i 50" --json --interval 0.3 --counts "$req"
-py "interval" <<'PY'
+# In lockstep with the reports, not with a clock: fx_lat fires 5 hits;
+# once they are done and two more reports are out (the first may have
+# been read before the hits), it fires 15, then exits. So the reports up
+# to then hold the 5, those after the 15 (one at least: the last, at the
+# end), each report on its own interval, however late each one comes.
+# (A hit landing between a report's read and its zeroing would be lost,
+# as cli/trace_agg_print.c documents: a window of microseconds, longer
+# only if the trace is preempted right there, which two batches of a few
+# microseconds each are unlikely to meet: the one way this can fail
+# without a bug.)
+mkfifo "$tmp/in"
+timeout 120 "$u" trace -q -c "$lat batches" --json --interval 0.2 --counts \
+	"$lat:lat:start" <"$tmp/in" >"$tmp/all" 2>"$tmp/err" &
+tpid=$!
+exec 3>"$tmp/in"
+# until_ok CMD...: until CMD succeeds (0), or the trace has ended or 60 s
+# have passed (1): a watchdog, each wait takes 0.4 s at most unloaded
+until_ok() {
+	_n=0
+	until "$@"; do
+		if [ $_n -ge 600 ] || ! kill -0 $tpid 2>/dev/null; then return 1; fi
+		sleep 0.1; _n=$((_n + 1))
+	done
+}
+reports() { grep -c '"interval"' "$tmp/all"; }
+has_reports() { [ "$(reports)" -ge "$1" ]; }
+# tell N: fire N (no SIGPIPE if fx_lat is gone: the verdict says it)
+tell() { (trap '' PIPE; echo "$1" >&3) 2>/dev/null; }
+tell 5
+until_ok grep -q '^fx_lat: fired 5$' "$tmp/all"
+until_ok has_reports $(($(reports) + 2))
+m=$(reports)
+tell 15
+until_ok grep -q '^fx_lat: fired 15$' "$tmp/all"
+exec 3>&-
+wait $tpid
+rc=$?
+cp "$tmp/all" "$tmp/out"
+if [ $rc -eq 0 ]; then ok; else ko "interval: exit $rc, want 0"; cat "$tmp/err"; fi
+grep -q "^usdtkit trace: 20 hits aggregated\$" "$tmp/err" && ok ||
+	{ ko "interval: summary"; cat "$tmp/err"; }
+py "interval" "$m" <<'PY'
 import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1])]
-assert len(objs) >= 3, objs
+lines = [l for l in open(sys.argv[1])]
+assert [l for l in lines if l.startswith("fx_lat:")] == \
+    ["fx_lat: fired 5\n", "fx_lat: fired 15\n"], lines
+objs = [json.loads(l) for l in lines if not l.startswith("fx_lat:")]
+m = int(sys.argv[3])
+assert 2 <= m < len(objs), (m, objs)
 assert [o["interval"] for o in objs] == list(range(1, len(objs) + 1)), objs
-assert sum(o["count"] for o in objs) == 20, objs
-assert max(o["count"] for o in objs) < 20, objs
+assert all(o["agg"] == "counts" and o["name"] == "start" for o in objs), objs
+c = [o["count"] for o in objs]
+assert sum(c[:m]) == 5 and sum(c[m:]) == 15, (m, objs)
 PY
 
-# ---- --latency: known sleeps, END in another object ----
-trace "latency" 0 "$lat sleeps" --json --latency "$lat:lat:start" "$lib:latlib:end"
+# ---- --latency: END in another object ----
+# latcheck WHAT KEY: the report in $tmp/out against the calls fx_lat wrote
+# to $tmp/lat. The pairs are formed as the tracer must form them (by arg0,
+# or by the one thread for tid and pid); a pair's latency is then at least
+# end.before - start.after and at most end.after - start.before (the hits
+# are inside their calls, a trap's worth of microseconds from either
+# clock read), and every figure must fit those bounds: no fixed limit,
+# which a loaded machine's longer sleeps would break.
+latcheck() {
+	py "$1" "$tmp/lat" "$2" <<'PY'
+import collections, itertools, json, sys
+o, = [json.loads(l) for l in open(sys.argv[1])]
+key = sys.argv[4]
+assert o["agg"] == "latency" and o["key"] == key, o
+pending, pairs, unmatched = {}, [], 0
+for l in open(sys.argv[3]):
+    name, ident, before, after = l.split()
+    k = int(ident) if key == "arg0" else 0
+    if name == "start":
+        pending[k] = (int(before), int(after))
+    elif k in pending:
+        s = pending.pop(k)
+        pairs.append((int(before) - s[1], int(after) - s[0]))
+    else:
+        unmatched += 1
+assert pairs and all(0 < lo <= hi for lo, hi in pairs), pairs
+assert o["count"] == len(pairs) and o["unmatched"] == unmatched, (o, pairs)
+lo, hi = [p[0] for p in pairs], [p[1] for p in pairs]
+assert min(lo) <= o["min_ns"] <= min(hi), (o, pairs)
+assert max(lo) <= o["max_ns"] <= max(hi), (o, pairs)
+# avg_ns is the sum over the count, as a double
+assert sum(lo) - 1 <= o["avg_ns"] * len(pairs) <= sum(hi) + 1, (o, pairs)
+# log2 buckets [2^k, 2^(k+1)): a pair whose bounds straddle an edge may
+# be in either bucket; the histogram must be one way of putting each
+# pair in a bucket its bounds allow (a handful of pairs: try them all)
+b = o["buckets"]
+assert all(x["max"] == 2 * x["min"] - 1 and x["count"] > 0 for x in b), b
+got = sorted((x["min"], x["count"]) for x in b)
+choices = [[1 << e for e in range(l.bit_length() - 1, h.bit_length())]
+           for l, h in pairs]
+assert any(sorted(collections.Counter(c).items()) == got
+           for c in itertools.product(*choices)), (o, pairs)
+PY
+}
+trace "latency" 0 "$lat sleeps $tmp/lat" --json --latency "$lat:lat:start" "$lib:latlib:end"
+latcheck "latency" tid
 py "latency" <<'PY'
 import json, sys
 o, = [json.loads(l) for l in open(sys.argv[1])]
-assert o["agg"] == "latency" and o["key"] == "tid", o
+# 9, 40 and 160 ms sleeps, and end(100), end(101) without a start; a
+# sleep is never shorter than asked (longer has no limit)
 assert o["count"] == 3 and o["unmatched"] == 2, o
-assert 9e6 <= o["min_ns"] < 9e6 + 7e6, o
-assert 160e6 <= o["max_ns"] < 268e6, o
-# 9, 40 and 160 ms: one in each of [8M, 16M), [32M, 64M), [128M, 256M)
-assert [(b["min"], b["count"]) for b in o["buckets"]] == \
-    [(1 << 23, 1), (1 << 25, 1), (1 << 27, 1)], o
+assert o["min_ns"] >= 9e6 and o["max_ns"] >= 160e6, o
 PY
-trace "latency text" 0 "$lat sleeps" --latency "$lat:lat:start" "$lib:latlib:end"
+trace "latency text" 0 "$lat sleeps $tmp/lat" --latency "$lat:lat:start" "$lib:latlib:end"
 grep -q "^latency .*lat:start -> .*latlib:end by tid: count 3, min [0-9.]* ms, avg [0-9.]* ms, max [0-9.]* ms, 2 unmatched\$" \
 	"$tmp/out" && ok || { ko "latency text"; cat "$tmp/out"; }
 # two starts in flight: by arg0 both pair; by tid the second replaces the first
-trace "latency arg0" 0 "$lat interleave" --json --latency "$lat:lat:start" \
+trace "latency arg0" 0 "$lat interleave $tmp/lat" --json --latency "$lat:lat:start" \
 	"$lib:latlib:end" --key arg0
+latcheck "latency arg0" arg0
 py "latency arg0" <<'PY'
 import json, sys
 o, = [json.loads(l) for l in open(sys.argv[1])]
-assert o["key"] == "arg0" and o["count"] == 2 and o["unmatched"] == 0, o
-assert 40e6 <= o["min_ns"] < 49e6 <= o["max_ns"], o
+# at least 9 + 40 and 40 ms
+assert o["count"] == 2 and o["unmatched"] == 0, o
+assert o["min_ns"] >= 40e6 and o["max_ns"] >= 49e6, o
 PY
-trace "latency pid" 0 "$lat sleeps" --json --latency "$lat:lat:start" \
+trace "latency pid" 0 "$lat sleeps $tmp/lat" --json --latency "$lat:lat:start" \
 	"$lib:latlib:end" --key pid
+latcheck "latency pid" pid
 py "latency pid" <<'PY'
 import json, sys
 o, = [json.loads(l) for l in open(sys.argv[1])]
 assert o["key"] == "pid" and o["count"] == 3 and o["unmatched"] == 2, o
 PY
-trace "latency tid" 0 "$lat interleave" --json --latency "$lat:lat:start" "$lib:latlib:end"
+trace "latency tid" 0 "$lat interleave $tmp/lat" --json --latency "$lat:lat:start" "$lib:latlib:end"
+latcheck "latency tid" tid
 py "latency tid" <<'PY'
 import json, sys
 o, = [json.loads(l) for l in open(sys.argv[1])]
-assert o["count"] == 1 and o["unmatched"] == 1 and 40e6 <= o["min_ns"] < 49e6, o
+assert o["count"] == 1 and o["unmatched"] == 1 and o["min_ns"] >= 40e6, o
 PY
 
 # ---- errors: one line, exit 2 ----
