@@ -25,7 +25,9 @@ aptdir=$USDTKIT_CACHE/apt
 # (the sourcing script sets usdtkit_top to the source tree)
 apt_cross_archs=$("${usdtkit_top:?}/scripts/archinfo" table cross sysroot cross_libs debian |
 	awk -F'\t' '$3 != "-" && $4 == "-" && $5 != "none" { split($6, d, " "); printf "%s ", d[1] }')
-apt_cross_marker=$aptdir/.updated-$(echo $apt_cross_archs | tr ' ' -)
+# bump the recipe when the way the state is made changes: a state made
+# the old way is then made again
+apt_cross_marker=$aptdir/.updated-r2-$(echo $apt_cross_archs | tr " " -)
 
 apt_private() {	# apt_private TOOL ARGS...: apt-get or apt-cache with the private state
 	_tool=$1; shift
@@ -41,6 +43,12 @@ apt_private() {	# apt_private TOOL ARGS...: apt-get or apt-cache with the privat
 apt_cross() { apt_private apt-get -qq "$@"; }
 apt_cache_cross() { apt_private apt-cache "$@"; }
 
+# one_line_src FILE: FILE's entries less the security suite, each deb
+# line followed by its deb-src
+one_line_src() {
+	grep -v security "$1" | awk '{ print } sub(/^deb /, "deb-src ")'
+}
+
 # apt_cross_init: make the state and update it once (a lock keeps two
 # scripts that run at once from updating it together).
 apt_cross_init() {
@@ -50,7 +58,10 @@ apt_cross_init() {
 		[ -f "$apt_cross_marker" ] && exit 0
 		mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" \
 			"$aptdir/sources.list.d"
-		grep -sv security /etc/apt/sources.list > "$aptdir/sources.list" || true
+		# one-line format (a debootstrapped or installer-made machine's
+		# sources.list): the same, a deb-src after each deb line
+		[ -f /etc/apt/sources.list ] &&
+			one_line_src /etc/apt/sources.list > "$aptdir/sources.list"
 		# deb822: drop the security stanza, add deb-src to the rest
 		for f in /etc/apt/sources.list.d/*.sources; do
 			[ -f "$f" ] || continue
@@ -60,8 +71,7 @@ apt_cross_init() {
 		done
 		for f in /etc/apt/sources.list.d/*.list; do
 			[ -f "$f" ] || continue
-			grep -v security "$f" | sed 'p; s/^deb /deb-src /' \
-				> "$aptdir/sources.list.d/${f##*/}" || true
+			one_line_src "$f" > "$aptdir/sources.list.d/${f##*/}"
 		done
 		# a foreign index missing on the mirror is no error here: the
 		# download that needed it fails and says so
