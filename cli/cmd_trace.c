@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <inttypes.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 
 #include <bpf/bpf.h>
@@ -34,18 +36,73 @@
 #include "trace.h"
 #include "trace.skel.h"
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
+/*
+ * Signals. SIGINT and SIGTERM (and SIGCHLD, CMD's end) are blocked from
+ * the start of the command and read from a signalfd: one that comes at
+ * any point stays pending until read. The setup looks at it between its
+ * steps (setup_step()), and run() polls it with the ring buffer, so one
+ * that comes after the loop's test and before the poll still wakes it.
+ * (A handler setting a flag was looked at only once the setup was done,
+ * and only at the next 100 ms tick of the poll.) No handler is left for
+ * the held child of -c: a Ctrl-C it gets while held kills it.
+ */
+static int signals_open(void)
 {
-	(void)sig;
-	stop = 1;
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	/* a shell starts a background job with SIGINT ignored: Ctrl-C (or
+	 * kill -INT) still ends a trace, as it did with a handler */
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
-/* -c: only to interrupt the poll when CMD exits; run() reaps it */
-static void on_child(int sig)
+/* The first SIGINT or SIGTERM received, or 0 (a SIGCHLD is only read:
+ * run() asks waitpid() whether CMD has ended). */
+static int stop_signal(struct tracer *t)
 {
-	(void)sig;
+	struct signalfd_siginfo si;
+
+	while (!t->stop_sig && read(t->sig_fd, &si, sizeof(si)) == sizeof(si))
+		if (si.ssi_signo != SIGCHLD)
+			t->stop_sig = (int)si.ssi_signo;
+	return t->stop_sig;
+}
+
+/*
+ * The points of setup() where a signal stops it. Test hook, not for
+ * users: USDTKIT_TEST_SIGNAL_AT=STEP has trace send itself SIGTERM on
+ * reaching STEP, as if it came from outside at that moment, so that
+ * tests/cli_trace_signal.sh checks each step without racing a sleep.
+ */
+enum setup_step { STEP_OPEN, STEP_SPAWN, STEP_LOAD, STEP_ATTACH, STEP_GO };
+
+static const char *const step_names[] = {
+	[STEP_OPEN] = "open",		/* a TARGET's files read */
+	[STEP_SPAWN] = "spawn",		/* -c: CMD forked, held before exec */
+	[STEP_LOAD] = "load",		/* the BPF program loaded */
+	[STEP_ATTACH] = "attach",	/* a probe attached (others may follow) */
+	[STEP_GO] = "go",		/* all attached: -c lets CMD exec next */
+};
+
+/* At @step of the setup: -EINTR once a SIGINT or SIGTERM has come. */
+static int setup_step(struct tracer *t, enum setup_step step)
+{
+	const char *at = getenv("USDTKIT_TEST_SIGNAL_AT");
+
+	if (at && !strcmp(at, step_names[step]))
+		kill(getpid(), SIGTERM);
+	return stop_signal(t) ? -EINTR : 0;
 }
 
 /* Messages quote names from files: escaped, one line each. */
@@ -262,13 +319,32 @@ static int until(uint64_t now, uint64_t deadline, int timeout)
 	return timeout;
 }
 
+/*
+ * Wait up to @timeout ms for the ring buffer or a signal, then read the
+ * events; their number or a negative errno. One poll for both: a signal
+ * that came since run() last looked stays pending and ends it at once.
+ */
+static int wait_events(struct tracer *t, int timeout)
+{
+	struct pollfd fds[] = {
+		{ .fd = ring_buffer__epoll_fd(t->rb), .events = POLLIN },
+		{ .fd = t->sig_fd, .events = POLLIN },
+	};
+
+	if (poll(fds, 2, timeout) < 0)
+		return -errno;
+	/* the program wakes us only when the ring fills up (a wakeup per
+	 * hit costs more than the hit): read what came anyway */
+	return ring_buffer__consume(t->rb);
+}
+
 static int run(struct tracer *t)
 {
 	uint64_t end = t->duration > 0 ? t->start_ns + (uint64_t)(t->duration * 1e9) : 0;
 	uint64_t step = (uint64_t)(t->agg.interval * 1e9), tick = step ? t->start_ns + step : 0;
 	int err;
 
-	while (!stop && !count_reached(t)) {
+	while (!stop_signal(t) && !count_reached(t)) {
 		int timeout = 100;
 		uint64_t now = now_ns();
 
@@ -281,11 +357,7 @@ static int run(struct tracer *t)
 			tick += step;
 		}
 		timeout = until(now, end, until(now, tick, timeout));
-		err = ring_buffer__poll(t->rb, timeout);
-		/* the program wakes us only when the ring fills up (a wakeup
-		 * per hit costs more than the hit): read what came anyway */
-		if (err >= 0)
-			err = ring_buffer__consume(t->rb);
+		err = wait_events(t, timeout);
 		jw_flush(t->out);
 		/* a closed pipe (| head) ends the trace like Ctrl-C */
 		if (fflush(stdout) || ferror(stdout))
@@ -298,7 +370,7 @@ static int run(struct tracer *t)
 			trace_err("pid %d exited", t->pid);
 			break;
 		}
-		/* EINTR: a signal, seen by the loop condition */
+		/* EINTR would be harmless: the signalfd says what came */
 		if (err < 0 && err != -EINTR) {
 			trace_err("reading events: %s", strerror(-err));
 			return err;
@@ -375,6 +447,8 @@ static void cleanup(struct tracer *t)
 	free(t->captured);
 	trace__destroy(t->skel);
 	free(t->out);
+	/* the signals stay blocked: one during the exit changes nothing */
+	close(t->sig_fd);
 }
 
 /* ---- options ---- */
@@ -792,8 +866,12 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 	size_t i, attached = 0, skipped = 0;
 	int k, err;
 
+	/* -EINTR from setup_step(): a signal; cleanup() releases what is
+	 * set up so far, and a held CMD is never let go */
 	for (k = 0; k < ntargets; k++) {
 		err = trace_add_target(t, targets[k]);
+		if (!err)
+			err = setup_step(t, STEP_OPEN);
 		if (err)
 			return err;
 	}
@@ -801,6 +879,8 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		err = add_role(t, t->agg.lat_start, ROLE_START);
 		if (!err)
 			err = add_role(t, t->agg.lat_end, ROLE_END);
+		if (!err)
+			err = setup_step(t, STEP_OPEN);
 		if (err)
 			return err;
 	}
@@ -808,11 +888,15 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 	 * exec (the probes are not in its address space before that) */
 	if (t->cmd_argv) {
 		err = trace_cmd_start(t);
+		if (!err)
+			err = setup_step(t, STEP_SPAWN);
 		if (err)
 			return err;
 	}
 	t->mode = usdtkit_mode_resolve(t->mode);
 	err = load(t);
+	if (!err)
+		err = setup_step(t, STEP_LOAD);
 	if (err)
 		return err;
 	for (i = 0; i < t->nprobes; i++) {
@@ -821,6 +905,9 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		err = attach_one(t, i, &why);
 		if (!err) {
 			attached++;
+			err = setup_step(t, STEP_ATTACH);
+			if (err)
+				return err;
 			continue;
 		}
 		/* one line per probe that failed, with the library's reason */
@@ -845,8 +932,6 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		trace_err("no probe could be attached");
 		return -ENOENT;
 	}
-	if (!t->quiet)
-		say_tracing(t);
 	/* the trace starts once every target is attached: hits of the first
 	 * targets while later ones were still attaching are dropped, so the
 	 * output never shows one probe and not yet another */
@@ -856,6 +941,13 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		trace_err("ring buffer: %s", strerror(errno));
 		return -errno;
 	}
+	/* the last look before CMD may run: a signal from now on is run()'s,
+	 * which ends CMD as it ends the trace */
+	err = setup_step(t, STEP_GO);
+	if (err)
+		return err;
+	if (!t->quiet)
+		say_tracing(t);
 	return t->cmd_argv ? trace_cmd_go(t) : 0;
 }
 
@@ -863,10 +955,14 @@ int cmd_trace(int argc, char **argv)
 {
 	struct tracer t = { .str_len = TRACE_STRLEN_DEFAULT, .cmd_go_fd = -1,
 			    .cmd_err_fd = -1 };
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct sigaction sa_child = { .sa_handler = on_child };
-	int first, rc = EXIT_OK;
+	int first, err, rc = EXIT_OK;
 
+	/* before anything else: a signal from here on is never lost */
+	t.sig_fd = signals_open();
+	if (t.sig_fd < 0) {
+		trace_err("signalfd: %s", strerror(-t.sig_fd));
+		return EXIT_BAD_INPUT;
+	}
 	first = parse_opts(&t, argc, argv);
 	if (first >= 0 && first >= argc && !t.agg.lat_start) {
 		cli_usage_err(&cli_cmd_trace, "no TARGET (PATH:PROVIDER:NAME)");
@@ -876,6 +972,7 @@ int cmd_trace(int argc, char **argv)
 		/* -c's words and the filter are all parsing allocates */
 		trace_cmd_free_argv(t.cmd_argv);
 		trace_filter_free(t.agg.filter);
+		close(t.sig_fd);
 		return first == -EXIT_HELP ? EXIT_OK : -first;
 	}
 	/* a CMD that does not exist: one line, before anything is loaded */
@@ -885,6 +982,7 @@ int cmd_trace(int argc, char **argv)
 			trace_err("cannot run %s: %s", t.cmd_argv[0], strerror(errno));
 			trace_cmd_free_argv(t.cmd_argv);
 			trace_filter_free(t.agg.filter);
+			close(t.sig_fd);
 			return EXIT_BAD_INPUT;
 		}
 	}
@@ -894,15 +992,22 @@ int cmd_trace(int argc, char **argv)
 	if (!t.out)
 		return EXIT_BAD_INPUT;
 	jw_init(t.out, stdout);
-	/* no SA_RESTART: Ctrl-C interrupts the poll at once */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGCHLD, &sa_child, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if (setup(&t, argc - first, argv + first) || run(&t))
+	err = setup(&t, argc - first, argv + first);
+	if (!err)
+		err = run(&t);
+	if (err == -EINTR && t.stop_sig) {
+		/* a signal during the setup ends the trace as Ctrl-C does
+		 * (exit 0), before it began: nothing to report */
+		trace_err("stopped by %s before the trace began%s",
+			  t.stop_sig == SIGINT ? "SIGINT" : "SIGTERM",
+			  t.cmd_argv ? "; the command was not run" : "");
+		ring_buffer__free(t.rb);
+		t.rb = NULL;
+	} else if (err) {
 		rc = t.usage_error ? EXIT_USAGE : EXIT_BAD_INPUT;
-	else if (trace_agg_any(&t) && trace_agg_report(&t, false))
+	} else if (trace_agg_any(&t) && trace_agg_report(&t, false)) {
 		rc = EXIT_BAD_INPUT;
+	}
 	jw_flush(t.out);
 	fflush(stdout);
 	if (t.rb)

@@ -84,6 +84,10 @@ struct tracer {
 	char **cmd_argv, *cmd_path;
 	int cmd_go_fd, cmd_err_fd;
 	bool cmd_reaped;
+	/* SIGINT, SIGTERM and SIGCHLD, blocked and read here; the first
+	 * SIGINT or SIGTERM read, which ends the trace (0: none yet) */
+	int sig_fd;
+	int stop_sig;
 
 	struct trace_aggs agg;
 

@@ -187,7 +187,10 @@ char *trace_cmd_resolve(const char *file)
 }
 
 /* The child: wait for "go", then become CMD with signals as trace found
- * them (trace ignores SIGPIPE; a handled signal is reset by exec). */
+ * them (trace ignores SIGPIPE and blocks SIGINT, SIGTERM and SIGCHLD,
+ * which it reads from a signalfd). Unblocked at once, not after "go": a
+ * SIGINT or SIGTERM sent to the held child (Ctrl-C reaches the whole
+ * process group) kills it before CMD can run. */
 static void __attribute__((noreturn))
 child(struct tracer *t, int go_fd, int err_fd)
 {

@@ -78,17 +78,7 @@ rc=$?
 	{ ko "--count: exit $rc"; cat "$tmp/out" "$tmp/err"; }
 pgrep -f "$fx 3 60" >/dev/null && ko "--count: CMD still runs" || ok
 
-# SIGTERM to trace alone: CMD is terminated too, trace exits 0
-"$u" trace -c "$fx 1 60" cmdt:start >"$tmp/out" 2>"$tmp/err" &
-tpid=$!
-w=0
-until grep -q "cmdt:start" "$tmp/out" || [ $w -ge 100 ]; do sleep 0.1; w=$((w + 1)); done
-kill -TERM $tpid
-wait $tpid
-rc=$?
-[ $rc -eq 0 ] && grep -q "killed by signal 15" "$tmp/err" && ok ||
-	{ ko "SIGTERM: exit $rc"; cat "$tmp/err"; }
-pgrep -f "$fx 1 60" >/dev/null && ko "SIGTERM: CMD still runs" || ok
+# SIGTERM to trace, during its setup and once CMD runs: cli_trace_signal.sh
 
 # a command that does not exist: one line, exit 1, nothing run
 timeout 30 "$u" trace -c "/nonexistent/cmd 1" cmdt:start >"$tmp/out" 2>"$tmp/err"
