@@ -48,6 +48,9 @@ mirror=${USDTKIT_MIRROR:-http://deb.debian.org/debian}
 security=${USDTKIT_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 [ -n "$root" ] || root=$(mktemp -d /var/tmp/usdtkit-fresh.XXXXXX)
 mkdir -p "$root"
+# it is the guest's /: mktemp's 0700 would shut every user but root out
+# of the whole tree (apt's _apt, the tests' unprivileged runs)
+chmod 755 "$root"
 t0=$(date +%s)
 phase() { echo "fresh: $1 ($(($(date +%s) - t0)) s so far)"; }
 
