@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <bpf/libbpf.h>
+#include <linux/bpf.h>
 
 #include "internal.h"
 
@@ -84,6 +85,46 @@ static int prog_setup(struct bpf_program *prog, long cookie)
 }
 
 /*
+ * Just before the load. A kernel without BPF cookies (before Linux 5.15)
+ * refuses, with a bare EINVAL, every program that calls
+ * bpf_get_attach_cookie(), as usdtkit_spec() of usdtkit.bpf.h does
+ * first. There each such call becomes "r0 = 0", what it returns for a
+ * link without a cookie: the spec then comes from the IP map (mode
+ * ipmap, which AUTO picks there). So one object loads on every kernel
+ * from 5.8, with no build per kernel; the call clobbered r1-r5, which
+ * the code after it never reads.
+ */
+static int prog_prepare_load(struct bpf_program *prog,
+			     struct bpf_prog_load_opts *opts, long cookie)
+{
+	const struct usdtkit_features *f = usdtkit_features();
+	const struct bpf_insn *in = bpf_program__insns(prog);
+	size_t i, n = bpf_program__insn_cnt(prog), patched = 0;
+	struct bpf_insn *out;
+	int err;
+
+	(void)opts;
+	(void)cookie;
+	if (!f->bpf || f->bpf_cookie || !in)
+		return 0;
+	out = malloc(n * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	memcpy(out, in, n * sizeof(*out));
+	for (i = 0; i < n; i++) {
+		if (out[i].code != (BPF_JMP | BPF_CALL) || out[i].src_reg ||
+		    out[i].imm != BPF_FUNC_get_attach_cookie)
+			continue;
+		out[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					    .dst_reg = BPF_REG_0 };
+		patched++;
+	}
+	err = patched ? bpf_program__set_insns(prog, out, n) : 0;
+	free(out);
+	return err;
+}
+
+/*
  * SEC("usdtkit/PATH:PROVIDER:NAME"): attach to any process. PATH may
  * itself hold ':' (rare), so PROVIDER and NAME are the last two fields.
  * Plain SEC("usdtkit") is attached by hand: no link, no error.
@@ -129,6 +170,7 @@ static void register_once(void)
 {
 	LIBBPF_OPTS(libbpf_prog_handler_opts, o,
 		    .prog_setup_fn = prog_setup,
+		    .prog_prepare_load_fn = prog_prepare_load,
 		    .prog_attach_fn = prog_attach);
 
 	handler_id = libbpf_register_prog_handler("usdtkit+", BPF_PROG_TYPE_KPROBE,

@@ -187,9 +187,10 @@ static __always_inline unsigned long usdtkit__ip(struct pt_regs *ctx)
 #endif
 
 /*
- * Kernels without BPF cookies reject a program that calls
- * bpf_get_attach_cookie(): build with -DUSDTKIT_NO_COOKIE for them, and
- * attach with the IP-map backend.
+ * Kernels without BPF cookies (before 5.15) reject a program that calls
+ * bpf_get_attach_cookie(). libusdtkit's libbpf handler turns the call into
+ * "r0 = 0" there, just before the load, so the IP map answers (mode
+ * ipmap); -DUSDTKIT_NO_COOKIE leaves it out of the program altogether.
  */
 static __always_inline const struct usdtkit_bpf_spec *
 usdtkit_spec(struct pt_regs *ctx)
