@@ -146,11 +146,18 @@ timeout "$timeout" "$@" -smp 1 -m 512M -nographic -no-reboot \
 	-append "console=$console quiet panic=-1 usdtkit_jit=$jit" \
 	< /dev/null > "$work/console.log" 2>&1 || rc=$?
 end=$(date +%s.%N)
-echo "vm $target ${kver:+$kver }$scenario ($accel): qemu exit $rc after $(awk "BEGIN { printf \"%.1f\", $end - $start }") s" \
+secs=$(awk "BEGIN { printf \"%.1f\", $end - $start }")
+echo "vm $target ${kver:+$kver }$scenario ($accel): qemu exit $rc after $secs s" \
 	"(kernel ${kernel##*/}, console $work/console.log)"
+# for scripts/vm-matrix.sh
+echo "$accel $secs ${kernel##*/}" > "$work/machine"
 
 # ---- the verdict ----
 set -- --target "$target" --scenario "$scenario" --log "$work/console.log" \
 	--files "$build/tests/vm"
 [ -n "$hostcli" ] && set -- "$@" --host-cli "$hostcli"
-exec python3 "$here/check.py" "$@"
+# the verdict is kept beside the console log (scripts/vm-matrix.sh)
+rc=0
+python3 "$here/check.py" "$@" > "$work/verdict" 2>&1 || rc=$?
+cat "$work/verdict"
+exit $rc
