@@ -344,6 +344,9 @@ def check_thumb(v, log):
         st, " (killed by signal %d)" % (st - 128) if st and st > 128 else ""))
     err = log["files"].get("trace_thumb.err", [])
     attached, skipped = trace_info(err)
+    # never vacuous: every probe was attached or refused
+    v.check(len(attached) + len(skipped) > 1, "trace thumb: no probe attached or "
+            "refused: %s" % " | ".join(err[-3:]))
     for probe in sorted(skipped - {FP_PROBE}):
         why = [l for l in err if ":%s:" % probe in l or ":%s " % probe in l]
         # case matters: the workload's own path says "thumb"

@@ -267,7 +267,8 @@ scenario_thumb() {
 	wait_until 30 test -s /tmp/s/info || note "thumb workload wrote no info"
 	n=$(hits /w/vm_sites_thumb)
 	np=$(probes /w/vm_sites_thumb)
-	$CLI trace --json -v --best-effort --mode perf --count "$n" \
+	# AUTO, by PID: ipmap before 5.15 (no BPF cookies), perf after
+	$CLI trace --json -v --best-effort -p "$s" --count "$n" \
 		/w/vm_sites_thumb:usdtkit_cross:'*' > /tmp/trace_thumb.json \
 		2> /tmp/trace_thumb.err &
 	t=$!
