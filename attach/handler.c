@@ -7,9 +7,12 @@
  * bpf_link that skeletons keep and destroy.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
@@ -84,15 +87,100 @@ static int prog_setup(struct bpf_program *prog, long cookie)
 	return usdtkit_prog_prepare(prog, USDTKIT_MODE_AUTO);
 }
 
+static bool is_helper(const struct bpf_insn *in, int func)
+{
+	return in->code == (BPF_JMP | BPF_CALL) && !in->src_reg && in->imm == func;
+}
+
+/* "r0 = 0": what a helper the kernel lacks would return when unused */
+static const struct bpf_insn r0_is_0 = { .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					 .dst_reg = BPF_REG_0 };
+
+static bool has_bpf_calls(const struct bpf_insn *in, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (in[i].code == (BPF_JMP | BPF_CALL) && in[i].src_reg == BPF_PSEUDO_CALL)
+			return true;
+	return false;
+}
+
+/* the map @fd is usdtkit.bpf.h's usdtkit_no_priv_stack (the kernel keeps
+ * 15 bytes of its name) */
+static bool is_no_priv_stack_map(int fd)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	       info.type == BPF_MAP_TYPE_PROG_ARRAY &&
+	       !strncmp(info.name, "usdtkit_no_priv_stack", sizeof(info.name) - 1);
+}
+
+/* the tail call at @i takes its prog array in r2 from a load of
+ * usdtkit_no_priv_stack: the last write of r2 before it, in the few
+ * instructions clang puts between them */
+static bool is_no_priv_stack_call(const struct bpf_insn *in, size_t i)
+{
+	size_t j;
+
+	for (j = i; j-- > 0 && i - j <= 8;) {
+		if (in[j].dst_reg != BPF_REG_2 || BPF_CLASS(in[j].code) == BPF_JMP ||
+		    BPF_CLASS(in[j].code) == BPF_STX || BPF_CLASS(in[j].code) == BPF_ST)
+			continue;
+		return in[j].code == (BPF_LD | BPF_IMM | BPF_DW) &&
+		       in[j].src_reg == BPF_PSEUDO_MAP_FD && is_no_priv_stack_map(in[j].imm);
+	}
+	return false;
+}
+
+#if defined(__x86_64__) || defined(__aarch64__)
+/* Linux @major.@minor or later, from uname */
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int a = 0, b = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &a, &b) != 2)
+		return true;
+	return a > major || (a == major && b >= minor);
+}
+#endif
+
 /*
- * Just before the load. A kernel without BPF cookies (before Linux 5.15)
- * refuses, with a bare EINVAL, every program that calls
- * bpf_get_attach_cookie(), as usdtkit_spec() of usdtkit.bpf.h does
- * first. There each such call becomes "r0 = 0", what it returns for a
- * link without a cookie: the spec then comes from the IP map (mode
- * ipmap, which AUTO picks there). So one object loads on every kernel
- * from 5.8, with no build per kernel; the call clobbered r1-r5, which
- * the code after it never reads.
+ * usdtkit.bpf.h's never-taken tail call keeps a program off the private
+ * stack of Linux 6.13+, which only the x86-64 and arm64 JITs have. In a
+ * program with BPF-to-BPF calls (a function the compiler did not inline)
+ * the kernel takes a tail call only where its JIT supports both together
+ * (x86-64 from 5.10, arm64 from 6.0; never interpreted, never on 32-bit
+ * arm or x86): elsewhere the whole program is refused. There, and where
+ * no private stack exists, the call goes.
+ */
+static bool drop_no_priv_stack(const struct bpf_insn *in, size_t n)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	if (kernel_at_least(6, 13))
+		return false;
+#endif
+	return has_bpf_calls(in, n);
+}
+
+/*
+ * Just before the load, two rewrites so that one object loads on every
+ * kernel from 5.8, with no build per kernel:
+ *
+ * A kernel without BPF cookies (before Linux 5.15) refuses, with a bare
+ * EINVAL ("invalid func unknown#174"), every program that calls
+ * bpf_get_attach_cookie(), as usdtkit_spec() does first. There each such
+ * call becomes "r0 = 0", what it returns for a link without a cookie: the
+ * spec then comes from the IP map (mode ipmap, which AUTO picks there).
+ *
+ * The tail call into usdtkit_no_priv_stack becomes "r0 = 0" too where
+ * drop_no_priv_stack() says so: it is never taken.
+ *
+ * The calls clobbered r1-r5, which the code after them never reads.
  */
 static int prog_prepare_load(struct bpf_program *prog,
 			     struct bpf_prog_load_opts *opts, long cookie)
@@ -100,24 +188,29 @@ static int prog_prepare_load(struct bpf_program *prog,
 	const struct usdtkit_features *f = usdtkit_features();
 	const struct bpf_insn *in = bpf_program__insns(prog);
 	size_t i, n = bpf_program__insn_cnt(prog), patched = 0;
+	bool cookies, tail;
 	struct bpf_insn *out;
 	int err;
 
 	(void)opts;
 	(void)cookie;
-	if (!f->bpf || f->bpf_cookie || !in)
+	if (!f->bpf || !in)
+		return 0;
+	cookies = !f->bpf_cookie;
+	tail = drop_no_priv_stack(in, n);
+	if (!cookies && !tail)
 		return 0;
 	out = malloc(n * sizeof(*out));
 	if (!out)
 		return -ENOMEM;
 	memcpy(out, in, n * sizeof(*out));
 	for (i = 0; i < n; i++) {
-		if (out[i].code != (BPF_JMP | BPF_CALL) || out[i].src_reg ||
-		    out[i].imm != BPF_FUNC_get_attach_cookie)
-			continue;
-		out[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
-					    .dst_reg = BPF_REG_0 };
-		patched++;
+		if ((cookies && is_helper(&in[i], BPF_FUNC_get_attach_cookie)) ||
+		    (tail && is_helper(&in[i], BPF_FUNC_tail_call) &&
+		     is_no_priv_stack_call(in, i))) {
+			out[i] = r0_is_0;
+			patched++;
+		}
 	}
 	err = patched ? bpf_program__set_insns(prog, out, n) : 0;
 	free(out);
