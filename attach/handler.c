@@ -96,16 +96,6 @@ static bool is_helper(const struct bpf_insn *in, int func)
 static const struct bpf_insn r0_is_0 = { .code = BPF_ALU64 | BPF_MOV | BPF_K,
 					 .dst_reg = BPF_REG_0 };
 
-static bool has_bpf_calls(const struct bpf_insn *in, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (in[i].code == (BPF_JMP | BPF_CALL) && in[i].src_reg == BPF_PSEUDO_CALL)
-			return true;
-	return false;
-}
-
 /* the map @fd is usdtkit.bpf.h's usdtkit_no_priv_stack (the kernel keeps
  * 15 bytes of its name) */
 static bool is_no_priv_stack_map(int fd)
@@ -119,10 +109,13 @@ static bool is_no_priv_stack_map(int fd)
 	       !strncmp(info.name, "usdtkit_no_priv_stack", sizeof(info.name) - 1);
 }
 
-/* the tail call at @i takes its prog array in r2 from a load of
+/*
+ * The tail call at @i takes its prog array in r2 from a load of
  * usdtkit_no_priv_stack: the last write of r2 before it, in the few
- * instructions clang puts between them */
-static bool is_no_priv_stack_call(const struct bpf_insn *in, size_t i)
+ * instructions clang puts between them. That load's index, or 0 (never
+ * a load followed by a call at 0).
+ */
+static size_t no_priv_stack_load(const struct bpf_insn *in, size_t i)
 {
 	size_t j;
 
@@ -131,40 +124,35 @@ static bool is_no_priv_stack_call(const struct bpf_insn *in, size_t i)
 		    BPF_CLASS(in[j].code) == BPF_STX || BPF_CLASS(in[j].code) == BPF_ST)
 			continue;
 		return in[j].code == (BPF_LD | BPF_IMM | BPF_DW) &&
-		       in[j].src_reg == BPF_PSEUDO_MAP_FD && is_no_priv_stack_map(in[j].imm);
+		       in[j].src_reg == BPF_PSEUDO_MAP_FD &&
+		       is_no_priv_stack_map(in[j].imm) ? j : 0;
 	}
-	return false;
+	return 0;
 }
-
-#if defined(__x86_64__) || defined(__aarch64__)
-/* Linux @major.@minor or later, from uname */
-static bool kernel_at_least(int major, int minor)
-{
-	struct utsname u;
-	int a = 0, b = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &a, &b) != 2)
-		return true;
-	return a > major || (a == major && b >= minor);
-}
-#endif
 
 /*
  * usdtkit.bpf.h's never-taken tail call keeps a program off the private
- * stack of Linux 6.13+, which only the x86-64 and arm64 JITs have. In a
- * program with BPF-to-BPF calls (a function the compiler did not inline)
- * the kernel takes a tail call only where its JIT supports both together
- * (x86-64 from 5.10, arm64 from 6.0; never interpreted, never on 32-bit
- * arm or x86): elsewhere the whole program is refused. There, and where
- * no private stack exists, the call goes.
+ * stack of Linux 6.13+, which only the x86-64 and arm64 JITs have;
+ * elsewhere it only costs. In a program with BPF-to-BPF calls (a
+ * function the compiler did not inline) the kernel takes a tail call
+ * only where its JIT supports both together (x86-64 from 5.10, arm64
+ * from 6.0; never interpreted, never 32-bit): elsewhere the whole program
+ * is refused. And the prog array it names binds every program of the
+ * object to one owner: programs loaded for different links (multi and
+ * perf) were refused with EINVAL on 6.12 once it held one of them.
  */
-static bool drop_no_priv_stack(const struct bpf_insn *in, size_t n)
+static bool drop_no_priv_stack(void)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
-	if (kernel_at_least(6, 13))
-		return false;
+	struct utsname u;
+	int a = 0, b = 0;
+
+	if (!uname(&u) && sscanf(u.release, "%d.%d", &a, &b) == 2)
+		return a < 6 || (a == 6 && b < 13);
+	return false;
+#else
+	return true;
 #endif
-	return has_bpf_calls(in, n);
 }
 
 /*
@@ -177,8 +165,9 @@ static bool drop_no_priv_stack(const struct bpf_insn *in, size_t n)
  * call becomes "r0 = 0", what it returns for a link without a cookie: the
  * spec then comes from the IP map (mode ipmap, which AUTO picks there).
  *
- * The tail call into usdtkit_no_priv_stack becomes "r0 = 0" too where
- * drop_no_priv_stack() says so: it is never taken.
+ * Where drop_no_priv_stack() says so, the tail call into
+ * usdtkit_no_priv_stack (never taken) becomes "r0 = 0" too, and the load
+ * of that map "r2 = 0", so that the program no longer uses it.
  *
  * The calls clobbered r1-r5, which the code after them never reads.
  */
@@ -187,7 +176,7 @@ static int prog_prepare_load(struct bpf_program *prog,
 {
 	const struct usdtkit_features *f = usdtkit_features();
 	const struct bpf_insn *in = bpf_program__insns(prog);
-	size_t i, n = bpf_program__insn_cnt(prog), patched = 0;
+	size_t i, j, n = bpf_program__insn_cnt(prog), patched = 0;
 	bool cookies, tail;
 	struct bpf_insn *out;
 	int err;
@@ -197,7 +186,7 @@ static int prog_prepare_load(struct bpf_program *prog,
 	if (!f->bpf || !in)
 		return 0;
 	cookies = !f->bpf_cookie;
-	tail = drop_no_priv_stack(in, n);
+	tail = drop_no_priv_stack();
 	if (!cookies && !tail)
 		return 0;
 	out = malloc(n * sizeof(*out));
@@ -205,10 +194,16 @@ static int prog_prepare_load(struct bpf_program *prog,
 		return -ENOMEM;
 	memcpy(out, in, n * sizeof(*out));
 	for (i = 0; i < n; i++) {
-		if ((cookies && is_helper(&in[i], BPF_FUNC_get_attach_cookie)) ||
-		    (tail && is_helper(&in[i], BPF_FUNC_tail_call) &&
-		     is_no_priv_stack_call(in, i))) {
+		if (cookies && is_helper(&in[i], BPF_FUNC_get_attach_cookie)) {
 			out[i] = r0_is_0;
+			patched++;
+		} else if (tail && is_helper(&in[i], BPF_FUNC_tail_call) &&
+			   (j = no_priv_stack_load(in, i))) {
+			out[i] = r0_is_0;
+			/* the 16-byte load stays one, of the constant 0 */
+			out[j].src_reg = 0;
+			out[j].imm = 0;
+			out[j + 1].imm = 0;
 			patched++;
 		}
 	}
