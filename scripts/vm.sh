@@ -12,7 +12,8 @@
 #           "all"; default: the first (label vm)
 set -eu
 cd "$(dirname "$0")/.."
-targets= kernels=
+targets=''
+kernels=''
 for a in "$@"; do
 	case $a in
 	[0-9]* | all) kernels="$kernels $a" ;;
