@@ -7,10 +7,14 @@
  * bpf_link that skeletons keep and destroy.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <linux/bpf.h>
 
 #include "internal.h"
 
@@ -83,6 +87,131 @@ static int prog_setup(struct bpf_program *prog, long cookie)
 	return usdtkit_prog_prepare(prog, USDTKIT_MODE_AUTO);
 }
 
+static bool is_helper(const struct bpf_insn *in, int func)
+{
+	return in->code == (BPF_JMP | BPF_CALL) && !in->src_reg && in->imm == func;
+}
+
+/* "r0 = 0": what a helper the kernel lacks would return when unused */
+static const struct bpf_insn r0_is_0 = { .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					 .dst_reg = BPF_REG_0 };
+
+/* the map @fd is usdtkit.bpf.h's usdtkit_no_priv_stack (the kernel keeps
+ * 15 bytes of its name) */
+static bool is_no_priv_stack_map(int fd)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	       info.type == BPF_MAP_TYPE_PROG_ARRAY &&
+	       !strncmp(info.name, "usdtkit_no_priv_stack", sizeof(info.name) - 1);
+}
+
+/*
+ * The tail call at @i takes its prog array in r2 from a load of
+ * usdtkit_no_priv_stack: the last write of r2 before it, in the few
+ * instructions clang puts between them. That load's index, or 0 (never
+ * a load followed by a call at 0).
+ */
+static size_t no_priv_stack_load(const struct bpf_insn *in, size_t i)
+{
+	size_t j;
+
+	for (j = i; j-- > 0 && i - j <= 8;) {
+		if (in[j].dst_reg != BPF_REG_2 || BPF_CLASS(in[j].code) == BPF_JMP ||
+		    BPF_CLASS(in[j].code) == BPF_STX || BPF_CLASS(in[j].code) == BPF_ST)
+			continue;
+		return in[j].code == (BPF_LD | BPF_IMM | BPF_DW) &&
+		       in[j].src_reg == BPF_PSEUDO_MAP_FD &&
+		       is_no_priv_stack_map(in[j].imm) ? j : 0;
+	}
+	return 0;
+}
+
+/*
+ * usdtkit.bpf.h's never-taken tail call keeps a program off the private
+ * stack of Linux 6.13+, which only the x86-64 and arm64 JITs have;
+ * elsewhere it only costs. In a program with BPF-to-BPF calls (a
+ * function the compiler did not inline) the kernel takes a tail call
+ * only where its JIT supports both together (x86-64 from 5.10, arm64
+ * from 6.0; never interpreted, never 32-bit): elsewhere the whole program
+ * is refused. And the prog array it names binds every program of the
+ * object to one owner: programs loaded for different links (multi and
+ * perf) were refused with EINVAL on 6.12 once it held one of them.
+ */
+static bool drop_no_priv_stack(void)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	struct utsname u;
+	int a = 0, b = 0;
+
+	if (!uname(&u) && sscanf(u.release, "%d.%d", &a, &b) == 2)
+		return a < 6 || (a == 6 && b < 13);
+	return false;
+#else
+	return true;
+#endif
+}
+
+/*
+ * Just before the load, two rewrites so that one object loads on every
+ * kernel from 5.8, with no build per kernel:
+ *
+ * A kernel without BPF cookies (before Linux 5.15) refuses, with a bare
+ * EINVAL ("invalid func unknown#174"), every program that calls
+ * bpf_get_attach_cookie(), as usdtkit_spec() does first. There each such
+ * call becomes "r0 = 0", what it returns for a link without a cookie: the
+ * spec then comes from the IP map (mode ipmap, which AUTO picks there).
+ *
+ * Where drop_no_priv_stack() says so, the tail call into
+ * usdtkit_no_priv_stack (never taken) becomes "r0 = 0" too, and the load
+ * of that map "r2 = 0", so that the program no longer uses it.
+ *
+ * The calls clobbered r1-r5, which the code after them never reads.
+ */
+static int prog_prepare_load(struct bpf_program *prog,
+			     struct bpf_prog_load_opts *opts, long cookie)
+{
+	const struct usdtkit_features *f = usdtkit_features();
+	const struct bpf_insn *in = bpf_program__insns(prog);
+	size_t i, j, n = bpf_program__insn_cnt(prog), patched = 0;
+	bool cookies, tail;
+	struct bpf_insn *out;
+	int err;
+
+	(void)opts;
+	(void)cookie;
+	if (!f->bpf || !in)
+		return 0;
+	cookies = !f->bpf_cookie;
+	tail = drop_no_priv_stack();
+	if (!cookies && !tail)
+		return 0;
+	out = malloc(n * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	memcpy(out, in, n * sizeof(*out));
+	for (i = 0; i < n; i++) {
+		if (cookies && is_helper(&in[i], BPF_FUNC_get_attach_cookie)) {
+			out[i] = r0_is_0;
+			patched++;
+		} else if (tail && is_helper(&in[i], BPF_FUNC_tail_call) &&
+			   (j = no_priv_stack_load(in, i))) {
+			out[i] = r0_is_0;
+			/* the 16-byte load stays one, of the constant 0 */
+			out[j].src_reg = 0;
+			out[j].imm = 0;
+			out[j + 1].imm = 0;
+			patched++;
+		}
+	}
+	err = patched ? bpf_program__set_insns(prog, out, n) : 0;
+	free(out);
+	return err;
+}
+
 /*
  * SEC("usdtkit/PATH:PROVIDER:NAME"): attach to any process. PATH may
  * itself hold ':' (rare), so PROVIDER and NAME are the last two fields.
@@ -129,6 +258,7 @@ static void register_once(void)
 {
 	LIBBPF_OPTS(libbpf_prog_handler_opts, o,
 		    .prog_setup_fn = prog_setup,
+		    .prog_prepare_load_fn = prog_prepare_load,
 		    .prog_attach_fn = prog_attach);
 
 	handler_id = libbpf_register_prog_handler("usdtkit+", BPF_PROG_TYPE_KPROBE,

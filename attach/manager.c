@@ -199,6 +199,15 @@ static int no_spec_map(const struct prog_maps *pm, const struct bpf_program *pro
 			      "and CAP_PERFMON)" : "");
 		return pm->by_id_err;
 	}
+	/* no /proc/sys/net: libbpf's feature probes load socket filters,
+	 * which need CONFIG_NET; every probe failed and the maps were
+	 * created without names (found on riscv64, docs/ARCHES.md) */
+	if (usdtkit_features()->jit_sysctl < 0) {
+		usdtkit__warn(lg, "program '%s': its maps have no names: this kernel "
+			      "has no CONFIG_NET, which libbpf needs to probe the "
+			      "kernel's BPF support", bpf_program__name(prog));
+		return -EOPNOTSUPP;
+	}
 	usdtkit__warn(lg, "program '%s' uses no usdtkit_specs map: include "
 		      "<usdtkit/usdtkit.bpf.h> and read an argument",
 		      bpf_program__name(prog));

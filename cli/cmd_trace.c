@@ -184,6 +184,51 @@ static int size_maps(struct tracer *t)
 	return 0;
 }
 
+/*
+ * Why a load failed, where the kernel lacks something the program needs:
+ * the feature and the Linux version that has it, not a bare errno.
+ * EACCES is the verifier's answer too: only a non-root user is told that
+ * privileges are missing.
+ */
+static const char *load_hint(int err)
+{
+	const struct usdtkit_features *f = usdtkit_features();
+
+	if (geteuid() && (err == -EPERM || err == -EACCES))
+		return " (tracing needs root, or CAP_BPF and CAP_PERFMON)";
+	if (f->bpf && !f->ringbuf)
+		return ": this kernel has no BPF ring buffer (Linux 5.8 and later)";
+	/* no /proc/sys/net: libbpf's probes of what the kernel supports
+	 * load socket filters, which need it (README) */
+	if (f->jit_sysctl < 0)
+		return ": this kernel has no CONFIG_NET, which libbpf needs to "
+		       "probe the kernel's BPF support";
+	return " (rejected by the kernel; -v shows the verifier's log)";
+}
+
+/*
+ * A mode this kernel lacks fails once, before anything is loaded or
+ * forked, naming what is missing, rather than once per probe.
+ */
+static int check_mode(enum usdtkit_mode m)
+{
+	const struct usdtkit_features *f = usdtkit_features();
+
+	if (!f->bpf)
+		return 0;	/* the load says why */
+	if (m == USDTKIT_MODE_MULTI && !f->uprobe_multi) {
+		trace_err("--mode multi: this kernel has no uprobe_multi links "
+			  "(Linux 6.6 and later, 64-bit kernels): use --mode perf or ipmap");
+		return -EOPNOTSUPP;
+	}
+	if (m == USDTKIT_MODE_PERF && !f->bpf_cookie) {
+		trace_err("--mode perf: this kernel has no BPF cookies "
+			  "(Linux 5.15 and later): use --mode ipmap");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 static int load(struct tracer *t)
 {
 	int err;
@@ -213,12 +258,8 @@ static int load(struct tracer *t)
 	if (!err)
 		err = trace__load(t->skel);
 	if (err) {
-		/* EACCES is the verifier's answer too: only a non-root user
-		 * is told that privileges are missing */
 		trace_err("loading the BPF program: %s%s", strerror(-err),
-			geteuid() && (err == -EPERM || err == -EACCES) ?
-			" (tracing needs root, or CAP_BPF and CAP_PERFMON)" :
-			err == -EACCES ? " (rejected by the verifier; -v shows why)" : "");
+			  load_hint(err));
 		return err;
 	}
 	return trace_agg_write(t);
@@ -884,6 +925,10 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		if (err)
 			return err;
 	}
+	t->mode = usdtkit_mode_resolve(t->mode);
+	err = check_mode(t->mode);
+	if (err)
+		return err;
 	/* -c: CMD's pid is needed to attach: fork it now, held before its
 	 * exec (the probes are not in its address space before that) */
 	if (t->cmd_argv) {
@@ -893,7 +938,6 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		if (err)
 			return err;
 	}
-	t->mode = usdtkit_mode_resolve(t->mode);
 	err = load(t);
 	if (!err)
 		err = setup_step(t, STEP_LOAD);

@@ -50,8 +50,10 @@ else()
 endif()
 
 # a Debian cross build (cmake/toolchains/) has the target's <asm/...> in
-# its sysroot, not in /usr/include/<multiarch>
+# its sysroot, not in /usr/include/<multiarch>; the host's own
+# architecture built that way (x86_64 for the VM proof) has no sysroot
 set(USDTKIT_BPF_ASM_INC /usr/include/${USDTKIT_MULTIARCH})
-if(CMAKE_CROSSCOMPILING AND USDTKIT_TRIPLET)
+if(CMAKE_CROSSCOMPILING AND USDTKIT_TRIPLET AND
+   EXISTS /usr/${USDTKIT_TRIPLET}/include)
   set(USDTKIT_BPF_ASM_INC /usr/${USDTKIT_TRIPLET}/include)
 endif()

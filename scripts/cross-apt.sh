@@ -49,6 +49,47 @@ one_line_src() {
 	grep -v security "$1" | awk '{ print } sub(/^deb /, "deb-src ")'
 }
 
+# apt_suite_use SUITE: from now on, a state of its own for another Debian
+# suite (the VM kernels of other releases, tests/vm/fetch.sh: bullseye,
+# trixie, bookworm-backports), in $USDTKIT_CACHE/apt-SUITE: binary
+# packages of every architecture whose manifest takes a kernel from SUITE
+# (vm_kernels), from the archive the machine's own sources name. The
+# machine's suite keeps the state above.
+apt_suite_use() {
+	apt_suite=$1
+	aptdir=$USDTKIT_CACHE/apt-$apt_suite
+	apt_cross_archs=$("$usdtkit_top/scripts/archinfo" table vm_kernels debian |
+		awk -F'\t' -v s="$apt_suite" 'index($3, "=" s ":") { split($4, d, " "); printf "%s ", d[1] }')
+	apt_cross_marker=$aptdir/.updated-$(echo $apt_cross_archs | tr ' ' -)
+}
+
+# the Debian archive of the machine's sources (deb822 or one-line)
+apt_archive_uri() {
+	{ cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk '/^URIs:/ && !/security/ { print $2 }'
+	  cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk '$1 == "deb" && $2 ~ /debian\/?$/ && !/security/ { print $2 }'
+	} | grep -m1 . || echo http://deb.debian.org/debian
+}
+
+# apt_suite_sources: the one-suite state's sources.list
+apt_suite_sources() {
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"$(apt_archive_uri) $apt_suite main" > "$aptdir/sources.list"
+}
+
+# apt_suite_update: an old suite's mirror may answer 404 or be mid-sync:
+# a few tries, then a failure that names the suite
+apt_suite_update() {
+	for _try in 1 2 3 4; do
+		apt_cross update >&2 && return 0
+		echo "cross-apt: Debian $apt_suite: apt update failed (try $_try of 4)" >&2
+		[ "$_try" = 4 ] || sleep $((_try * 15))
+	done
+	echo "cross-apt: Debian $apt_suite: no package lists from $(apt_archive_uri)" >&2
+	return 1
+}
+
 # apt_cross_init: make the state and update it once (a lock keeps two
 # scripts that run at once from updating it together).
 apt_cross_init() {
@@ -58,6 +99,12 @@ apt_cross_init() {
 		[ -f "$apt_cross_marker" ] && exit 0
 		mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" \
 			"$aptdir/sources.list.d"
+		if [ -n "${apt_suite:-}" ]; then
+			apt_suite_sources
+			apt_suite_update || exit 1
+			touch "$apt_cross_marker"
+			exit 0
+		fi
 		# one-line format (a debootstrapped or installer-made machine's
 		# sources.list): the same, a deb-src after each deb line
 		[ -f /etc/apt/sources.list ] &&

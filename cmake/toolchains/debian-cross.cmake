@@ -59,12 +59,23 @@ set(ENV{PKG_CONFIG_PATH} "")
 set(_libs ${USDTKIT_CROSS_SYSROOT}/usr/lib/${USDTKIT_MULTIARCH}:${USDTKIT_CROSS_SYSROOT}/lib/${USDTKIT_MULTIARCH})
 
 # ctest runs target programs through qemu-user with the cross sysroot as
-# the dynamic loader's root (and the unpacked libelf on its path).
-find_program(USDTKIT_QEMU_BIN ${USDTKIT_QEMU})
-if(USDTKIT_QEMU_BIN)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${USDTKIT_QEMU_BIN} -L /usr/${USDTKIT_TRIPLET})
+# the dynamic loader's root (and the unpacked libelf on its path). A
+# target without "qemu" is the host's own architecture (x86_64, built
+# for the VM proof): its programs run as they are, through env for the
+# sysroot's library path.
+if(USDTKIT_QEMU)
+  find_program(USDTKIT_QEMU_BIN ${USDTKIT_QEMU})
+  if(USDTKIT_QEMU_BIN)
+    set(CMAKE_CROSSCOMPILING_EMULATOR ${USDTKIT_QEMU_BIN} -L /usr/${USDTKIT_TRIPLET})
+    if(USDTKIT_CROSS_SYSROOT)
+      list(APPEND CMAKE_CROSSCOMPILING_EMULATOR -E LD_LIBRARY_PATH=${_libs})
+    endif()
+  endif()
+else()
+  find_program(USDTKIT_QEMU_BIN env)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${USDTKIT_QEMU_BIN})
   if(USDTKIT_CROSS_SYSROOT)
-    list(APPEND CMAKE_CROSSCOMPILING_EMULATOR -E LD_LIBRARY_PATH=${_libs})
+    list(APPEND CMAKE_CROSSCOMPILING_EMULATOR LD_LIBRARY_PATH=${_libs})
   endif()
 endif()
 if(USDTKIT_CROSS_SYSROOT)

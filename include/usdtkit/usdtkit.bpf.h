@@ -187,9 +187,10 @@ static __always_inline unsigned long usdtkit__ip(struct pt_regs *ctx)
 #endif
 
 /*
- * Kernels without BPF cookies reject a program that calls
- * bpf_get_attach_cookie(): build with -DUSDTKIT_NO_COOKIE for them, and
- * attach with the IP-map backend.
+ * Kernels without BPF cookies (before 5.15) reject a program that calls
+ * bpf_get_attach_cookie(). libusdtkit's libbpf handler turns the call into
+ * "r0 = 0" there, just before the load, so the IP map answers (mode
+ * ipmap); -DUSDTKIT_NO_COOKIE leaves it out of the program altogether.
  */
 static __always_inline const struct usdtkit_bpf_spec *
 usdtkit_spec(struct pt_regs *ctx)
@@ -456,6 +457,10 @@ static __always_inline int usdtkit_spec_arg(struct pt_regs *ctx,
  * The verifier keeps the kernel stack for a program that contains a tail
  * call, so usdtkit_spec_args() has one that is never taken (the version
  * is never 0xffff). -DUSDTKIT_PRIV_STACK: leave the kernel's choice.
+ * libusdtkit's libbpf handler takes the call and its map out again before
+ * the load where there is no private stack to keep off (before 6.13, or
+ * a JIT other than x86-64's and arm64's): there it only cost, and in a
+ * program with BPF-to-BPF calls most kernels refuse it.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);

@@ -211,6 +211,64 @@ def compare_hits(v, tag, want, got):
     return n
 
 
+# What each kernel offers (README): BPF cookies from 5.15; uprobe_multi
+# from 6.6, on 64-bit kernels only (the kernel refuses it where a pointer
+# is not 64 bits). AUTO picks the best of multi, perf, ipmap.
+FEATURES = (("bpf_cookie", (5, 15), "BPF cookies", r"BPF cookies.*Linux 5\.15"),
+            ("uprobe_multi", (6, 6), "uprobe_multi", r"uprobe_multi.*Linux 6\.6"))
+
+
+def kernel_model(log):
+    """From the guest's uname -r and -m (@@begin): the features its
+    kernel must have and the mode AUTO must pick."""
+    rel, machine = log["begin"][3], log["begin"][4]
+    m = re.match(r"(\d+)\.(\d+)", rel)
+    ver = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    bits64 = bool(re.search(r"64|s390x", machine))
+    k = {"version": ver, "bits64": bits64,
+         "bpf_cookie": ver >= (5, 15),
+         "uprobe_multi": ver >= (6, 6) and bits64}
+    k["auto"] = "multi" if k["uprobe_multi"] else "perf" if k["bpf_cookie"] else "ipmap"
+    return k
+
+
+def check_refused(v, log, name, why):
+    """A mode the kernel lacks: exit 1, nothing on stdout, one line on
+    stderr naming the feature and the Linux version that has it."""
+    files = log["files"]
+    err = [l for l in files.get("trace_%s.err" % name, []) if l.strip()]
+    v.check(log["rc"].get("trace_" + name) == 1, "trace %s: exit %s, want 1 (refused)"
+            % (name, log["rc"].get("trace_" + name)))
+    v.check(len(err) == 1 and re.search(why, err[0]),
+            "trace %s: want one line matching %r, got %s" % (name, why, err))
+    v.check(not files.get("trace_%s.json" % name), "trace %s printed %s"
+            % (name, files.get("trace_%s.json" % name)))
+    print("trace %s: refused as expected: %s" % (name, " | ".join(err)))
+
+
+def check_mode(v, log, mode):
+    """scenario perf or multi: traced where the kernel has the feature,
+    else refused in one line"""
+    k = kernel_model(log)
+    feat = {"perf": FEATURES[0], "multi": FEATURES[1]}[mode]
+    if k[feat[0]]:
+        check_trace(v, log, mode, mode)
+    else:
+        check_refused(v, log, mode, feat[3])
+
+
+def check_auto(v, log):
+    """AUTO picks the kernel's best mode and traces exactly; where that
+    is ipmap, the guest traced by PID (scenario_pids)"""
+    want = kernel_model(log)["auto"]
+    if "trace_a.err" in log["files"]:
+        v.check(want == "ipmap", "auto traced by PID (ipmap), want %s" % want)
+        check_trace(v, log, "a", want)
+        check_trace(v, log, "b", want)
+    else:
+        check_trace(v, log, "auto", want)
+
+
 def check_basics(v, log, args):
     files, rc = log["files"], log["rc"]
     v.check(rc.get("features") == 0, "usdtkit features: exit %s" % rc.get("features"))
@@ -222,10 +280,17 @@ def check_basics(v, log, args):
     except ValueError:
         feat = {}
     v.check(feat.get("bpf") is True, "features: bpf %s" % feat.get("bpf"))
-    v.check(feat.get("auto_mode") == "perf", "features: auto_mode %s, want perf (6.1)"
-            % feat.get("auto_mode"))
-    v.check(feat.get("uprobe_multi") is False, "features: uprobe_multi %s, want false"
-            % feat.get("uprobe_multi"))
+    k = kernel_model(log)
+    kv = "Linux %d.%d, %d-bit" % (k["version"] + (64 if k["bits64"] else 32,))
+    v.check(feat.get("auto_mode") == k["auto"], "features: auto_mode %s, want %s (%s)"
+            % (feat.get("auto_mode"), k["auto"], kv))
+    for key, since, _, _ in FEATURES:
+        v.check(feat.get(key) is k[key], "features: %s %s, want %s (%s; from %d.%d)"
+                % (key, feat.get(key), k[key], kv, since[0], since[1]))
+        line = [l for l in files.get("features.txt", []) if l.startswith(key + ":")]
+        v.check(line and line[0].split()[-1] == ("yes" if k[key] else "no"),
+                "features text: %s, want %s (%s)" % (line, k[key], kv))
+    v.check(feat.get("ringbuf") is True, "features: ringbuf %s (Linux 5.8)" % feat.get("ringbuf"))
     v.check(feat.get("uprobes") is True, "features: uprobes %s" % feat.get("uprobes"))
     print("features: " + ", ".join("%s=%s" % (k, feat.get(k)) for k in
           ("kernel", "bpf", "jit", "btf", "bpf_cookie", "uprobe_multi",
@@ -243,15 +308,17 @@ def check_basics(v, log, args):
                               text=True).stdout.rstrip("\n")
         v.check(host and guest == host, "list %s differs from the host's:\n  guest: %s\n  host:  %s"
                 % (f, guest[:300], host[:300]))
-    # --mode multi on 6.1: exit 1, a clear message, nothing left behind
-    err = " ".join(files.get("multi.err", []))
-    v.check(rc.get("multi") == 1, "trace --mode multi: exit %s, want 1" % rc.get("multi"))
-    v.check(re.search(r"multi", err) and re.search(r"not supported|uprobe_multi", err, re.I),
-            "trace --mode multi: message %r" % err)
-    v.check(not files.get("multi.out"), "trace --mode multi printed %s" % files.get("multi.out"))
+    # --mode multi without uprobe_multi: exit 1, one line naming it,
+    # nothing left behind
+    if not k["uprobe_multi"]:
+        err = [l for l in files.get("multi.err", []) if l.strip()]
+        v.check(rc.get("multi") == 1, "trace --mode multi: exit %s, want 1" % rc.get("multi"))
+        v.check(len(err) == 1 and re.search(FEATURES[1][3], err[0]),
+                "trace --mode multi: message %r" % err)
+        v.check(not files.get("multi.out"), "trace --mode multi printed %s" % files.get("multi.out"))
     v.check(not files.get("leftovers"), "left behind after --mode multi: %s"
             % files.get("leftovers"))
-    check_trace(v, log, "after", "perf")
+    check_trace(v, log, "after", k["auto"])
 
 
 def check_api(v, log, what):
@@ -277,6 +344,9 @@ def check_thumb(v, log):
         st, " (killed by signal %d)" % (st - 128) if st and st > 128 else ""))
     err = log["files"].get("trace_thumb.err", [])
     attached, skipped = trace_info(err)
+    # never vacuous: every probe was attached or refused
+    v.check(len(attached) + len(skipped) > 1, "trace thumb: no probe attached or "
+            "refused: %s" % " | ".join(err[-3:]))
     for probe in sorted(skipped - {FP_PROBE}):
         why = [l for l in err if ":%s:" % probe in l or ":%s " % probe in l]
         # case matters: the workload's own path says "thumb"
@@ -449,8 +519,10 @@ def main():
     for k, t in log["times"].items():
         print("guest: %s %.2f s" % (k, t))
     s = args.scenario
-    if s in ("auto", "perf"):
-        check_trace(v, log, s, "perf")
+    if s == "auto":
+        check_auto(v, log)
+    elif s in ("perf", "multi"):
+        check_mode(v, log, s)
     elif s == "ipmap":
         check_trace(v, log, "a", "ipmap")
         check_trace(v, log, "b", "ipmap")

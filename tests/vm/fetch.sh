@@ -1,17 +1,20 @@
 #!/bin/sh
-# tests/vm/fetch.sh TARGET: the kernel and the static busybox a VM of
-# TARGET boots (docs/ARCHES.md, "Proof on each target's own kernel").
-# Prints two lines, "kernel PATH" and "busybox PATH".
+# tests/vm/fetch.sh TARGET [KERNEL]: the kernel and the static busybox a
+# VM of TARGET boots (docs/ARCHES.md, "Proof on each target's own
+# kernel"). Prints two lines, "kernel PATH" and "busybox PATH".
 #
-# The four Debian 12 targets take Debian's own kernel and busybox-static
-# packages, downloaded with the private apt state of scripts/cross-apt.sh
-# (never `dpkg --add-architecture`, see there). Only the kernel image and
-# the busybox binary are kept, in $USDTKIT_CACHE/vm/<package>_<version>/,
+# The manifest of TARGET (its "cross" key) lists its kernels in
+# vm_kernels: the first, a bare version (6.1), is vm_kernel's, a Debian
+# kernel metapackage of the machine's own suite, or a script (riscv64 has
+# no Debian 12 kernel or busybox: scripts/riscv64/kernel.sh and
+# busybox.sh build them from Debian's sources and print their paths, and
+# vm_busybox is then set too); the others say VERSION=SUITE:METAPACKAGE
+# (6.12=trixie:linux-image-arm64). KERNEL defaults to the first.
+# Packages come with the private apt states of scripts/cross-apt.sh
+# (never `dpkg --add-architecture`, see there; one state per other
+# suite). Only the kernel image and the busybox binary (always the
+# machine's suite's) are kept, in $USDTKIT_CACHE/vm/<package>_<version>/,
 # so a new Debian point release is fetched once and old ones stay valid.
-# The manifest of TARGET (its "cross" key) gives vm_kernel: a Debian
-# kernel metapackage, or a script (riscv64 has no Debian 12 kernel or
-# busybox: scripts/riscv64/kernel.sh and busybox.sh build them from
-# Debian's sources and print their paths), with vm_busybox then too.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/cross-apt.sh
@@ -24,16 +27,26 @@ ai=$top/scripts/archinfo
 m=$("$ai" find cross "${1:-}")
 kmeta=$([ -n "$m" ] && "$ai" get "$m" vm_kernel "")
 if [ -z "$kmeta" ]; then
-	echo "usage: $0 CROSS (a manifest's cross key, with vm_kernel)" >&2
+	echo "usage: $0 CROSS [KERNEL] (a manifest's cross key, with vm_kernel)" >&2
 	exit 2
 fi
-case $kmeta in
-*/*)
-	echo "kernel $(sh "$top/$kmeta")"
-	echo "busybox $(sh "$top/$("$ai" get "$m" vm_busybox)")"
-	exit 0 ;;
-esac
+# KERNEL: one of vm_kernels (the first, a bare version, is vm_kernel's
+# from the machine's own suite; the others say SUITE:METAPACKAGE)
+kernels=$("$ai" get "$m" vm_kernels "")
+kernel=${2:-${kernels%% *}}
+ksrc=
+for k in $kernels; do
+	case $k in
+	"$kernel"=*) ksrc=${k#*=} ;;
+	"$kernel") ksrc=default ;;
+	esac
+done
+if [ -n "$kernel" ] && [ -z "$ksrc" ]; then
+	echo "vm fetch: $1 has no kernel $kernel (manifest vm_kernels: $kernels)" >&2
+	exit 2
+fi
 arch=$("$ai" get "$m" debian | cut -d' ' -f1)
+busybox_script=$("$ai" get "$m" vm_busybox "")
 # the image's name in the package's /boot (ppc64el and mips ship an ELF
 # vmlinux, the others a vmlinuz)
 kfile=$("$ai" get "$m" vm_kernel_file vmlinuz)
@@ -48,7 +61,7 @@ version() {
 # serialise on a lock, and a dir is complete once .done exists.
 unpack() {	# runs in $(...): its variables stay there
 	pkg=$1 ver=$2 pattern=$3
-	[ -n "$ver" ] || { echo "vm fetch: no candidate for $pkg" >&2; return 1; }
+	[ -n "$ver" ] || { echo "vm fetch: no candidate for $pkg${apt_suite:+ in Debian $apt_suite}" >&2; return 1; }
 	dir=$vmcache/${pkg%%:*}_$(echo "$ver" | tr ':' '_')_$arch
 	mkdir -p "$vmcache"
 	(
@@ -66,23 +79,51 @@ unpack() {	# runs in $(...): its variables stay there
 	echo "$dir"
 }
 
-# resolve: the kernel package the metapackage names (linux-image-6.1.0-
-# NN-ARCH) and the candidate versions of it and busybox-static. apt-cache
-# takes seconds per call on the five-architecture lists, so the answer
-# is kept until the private lists change (an `apt_cross update`).
-apt_cross_init
-mkdir -p "$vmcache"
-memo=$vmcache/resolved-$arch
-# shellcheck disable=SC3013 # -nt: dash's and busybox's test have it
-if [ ! -s "$memo" ] || [ "$aptdir/lists" -nt "$memo" ]; then
-	kpkg=$(apt_cache_cross depends "$kmeta:$arch" |
-		awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
-	[ -n "$kpkg" ] || { echo "vm fetch: $kmeta:$arch names no kernel" >&2; exit 1; }
-	echo "$kpkg $(version "$kpkg") $(version "busybox-static:$arch")" > "$memo.$$"
-	mv "$memo.$$" "$memo"
+# resolve NAME META: "PKG VERSION" of the kernel package META names
+# (linux-image-6.1.0-NN-ARCH) in the current state, NAME "-" for
+# busybox-static instead. apt-cache takes seconds per call on the
+# multi-architecture lists, so the answer is kept in $vmcache/resolved-NAME
+# until the state's lists change (an `apt_cross update`).
+resolve() {
+	_memo=$vmcache/resolved-$1
+	apt_cross_init
+	mkdir -p "$vmcache"
+	# shellcheck disable=SC3013 # -nt: dash's and busybox's test have it
+	if [ ! -s "$_memo" ] || [ "$aptdir/lists" -nt "$_memo" ]; then
+		if [ "$2" = - ]; then
+			_p=busybox-static:$arch
+		else
+			_p=$(apt_cache_cross depends "$2:$arch" |
+				awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+		fi
+		[ -n "$_p" ] || { echo "vm fetch: $2:$arch names no kernel${apt_suite:+ in Debian $apt_suite}" >&2; exit 1; }
+		echo "$_p $(version "$_p")" > "$_memo.$$"
+		mv "$_memo.$$" "$_memo"
+	fi
+	cat "$_memo"
+}
+
+# busybox: the machine's suite (or the manifest's script)
+if [ -n "$busybox_script" ]; then
+	busybox=$(sh "$top/$busybox_script")
+else
+	r=$(resolve "busybox-$arch" -)
+	busybox=$(unpack ${r% *} ${r#* } './bin/busybox')/bin/busybox
 fi
-read -r kpkg kver bver < "$memo"
-kdir=$(unpack "$kpkg" "$kver" "./boot/$kfile-*")
-bdir=$(unpack "busybox-static:$arch" "$bver" './bin/busybox')
+# the kernel: a script's (riscv64's 6.1), the machine's suite, or another
+case $kmeta:$ksrc in
+*/*:default | */*:)
+	echo "kernel $(sh "$top/$kmeta")"
+	echo "busybox $busybox"
+	exit 0 ;;
+*:default | *:)
+	name=$arch meta=$kmeta ;;
+*)
+	suite=${ksrc%%:*} meta=${ksrc#*:}
+	name=$suite-$arch
+	apt_suite_use "$suite" ;;
+esac
+r=$(resolve "$name" "$meta")
+kdir=$(unpack ${r% *} ${r#* } "./boot/$kfile-*")
 echo "kernel $(ls "$kdir"/boot/"$kfile"-*)"
-echo "busybox $bdir/bin/busybox"
+echo "busybox $busybox"

@@ -119,27 +119,49 @@ scenario_trace() {
 	emit_workload so /tmp/so
 }
 
-scenario_auto() { scenario_trace auto; }
+# the mode AUTO picks on this kernel (usdtkit features)
+auto_mode() {
+	$CLI features --json | sed -n 's/.*"auto_mode":"\([a-z]*\)".*/\1/p'
+}
+
+# AUTO: where it picks ipmap (no BPF cookies, before 5.15), a shared
+# library is traced through a PID (its load address differs per
+# process): as scenario ipmap does, with --mode auto
+scenario_auto() {
+	local m
+	m=$(auto_mode)
+	note "auto mode: $m"
+	if [ "$m" = ipmap ]; then
+		scenario_pids auto
+	else
+		scenario_trace auto
+	fi
+}
+# perf and multi: traced, or refused where the kernel lacks the feature
+# (check.py knows which from the kernel's version)
 scenario_perf() { scenario_trace perf; }
+scenario_multi() { scenario_trace multi; }
 
 # ipmap with -p: trace "a" follows one instance of the static workload
 # by path, trace "b" the shared-library one by -p alone (every object the
 # process maps: usdtkit_attach_pid). A second instance of the static
 # workload fires first, under trace a's uprobes: none of its hits may
 # show.
-scenario_ipmap() {
-	local s s2 so na nb ta tb np
+scenario_ipmap() { scenario_pids ipmap; }
+
+scenario_pids() {
+	local mode=$1 s s2 so na nb ta tb np
 	s=$(start_workload /tmp/s /w/vm_sites)
 	s2=$(start_workload /tmp/s2 /w/vm_sites)
 	so=$(start_workload /tmp/so /w/vm_sites_so)
 	na=$(hits /w/vm_sites)
 	nb=$(hits /w/vm_sites_so)
 	np=$(probes /w/vm_sites)
-	note "ipmap: pids $s (traced), $s2 (not), $so (traced by -p)"
-	$CLI trace --json -v --best-effort --mode ipmap -p "$s" --count "$na" \
+	note "$mode: pids $s (traced), $s2 (not), $so (traced by -p)"
+	$CLI trace --json -v --best-effort --mode "$mode" -p "$s" --count "$na" \
 		/w/vm_sites:usdtkit_cross:'*' > /tmp/trace_a.json 2> /tmp/trace_a.err &
 	ta=$!
-	$CLI trace --json -v --best-effort --mode ipmap -p "$so" --count "$nb" \
+	$CLI trace --json -v --best-effort --mode "$mode" -p "$so" --count "$nb" \
 		usdtkit_cross:'*' > /tmp/trace_b.json 2> /tmp/trace_b.err &
 	tb=$!
 	wait_attached /tmp/trace_a.err "$np" "$ta" || note "trace a: not attached"
@@ -186,17 +208,21 @@ scenario_basics() {
 		rc "list_${f##*/}" $?
 		emit "list_${f##*/}" /tmp/list
 	done
-	# multi is not on 6.1: refused, with nothing left behind
+	# where the kernel has no uprobe_multi: refused, with nothing left
+	# behind (scenario multi traces with it where it has)
 	s=$(start_workload /tmp/s /w/vm_sites)
-	$CLI trace --mode multi --count 1 /w/vm_sites:usdtkit_cross:constants \
-		> /tmp/multi.out 2> /tmp/multi.err
-	rc multi $?
-	emit multi.err /tmp/multi.err
-	emit multi.out /tmp/multi.out
+	if [ "$(auto_mode)" != multi ]; then
+		$CLI trace --mode multi --count 1 /w/vm_sites:usdtkit_cross:constants \
+			> /tmp/multi.out 2> /tmp/multi.err
+		rc multi $?
+		emit multi.err /tmp/multi.err
+		emit multi.out /tmp/multi.out
+	fi
 	leftovers > /tmp/leftovers
 	emit leftovers /tmp/leftovers
-	# and a perf trace after it works: constants fires once a round
-	$CLI trace --json -v --mode perf --count "$ROUNDS" \
+	# and an AUTO trace after it works (by PID: ipmap before 5.15):
+	# constants fires once a round
+	$CLI trace --json -v -p "$s" --count "$ROUNDS" \
 		/w/vm_sites:usdtkit_cross:constants > /tmp/trace_after.json \
 		2> /tmp/trace_after.err &
 	t=$!
@@ -241,7 +267,8 @@ scenario_thumb() {
 	wait_until 30 test -s /tmp/s/info || note "thumb workload wrote no info"
 	n=$(hits /w/vm_sites_thumb)
 	np=$(probes /w/vm_sites_thumb)
-	$CLI trace --json -v --best-effort --mode perf --count "$n" \
+	# AUTO, by PID: ipmap before 5.15 (no BPF cookies), perf after
+	$CLI trace --json -v --best-effort -p "$s" --count "$n" \
 		/w/vm_sites_thumb:usdtkit_cross:'*' > /tmp/trace_thumb.json \
 		2> /tmp/trace_thumb.err &
 	t=$!

@@ -3,8 +3,10 @@
 # target's own Debian kernel under qemu-system (TCG) with a busybox
 # initramfs holding the cross-built static CLI, the workloads and
 # vm_api, run the scenario (tests/vm/guest.sh) and check what it printed
-# on the serial console (tests/vm/check.py). ctest runs it per scenario
-# (vm_<target>_<scenario>, label vm).
+# on the serial console (tests/vm/check.py). ctest runs it per kernel and
+# scenario (vm_<target>_<scenario> on the manifest's first kernel, labels
+# vm and vm-<kernel>; vm_<target>_<kernel>_<scenario> on the others, label
+# vm-<kernel>).
 #
 # usage: vm.sh TARGET SCENARIO BUILD_DIR TRIPLET MULTIARCH SYSROOT [HOST_CLI]
 #   BUILD_DIR  the cross build (its cli/usdtkit and tests/vm programs)
@@ -13,7 +15,9 @@
 #              SYSROOT "-" when the build has none
 #   HOST_CLI   the native usdtkit, whose `list` the guest's must equal
 #              (default: build/cli/usdtkit of this checkout)
-# Environment: USDTKIT_VM_TIMEOUT (s, default 300) for the whole boot;
+# Environment: USDTKIT_VM_KERNEL, one of the manifest's vm_kernels (6.1,
+# 6.12, 5.10; default the first); USDTKIT_VM_TIMEOUT (s, default 300) for
+# the whole boot;
 # USDTKIT_CACHE (scripts/cross-apt.sh) for kernels and busybox;
 # USDTKIT_VM_JIT=1 turns the BPF JIT on (net.core.bpf_jit_enable) before
 # the scenario, on kernels where it is off by default (armhf, i686).
@@ -22,12 +26,13 @@ target=$1 scenario=$2 build=$3 triplet=$4 multiarch=$5 sysroot=$6
 here=$(cd "$(dirname "$0")" && pwd)
 hostcli=${7:-$here/../../build/cli/usdtkit}
 [ -x "$hostcli" ] || hostcli=
-work=$build/tests/vm/run-$scenario
+kver=${USDTKIT_VM_KERNEL:-}
+work=$build/tests/vm/run-${kver:+$kver-}$scenario
 root=$work/root
 timeout=${USDTKIT_VM_TIMEOUT:-300}
 
 # ---- kernel and busybox (cached) ----
-fetched=$(sh "$here/fetch.sh" "$target")
+fetched=$(sh "$here/fetch.sh" "$target" $kver)
 kernel=$(echo "$fetched" | sed -n 's/^kernel //p')
 busybox=$(echo "$fetched" | sed -n 's/^busybox //p')
 if [ ! -f "$kernel" ] || [ ! -f "$busybox" ]; then
@@ -41,7 +46,8 @@ mkdir -p "$root/bin" "$root/lib" "$root/w" "$root/proc" "$root/sys" \
 	"$root/dev" "$root/tmp"
 
 # copy_libs BINARY: its interpreter and NEEDED libraries, recursively,
-# from the build, the cross toolchain's libc and the unpacked sysroot.
+# from the build, the cross toolchain's libc and the unpacked sysroot (the
+# machine's own libc last: x86_64's, which has no cross toolchain).
 # Each level runs in a subshell: POSIX sh has no local variables.
 copy_libs() {
 	_f=$1
@@ -49,7 +55,7 @@ copy_libs() {
 	if [ -n "$_interp" ] && [ ! -e "$root$_interp" ]; then
 		mkdir -p "$root${_interp%/*}"
 		# n64 mips keeps its loader in lib64 (/lib64/ld.so.1)
-		for _d in "/usr/$triplet/lib" "/usr/$triplet/lib64"; do
+		for _d in "/usr/$triplet/lib" "/usr/$triplet/lib64" "/lib/$multiarch"; do
 			[ -e "$_d/${_interp##*/}" ] || continue
 			cp -L "$_d/${_interp##*/}" "$root$_interp"
 			break
@@ -58,7 +64,8 @@ copy_libs() {
 	for _lib in $(readelf -dW "$_f" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
 		[ -e "$root/lib/$_lib" ] && continue
 		for _d in "$build/tests/vm" "/usr/$triplet/lib" "/usr/$triplet/lib64" \
-			"$sysroot/usr/lib/$multiarch" "$sysroot/lib/$multiarch"; do
+			"$sysroot/usr/lib/$multiarch" "$sysroot/lib/$multiarch" \
+			"/lib/$multiarch"; do
 			[ -e "$_d/$_lib" ] || continue
 			cp -L "$_d/$_lib" "$root/lib/$_lib"
 			(copy_libs "$root/lib/$_lib")
@@ -110,6 +117,17 @@ ai=$here/../../scripts/archinfo
 m=$("$ai" find cross "$target")
 qemu=$([ -n "$m" ] && "$ai" get "$m" vm_qemu "")
 console=$([ -n "$m" ] && "$ai" get "$m" vm_console "")
+# the host's own architecture runs under KVM when /dev/kvm is usable
+# (x86_64 on this project's machines), else under TCG like the others.
+# Usable means hardware virtualisation too: a /dev/kvm without vmx or svm
+# (a cloud VM's kvm-pvm) boots only kernels built for it, and a Debian
+# kernel hangs there after "Booting from ROM" until the timeout.
+accel=tcg
+if [ -n "$m" ] && [ "$("$ai" get "$m" processor "")" = "$(uname -m)" ] &&
+   [ -r /dev/kvm ] && [ -w /dev/kvm ] && grep -qw -e vmx -e svm /proc/cpuinfo; then
+	accel=kvm
+	qemu="$qemu -accel kvm -cpu host"
+fi
 if [ -z "$qemu" ] || [ -z "$console" ]; then
 	echo "FAIL vm: no manifest gives vm_qemu and vm_console for $target"
 	exit 1
@@ -128,11 +146,18 @@ timeout "$timeout" "$@" -smp 1 -m 512M -nographic -no-reboot \
 	-append "console=$console quiet panic=-1 usdtkit_jit=$jit" \
 	< /dev/null > "$work/console.log" 2>&1 || rc=$?
 end=$(date +%s.%N)
-echo "vm $target $scenario: qemu exit $rc after $(awk "BEGIN { printf \"%.1f\", $end - $start }") s" \
+secs=$(awk "BEGIN { printf \"%.1f\", $end - $start }")
+echo "vm $target ${kver:+$kver }$scenario ($accel): qemu exit $rc after $secs s" \
 	"(kernel ${kernel##*/}, console $work/console.log)"
+# for scripts/vm-matrix.sh
+echo "$accel $secs ${kernel##*/}" > "$work/machine"
 
 # ---- the verdict ----
 set -- --target "$target" --scenario "$scenario" --log "$work/console.log" \
 	--files "$build/tests/vm"
 [ -n "$hostcli" ] && set -- "$@" --host-cli "$hostcli"
-exec python3 "$here/check.py" "$@"
+# the verdict is kept beside the console log (scripts/vm-matrix.sh)
+rc=0
+python3 "$here/check.py" "$@" > "$work/verdict" 2>&1 || rc=$?
+cat "$work/verdict"
+exit $rc

@@ -306,6 +306,7 @@ static int run_values(const char *path, const char *dir)
 
 	CHECK(skel && !usdtkit_prog_prepare(skel->progs.on_wide, mode) &&
 	      !usdtkit_prog_prepare(skel->progs.usdtkit_trace, mode) &&
+	      !usdtkit_prog_prepare(skel->progs.on_sub, mode) &&
 	      !vm_api__load(skel), "load the skeleton (mode %s)", usdtkit_mode_str(mode));
 	if (failed)
 		return 1;
@@ -374,9 +375,11 @@ static int run_rollback(const char *path, const char *dir, enum usdtkit_mode mod
 	mode = usdtkit_mode_resolve(mode);
 	o.mode = mode;
 	CHECK(skel && blk && !usdtkit_prog_prepare(skel->progs.usdtkit_trace, mode) &&
-	      !usdtkit_prog_prepare(skel->progs.on_wide, mode) && !vm_api__load(skel) &&
+	      !usdtkit_prog_prepare(skel->progs.on_wide, mode) &&
+	      !usdtkit_prog_prepare(skel->progs.on_sub, mode) && !vm_api__load(skel) &&
 	      !usdtkit_prog_prepare(blk->progs.usdtkit_trace, USDTKIT_MODE_PERF) &&
 	      !usdtkit_prog_prepare(blk->progs.on_wide, USDTKIT_MODE_PERF) &&
+	      !usdtkit_prog_prepare(blk->progs.on_sub, USDTKIT_MODE_PERF) &&
 	      !vm_api__load(blk), "load two skeletons (%s, perf)", usdtkit_mode_str(mode));
 	nsites = last_sema_site(path, &pc_off, &sema_off);
 	CHECK(nsites >= 2 && sema_off, "%s: %d sites of sema, semaphore at %#llx", path,
