@@ -207,10 +207,16 @@ cp "$demo" "$tmp/idle"
 expect 0 "--duration without hits" "0 hits printed, 0 lost" --duration 1 "$tmp/idle:demo:request"
 [ -s "$tmp/out" ] && ko "--duration without hits printed: $(cat "$tmp/out")" || ok
 
-# SIGINT stops the trace, with exit 0 and the summary
+# SIGINT stops the trace, with exit 0 and the summary: sent once a hit is
+# out (an event, not a sleep: a signal during the setup stops it before
+# any hit, which tests/cli_trace_signal.sh checks); a 60 s watchdog
 "$u" trace "$demo:demo:request" >"$tmp/out" 2>"$tmp/err" &
 tpid=$!
-sleep 1
+n=0
+while [ ! -s "$tmp/out" ] && [ $n -lt 600 ] && kill -0 "$tpid" 2>/dev/null; do
+	sleep 0.1
+	n=$((n + 1))
+done
 kill -INT "$tpid"
 wait "$tpid"
 rc=$?
