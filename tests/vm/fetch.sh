@@ -30,7 +30,7 @@ if [ -z "$kmeta" ]; then
 	echo "usage: $0 CROSS [KERNEL] (a manifest's cross key, with vm_kernel)" >&2
 	exit 2
 fi
-# KERNEL: one of vm_kernels (the first, a bare version, is vm_kernel's
+# KERNEL: one of vm_kernels (default the first; a bare version is vm_kernel's
 # from the machine's own suite; the others say SUITE:METAPACKAGE)
 kernels=$("$ai" get "$m" vm_kernels "")
 kernel=${2:-${kernels%% *}}
