@@ -221,8 +221,72 @@ static int size_agg_maps(struct tracer *t)
 	return 0;
 }
 
-/* Before the load: every probe's configuration, checked, and the maps
- * sized. A bad --filter or aggregation argument fails here: exit 2. */
+/* the USDTKIT_TRACE_F_* bits of configuration @c */
+static unsigned int cfg_features(const struct usdtkit_trace_cfg *c)
+{
+	unsigned int f = c->flags, i;
+
+	if (c->filter.ninsns)
+		f |= USDTKIT_TRACE_F_FILTER;
+	for (i = 0; i < c->filter.ninsns && i < USDTKIT_FILTER_MAX_INSNS; i++) {
+		if (c->filter.insns[i].op == USDTKIT_FOP_STR_EQ ||
+		    c->filter.insns[i].op == USDTKIT_FOP_STR_PREFIX)
+			f |= USDTKIT_TRACE_F_FILTER_STR;
+	}
+	if ((c->flags & USDTKIT_TRACE_COUNT_BY) && c->by_str)
+		f |= USDTKIT_TRACE_F_KEY_STR;
+	if ((c->flags & (USDTKIT_TRACE_LAT_START | USDTKIT_TRACE_LAT_END)) &&
+	    c->key_kind == USDTKIT_TRACE_KEY_STR)
+		f |= USDTKIT_TRACE_F_KEY_STR;
+	return f;
+}
+
+/*
+ * What the program verifies: the paths some probe's configuration takes,
+ * and no other. The configurations are map data the verifier cannot see,
+ * so without this it walks every filter, aggregation and string path.
+ */
+static unsigned int trace_features(const struct tracer *t)
+{
+	unsigned int f = t->str_mask ? USDTKIT_TRACE_F_STR : 0;
+	size_t i;
+
+	for (i = 0; i < t->nprobes; i++)
+		f |= cfg_features(&t->agg.cfgs[i]);
+	return f;
+}
+
+/* the arguments the probes read: those they have (all when their sites
+ * disagree) of those their configurations name */
+static unsigned int trace_args_used(const struct tracer *t)
+{
+	unsigned int all = (1u << MAX_ARGS) - 1, used = 0, have;
+	size_t i;
+
+	for (i = 0; i < t->nprobes; i++) {
+		const struct probe *p = &t->probes[i];
+
+		have = p->mixed || p->nargs >= MAX_ARGS ? all :
+			(1u << p->nargs) - 1;
+		used |= t->agg.cfgs[i].arg_mask & have;
+	}
+	return used;
+}
+
+static unsigned int trace_filter_insns(const struct tracer *t)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < t->nprobes; i++)
+		if (t->agg.cfgs[i].filter.ninsns > n)
+			n = t->agg.cfgs[i].filter.ninsns;
+	return n;
+}
+
+/* Before the load: every probe's configuration, checked, the maps
+ * sized, and the program's features set. A bad --filter or aggregation
+ * argument fails here: exit 2. */
 int trace_agg_prepare(struct tracer *t)
 {
 	size_t i;
@@ -236,6 +300,9 @@ int trace_agg_prepare(struct tracer *t)
 		if (err)
 			return err;
 	}
+	t->skel->rodata->features = trace_features(t);
+	t->skel->rodata->args_used = trace_args_used(t);
+	t->skel->rodata->filter_insns = trace_filter_insns(t);
 	return size_agg_maps(t);
 }
 
