@@ -176,12 +176,22 @@ static __always_inline void read_args(struct pt_regs *ctx,
 {
 	int i;
 
+	/*
+	 * A loop, not unrolled: one copy of the argument code instead of
+	 * twelve per call keeps the ELF program small, and the kernel's
+	 * dead-code and liveness passes scale with it, not with what is
+	 * walked. It ends after the last argument wanted, and the verifier,
+	 * knowing args_used, walks no further either.
+	 */
+	mask &= args_used;
 #pragma clang loop unroll(disable)
 	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
 		long v = 0;
 		int err;
 
-		if (!(mask & args_used & (1u << i)))
+		if (!(mask >> i))
+			break;
+		if (!(mask & (1u << i)))
 			continue;
 		h->args[i] = 0;
 		st->types[i] = 0;
