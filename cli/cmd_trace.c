@@ -457,7 +457,7 @@ static const struct cli_opt trace_options[] = {
 	{ OPT_LATENCY, 0, "latency", "START END",
 	  "histogram of the time from each START hit to the next END hit" },
 	{ OPT_KEY, 0, "key", "KEY", "pair --latency hits by tid (default), pid, argN or str(argN)" },
-	{ 'v', 'v', "verbose", NULL, "say what is attached, and libbpf's messages" },
+	{ 'v', 'v', "verbose", NULL, "say what is attached, what the load cost, and libbpf's messages" },
 	{ 'q', 'q', "quiet", NULL, "no \"Tracing N probes\" line once attached" },
 	{ OPT_BEST_EFFORT, 0, "best-effort", NULL,
 	  "skip probes a glob matched that cannot be attached" },

@@ -208,6 +208,12 @@ static int size_agg_maps(struct tracer *t)
 	if (!err)
 		err = set_entries(s->maps.agg_hist,
 				  (t->nprobes + 1) * USDTKIT_TRACE_HIST_SLOTS);
+	/* a hash map is allocated whole at creation (10,240 entries, per
+	 * CPU for agg_by): one entry when the command does not use it */
+	if (!err && !g->by.set)
+		err = set_entries(s->maps.agg_by, 1);
+	if (!err && !g->lat_start)
+		err = set_entries(s->maps.lat_start, 1);
 	if (!err && g->by.str)
 		err = bpf_map__set_key_size(s->maps.agg_by, 16 + ks);
 	if (!err && g->lat_start && g->key_kind == USDTKIT_TRACE_KEY_STR)
