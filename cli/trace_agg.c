@@ -262,8 +262,9 @@ static unsigned int trace_features(const struct tracer *t)
 	return f;
 }
 
-/* the arguments the probes read: those they have (all when their sites
- * disagree) of those their configurations name */
+/* the arguments the probes read: those they have of those their
+ * configurations name; all when their sites disagree, or when objects
+ * mapped later (-p PROVIDER:NAME) may bring sites with more */
 static unsigned int trace_args_used(const struct tracer *t)
 {
 	unsigned int all = (1u << MAX_ARGS) - 1, used = 0, have;
@@ -272,7 +273,7 @@ static unsigned int trace_args_used(const struct tracer *t)
 	for (i = 0; i < t->nprobes; i++) {
 		const struct probe *p = &t->probes[i];
 
-		have = p->mixed || p->nargs >= MAX_ARGS ? all :
+		have = p->mixed || !p->path || p->nargs >= MAX_ARGS ? all :
 			(1u << p->nargs) - 1;
 		used |= t->agg.cfgs[i].arg_mask & have;
 	}
