@@ -332,56 +332,54 @@ static __always_inline int usdtkit__from_win(const struct usdtkit_bpf_spec *spec
 	return 0;
 }
 
-/*
- * The base and index registers of a REG or MEM argument, each view
- * decoded at most once whatever the kind: a register argument's base is
- * always read, and its index when it has a high half. One copy of each
- * view's decoding (on x86-64 a 21-way switch) per argument, not one per
- * kind, halves what the verifier walks per argument; a hit reads the
- * same registers as before.
- */
-static __always_inline int usdtkit__regs(struct pt_regs *ctx, int slot_size,
-					 const struct usdtkit_bpf_arg *a, int reg,
-					 unsigned long long *base,
-					 unsigned long long *index)
-{
-	int err;
-
-	*base = 0;
-	*index = 0;
-	if (reg || a->base_off != USDTKIT_BPF_NO_REG) {
-		err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
-				    a->base_width, base);
-		if (err)
-			return err;
-	}
-	if (reg ? a->flags & USDTKIT_BPF_F_HI : a->index_off != USDTKIT_BPF_NO_REG)
-		return usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
-				     a->index_width, index);
-	return 0;
-}
-
-/* A memory argument, its registers read: exactly its own bytes, or its
- * group's window. */
+/* A memory argument: exactly its own bytes, or its group's window. */
 static __always_inline int usdtkit__mem(struct pt_regs *ctx,
 					const struct usdtkit_bpf_spec *spec,
 					const struct usdtkit_bpf_arg *a,
 					struct usdtkit__win *win,
-					unsigned long long base,
-					unsigned long long index,
 					unsigned long long *v)
 {
-	unsigned long long addr = (unsigned long long)a->disp;
+	unsigned long long addr = (unsigned long long)a->disp, r = 0;
+	int slot_size = spec->slot_size, err;
 
 	if (a->flags & USDTKIT_BPF_F_PC_REL)
 		addr += usdtkit__ip(ctx);
-	addr += base + (index << (a->scale_shift & 3));
+	if (a->base_off != USDTKIT_BPF_NO_REG) {
+		err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
+				    a->base_width, &r);
+		if (err)
+			return err;
+		addr += r;
+	}
+	if (a->index_off != USDTKIT_BPF_NO_REG) {
+		err = usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
+				    a->index_width, &r);
+		if (err)
+			return err;
+		addr += r << (a->scale_shift & 3);
+	}
 	if (a->flags & USDTKIT_BPF_F_ADDR32)
 		addr &= 0xffffffffULL;
 	/* alone, or its window faulted: its own exact-size read */
 	if (win && !usdtkit__from_win(spec, a, addr, win, v))
 		return 0;
 	return usdtkit__read_user(addr, a->size, v);
+}
+
+static __always_inline int usdtkit__reg(struct pt_regs *ctx, int slot_size,
+					const struct usdtkit_bpf_arg *a,
+					unsigned long long *v)
+{
+	unsigned long long hi = 0;
+	int err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
+				a->base_width, v);
+
+	if (err || !(a->flags & USDTKIT_BPF_F_HI))
+		return err;
+	err = usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
+			    a->index_width, &hi);
+	*v |= hi << ((a->base_width & 7) * 8);
+	return err;
 }
 
 /* The low a->size bytes of @v, sign- or zero-extended as @a says. */
@@ -406,8 +404,7 @@ static __always_inline int usdtkit__spec_arg(struct pt_regs *ctx,
 					     long *value)
 {
 	const struct usdtkit_bpf_arg *a;
-	unsigned long long v = 0, base, index;
-	unsigned int kind;
+	unsigned long long v = 0;
 	int err;
 
 	*value = 0;
@@ -416,26 +413,22 @@ static __always_inline int usdtkit__spec_arg(struct pt_regs *ctx,
 	if (n >= USDTKIT_BPF_MAX_ARGS || n >= spec->arg_cnt)
 		return -USDTKIT__ENOENT;
 	a = &spec->args[n];
-	/* one kind, tested once: the verifier then knows it on each path */
-	kind = a->kind;
-	asm volatile("" : "+r"(kind));
-	if (kind == USDTKIT_BPF_ARG_CONST) {
+	switch (a->kind) {
+	case USDTKIT_BPF_ARG_CONST:
 		v = (unsigned long long)a->disp;
 		if (a->flags & USDTKIT_BPF_F_PC_REL)
 			v += usdtkit__ip(ctx);
-		*value = usdtkit__extend(a, v);
-		return 0;
-	}
-	if (kind != USDTKIT_BPF_ARG_REG && kind != USDTKIT_BPF_ARG_MEM)
+		err = 0;
+		break;
+	case USDTKIT_BPF_ARG_REG:
+		err = usdtkit__reg(ctx, spec->slot_size, a, &v);
+		break;
+	case USDTKIT_BPF_ARG_MEM:
+		err = usdtkit__mem(ctx, spec, a, win, &v);
+		break;
+	default:
 		return -USDTKIT__EINVAL;
-	err = usdtkit__regs(ctx, spec->slot_size, a, kind == USDTKIT_BPF_ARG_REG,
-			    &base, &index);
-	if (err)
-		return err;
-	if (kind == USDTKIT_BPF_ARG_REG)
-		v = base | (index << ((a->base_width & 7) * 8));
-	else
-		err = usdtkit__mem(ctx, spec, a, win, base, index, &v);
+	}
 	if (err)
 		return err;
 	*value = usdtkit__extend(a, v);
