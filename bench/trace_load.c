@@ -4,7 +4,8 @@
  * with a counter (arg0, long, i = 0..M-1, never negative) and a string
  * (arg1, one of 16 keys, "key00".."key15", key i % 16: 16 distinct
  * pointers too), fired M times in a loop; both arguments are in
- * registers.
+ * registers. tload:done (M, "key00") fires once after the loop: a
+ * second probe, for the --latency START END of bench/startup_bench.sh.
  *
  * It reads one line on stdin before the loop (so that a tracer can
  * attach first), prints the loop's time in ns on stdout, and reads one
@@ -60,6 +61,7 @@ int main(int argc, char **argv)
 		DTRACE_PROBE2(tload, hot, i, k);
 	}
 	t1 = now_ns();
+	DTRACE_PROBE2(tload, done, m, keys[0]);
 	printf("%lld\n", t1 - t0);
 	fflush(stdout);
 	wait_line();

@@ -229,6 +229,56 @@ static int check_mode(enum usdtkit_mode m)
 	return 0;
 }
 
+/*
+ * -v: what the load cost, from the verifier's statistics (log level 4:
+ * a few lines, and no slower verification; an error is still logged).
+ * "processed N insns" is on every kernel, where verified_insns in
+ * bpf_prog_info needs 5.16. bench/startup_bench.sh and the verifier
+ * count test read this line.
+ */
+#define LOAD_LOG_SIZE 16384
+
+static unsigned long long log_num(const char *log, const char *key)
+{
+	const char *p = log ? strstr(log, key) : NULL;
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+static void say_loaded(const struct tracer *t, const char *log, uint64_t ns)
+{
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info);
+	int fd = bpf_program__fd(t->skel->progs.usdtkit_trace);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		memset(&info, 0, sizeof(info));
+	fprintf(stderr, "usdtkit: loaded usdtkit_trace: features 0x%x, "
+		"%llu insns processed, %u xlated, verified in %.3f ms, "
+		"load %.3f ms\n", t->skel->rodata->features,
+		log_num(log, "processed "), info.xlated_prog_len / 8,
+		log_num(log, "verification time ") / 1e3, ns / 1e6);
+}
+
+static int load_prog(struct tracer *t)
+{
+	struct bpf_program *prog = t->skel->progs.usdtkit_trace;
+	char *log = t->verbose ? calloc(1, LOAD_LOG_SIZE) : NULL;
+	uint64_t t0;
+	int err;
+
+	if (log) {
+		bpf_program__set_log_buf(prog, log, LOAD_LOG_SIZE);
+		bpf_program__set_log_level(prog, 4);
+	}
+	t0 = now_ns();
+	err = trace__load(t->skel);
+	if (!err && t->verbose)
+		say_loaded(t, log, now_ns() - t0);
+	free(log);
+	return err;
+}
+
 static int load(struct tracer *t)
 {
 	int err;
@@ -256,7 +306,7 @@ static int load(struct tracer *t)
 	if (!err)
 		err = size_maps(t);
 	if (!err)
-		err = trace__load(t->skel);
+		err = load_prog(t);
 	if (err) {
 		trace_err("loading the BPF program: %s%s", strerror(-err),
 			  load_hint(err));
@@ -522,7 +572,7 @@ static const struct cli_opt trace_options[] = {
 	{ OPT_LATENCY, 0, "latency", "START END",
 	  "histogram of the time from each START hit to the next END hit" },
 	{ OPT_KEY, 0, "key", "KEY", "pair --latency hits by tid (default), pid, argN or str(argN)" },
-	{ 'v', 'v', "verbose", NULL, "say what is attached, and libbpf's messages" },
+	{ 'v', 'v', "verbose", NULL, "say what is attached, what the load cost, and libbpf's messages" },
 	{ 'q', 'q', "quiet", NULL, "no \"Tracing N probes\" line once attached" },
 	{ OPT_BEST_EFFORT, 0, "best-effort", NULL,
 	  "skip probes a glob matched that cannot be attached" },

@@ -208,6 +208,12 @@ static int size_agg_maps(struct tracer *t)
 	if (!err)
 		err = set_entries(s->maps.agg_hist,
 				  (t->nprobes + 1) * USDTKIT_TRACE_HIST_SLOTS);
+	/* a hash map is allocated whole at creation (10,240 entries, per
+	 * CPU for agg_by): one entry when the command does not use it */
+	if (!err && !g->by.set)
+		err = set_entries(s->maps.agg_by, 1);
+	if (!err && !g->lat_start)
+		err = set_entries(s->maps.lat_start, 1);
 	if (!err && g->by.str)
 		err = bpf_map__set_key_size(s->maps.agg_by, 16 + ks);
 	if (!err && g->lat_start && g->key_kind == USDTKIT_TRACE_KEY_STR)
@@ -221,8 +227,73 @@ static int size_agg_maps(struct tracer *t)
 	return 0;
 }
 
-/* Before the load: every probe's configuration, checked, and the maps
- * sized. A bad --filter or aggregation argument fails here: exit 2. */
+/* the USDTKIT_TRACE_F_* bits of configuration @c */
+static unsigned int cfg_features(const struct usdtkit_trace_cfg *c)
+{
+	unsigned int f = c->flags, i;
+
+	if (c->filter.ninsns)
+		f |= USDTKIT_TRACE_F_FILTER;
+	for (i = 0; i < c->filter.ninsns && i < USDTKIT_FILTER_MAX_INSNS; i++) {
+		if (c->filter.insns[i].op == USDTKIT_FOP_STR_EQ ||
+		    c->filter.insns[i].op == USDTKIT_FOP_STR_PREFIX)
+			f |= USDTKIT_TRACE_F_FILTER_STR;
+	}
+	if ((c->flags & USDTKIT_TRACE_COUNT_BY) && c->by_str)
+		f |= USDTKIT_TRACE_F_KEY_STR;
+	if ((c->flags & (USDTKIT_TRACE_LAT_START | USDTKIT_TRACE_LAT_END)) &&
+	    c->key_kind == USDTKIT_TRACE_KEY_STR)
+		f |= USDTKIT_TRACE_F_KEY_STR;
+	return f;
+}
+
+/*
+ * What the program verifies: the paths some probe's configuration takes,
+ * and no other. The configurations are map data the verifier cannot see,
+ * so without this it walks every filter, aggregation and string path.
+ */
+static unsigned int trace_features(const struct tracer *t)
+{
+	unsigned int f = t->str_mask ? USDTKIT_TRACE_F_STR : 0;
+	size_t i;
+
+	for (i = 0; i < t->nprobes; i++)
+		f |= cfg_features(&t->agg.cfgs[i]);
+	return f;
+}
+
+/* the arguments the probes read: those they have of those their
+ * configurations name; all when their sites disagree, or when objects
+ * mapped later (-p PROVIDER:NAME) may bring sites with more */
+static unsigned int trace_args_used(const struct tracer *t)
+{
+	unsigned int all = (1u << MAX_ARGS) - 1, used = 0, have;
+	size_t i;
+
+	for (i = 0; i < t->nprobes; i++) {
+		const struct probe *p = &t->probes[i];
+
+		have = p->mixed || !p->path || p->nargs >= MAX_ARGS ? all :
+			(1u << p->nargs) - 1;
+		used |= t->agg.cfgs[i].arg_mask & have;
+	}
+	return used;
+}
+
+static unsigned int trace_filter_insns(const struct tracer *t)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < t->nprobes; i++)
+		if (t->agg.cfgs[i].filter.ninsns > n)
+			n = t->agg.cfgs[i].filter.ninsns;
+	return n;
+}
+
+/* Before the load: every probe's configuration, checked, the maps
+ * sized, and the program's features set. A bad --filter or aggregation
+ * argument fails here: exit 2. */
 int trace_agg_prepare(struct tracer *t)
 {
 	size_t i;
@@ -236,6 +307,9 @@ int trace_agg_prepare(struct tracer *t)
 		if (err)
 			return err;
 	}
+	t->skel->rodata->features = trace_features(t);
+	t->skel->rodata->args_used = trace_args_used(t);
+	t->skel->rodata->filter_insns = trace_filter_insns(t);
 	return size_agg_maps(t);
 }
 

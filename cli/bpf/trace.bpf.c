@@ -13,7 +13,25 @@
 
 #include "trace_event.h"
 
+/*
+ * What this command uses (USDTKIT_TRACE_F_* and the cfg flags), set by
+ * the CLI before the load. A load-time constant: the verifier never
+ * walks a path whose bit is clear and drops its instructions, so a
+ * print of one probe verifies no filter, aggregation or string code
+ * (per-probe configuration is map data, which the verifier cannot
+ * know). Programs that leave it alone keep every path.
+ */
+const volatile unsigned int features = USDTKIT_TRACE_F_ALL;
+/* bit n: some probe reads argument n; the code reading the others is
+ * never verified (each argument's decoding is ~1,800 instructions to
+ * walk). Also load-time, from the probes' argument counts. */
+const volatile unsigned int args_used = (1u << USDTKIT_BPF_MAX_ARGS) - 1;
+/* the longest --filter program of any probe: the steps to verify */
+const volatile unsigned int filter_insns = USDTKIT_FILTER_MAX_INSNS;
+
 #define USDTKIT_FILTER_INLINE static __always_inline
+#define USDTKIT_FILTER_STR_ON (features & USDTKIT_TRACE_F_FILTER_STR)
+#define USDTKIT_FILTER_RUN_MAX filter_insns
 #define USDTKIT_FILTER_READ_STR(dst, size, ptr) \
 	bpf_probe_read_user_str(dst, size, (const void *)(unsigned long)(ptr))
 #include "trace_filter_run.h"
@@ -133,7 +151,7 @@ static __always_inline void read_str(struct usdtkit_trace_event *e, int i,
 	unsigned int off = str_off[i], n = str_size;
 	struct usdtkit_trace_str *s;
 
-	if (!off || off + sizeof(*s) + n > ev_size)
+	if (!(features & USDTKIT_TRACE_F_STR) || !off || off + sizeof(*s) + n > ev_size)
 		return;
 	s = (void *)e + off;
 	/* a slot is always written: the record is not zeroed */
@@ -158,11 +176,21 @@ static __always_inline void read_args(struct pt_regs *ctx,
 {
 	int i;
 
-#pragma unroll
+	/*
+	 * A loop, not unrolled: one copy of the argument code instead of
+	 * twelve per call keeps the ELF program small, and the kernel's
+	 * dead-code and liveness passes scale with it, not with what is
+	 * walked. It ends after the last argument wanted, and the verifier,
+	 * knowing args_used, walks no further either.
+	 */
+	mask &= args_used;
+#pragma clang loop unroll(disable)
 	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
 		long v = 0;
 		int err;
 
+		if (!(mask >> i))
+			break;
 		if (!(mask & (1u << i)))
 			continue;
 		h->args[i] = 0;
@@ -309,6 +337,8 @@ static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
 		return;
 	}
 	k->val = 0;
+	if (!(features & USDTKIT_TRACE_F_KEY_STR))
+		return;
 	for (i = 0; i < USDTKIT_TRACE_KEY_STR_MAX / 8; i++) {
 		if (i >= key_str / 8)
 			break;
@@ -361,6 +391,13 @@ static __always_inline void latency(const struct usdtkit_trace_cfg *cfg,
 	stats_add(lat_slot, d, 1, 0);
 }
 
+/* feature @f is in this command and in @cfg */
+static __always_inline int uses(const struct usdtkit_trace_cfg *cfg,
+				unsigned int f)
+{
+	return features & f & cfg->flags;
+}
+
 /* a probe without configuration (the attach tests' programs): print
  * every hit */
 static const struct usdtkit_trace_cfg cfg_emit = {
@@ -376,7 +413,7 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	const struct usdtkit_trace_cfg *cfg = &cfg_emit;
 	unsigned long long ts;
 	struct scratch *s;
-	unsigned int probe = 0;
+	unsigned int probe = 0, filter_mask = 0;
 	int zero = 0;
 
 	/* this program's frame is large: keep it off the private stack of
@@ -405,30 +442,33 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	}
 	/* what the filter needs, then the filter: a dropped hit costs only
 	 * that (no clock, no other argument) */
-	if (cfg->need & USDTKIT_TRACE_NEED_FILTER_ID)
-		get_id(&s->hit);
-	read_args(ctx, spec, cfg->filter_mask, &s->hit, &s->st);
-	if (!usdtkit_filter_run(&cfg->filter, &s->hit)) {
-		count(USDTKIT_TRACE_C_DROPPED);
-		return 0;
+	if (features & USDTKIT_TRACE_F_FILTER) {
+		filter_mask = cfg->filter_mask;
+		if (cfg->need & USDTKIT_TRACE_NEED_FILTER_ID)
+			get_id(&s->hit);
+		read_args(ctx, spec, filter_mask, &s->hit, &s->st);
+		if (!usdtkit_filter_run(&cfg->filter, &s->hit)) {
+			count(USDTKIT_TRACE_C_DROPPED);
+			return 0;
+		}
 	}
 	count(USDTKIT_TRACE_C_KEPT);
 	ts = cfg->need & USDTKIT_TRACE_NEED_TIME ? bpf_ktime_get_ns() : 0;
 	if ((cfg->need & (USDTKIT_TRACE_NEED_ID | USDTKIT_TRACE_NEED_FILTER_ID)) ==
 	    USDTKIT_TRACE_NEED_ID)
 		get_id(&s->hit);
-	read_args(ctx, spec, cfg->arg_mask & ~cfg->filter_mask, &s->hit, &s->st);
-	if (cfg->flags & USDTKIT_TRACE_EMIT)
+	read_args(ctx, spec, cfg->arg_mask & ~filter_mask, &s->hit, &s->st);
+	if (uses(cfg, USDTKIT_TRACE_EMIT))
 		emit(spec, &s->hit, &s->st, ts);
-	if (cfg->flags & (USDTKIT_TRACE_COUNTS | USDTKIT_TRACE_STATS))
+	if (uses(cfg, USDTKIT_TRACE_COUNTS | USDTKIT_TRACE_STATS))
 		stats_add(probe, arg_at(&s->hit, cfg->stats_arg),
-			  cfg->flags & USDTKIT_TRACE_STATS, cfg->stats_signed);
-	if (cfg->flags & USDTKIT_TRACE_HIST)
+			  uses(cfg, USDTKIT_TRACE_STATS), cfg->stats_signed);
+	if (uses(cfg, USDTKIT_TRACE_HIST))
 		hist_add(probe, arg_at(&s->hit, cfg->hist_arg),
 			 cfg->hist_signed);
-	if (cfg->flags & USDTKIT_TRACE_COUNT_BY)
+	if (uses(cfg, USDTKIT_TRACE_COUNT_BY))
 		count_by(cfg, probe, s);
-	if (cfg->flags & (USDTKIT_TRACE_LAT_START | USDTKIT_TRACE_LAT_END))
+	if (uses(cfg, USDTKIT_TRACE_LAT_START | USDTKIT_TRACE_LAT_END))
 		latency(cfg, s, ts);
 	return 0;
 }

@@ -66,6 +66,17 @@ enum {
 #define USDTKIT_TRACE_LAT_START	0x20	/* lat_start[key] = now */
 #define USDTKIT_TRACE_LAT_END	0x40	/* latency since lat_start[key] */
 
+/*
+ * The program's .rodata `features`: the union of the flags above over
+ * every probe, and what else some probe uses. The verifier walks only
+ * the paths whose bit is set (bench/README.md, "Startup").
+ */
+#define USDTKIT_TRACE_F_FILTER	0x100	/* some probe has a --filter */
+#define USDTKIT_TRACE_F_FILTER_STR 0x200 /* ... comparing a str(argN) */
+#define USDTKIT_TRACE_F_STR	0x400	/* --str: string slots in events */
+#define USDTKIT_TRACE_F_KEY_STR	0x800	/* a str(argN) key */
+#define USDTKIT_TRACE_F_ALL	0xfff
+
 #define USDTKIT_TRACE_NEED_TIME	0x01	/* bpf_ktime_get_ns() */
 #define USDTKIT_TRACE_NEED_ID	0x02	/* bpf_get_current_pid_tgid() */
 #define USDTKIT_TRACE_NEED_FILTER_ID 0x04 /* that, before the filter */

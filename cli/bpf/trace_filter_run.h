@@ -5,7 +5,12 @@
  * checks is the code the kernel runs. The includer defines
  *   USDTKIT_FILTER_READ_STR(dst, size, ptr): bpf_probe_read_user_str()'s
  *   contract: the bytes copied with the NUL, or a negative errno;
- *   USDTKIT_FILTER_INLINE: how the functions are declared.
+ *   USDTKIT_FILTER_INLINE: how the functions are declared;
+ *   and may define USDTKIT_FILTER_STR_ON: 0 when no filter compares a
+ *   string (the BPF program's load-time constant: no string code to
+ *   verify); 1 by default; and USDTKIT_FILTER_RUN_MAX: the most
+ *   instructions any filter has (the program's load-time constant: the
+ *   verifier walks that many steps, not USDTKIT_FILTER_MAX_INSNS).
  * Loops have constant bounds: the verifier of a 6.1 kernel accepts them
  * without unrolling.
  */
@@ -15,6 +20,13 @@
 #include <usdtkit/bpf_spec.h>
 
 #include "trace_filter.h"
+
+#ifndef USDTKIT_FILTER_STR_ON
+#define USDTKIT_FILTER_STR_ON 1
+#endif
+#ifndef USDTKIT_FILTER_RUN_MAX
+#define USDTKIT_FILTER_RUN_MAX USDTKIT_FILTER_MAX_INSNS
+#endif
 
 /* What one hit offers to a filter; args[] has every argument it names. */
 struct usdtkit_filter_hit {
@@ -89,7 +101,7 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_insn(const struct usdtkit_filter *f,
 	switch (in->op) {
 	case USDTKIT_FOP_STR_EQ:
 	case USDTKIT_FOP_STR_PREFIX:
-		if (in->str >= USDTKIT_FILTER_MAX_STRS)
+		if (!USDTKIT_FILTER_STR_ON || in->str >= USDTKIT_FILTER_MAX_STRS)
 			return 0;
 		return usdtkit_filter_str(h, &f->strs[in->str], l,
 					  in->op == USDTKIT_FOP_STR_PREFIX);
@@ -124,7 +136,8 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_run(const struct usdtkit_filter *f,
 	for (i = 0; i < USDTKIT_FILTER_MAX_INSNS; i++) {
 		const struct usdtkit_filter_insn *in;
 
-		if (pc >= USDTKIT_FILTER_MAX_INSNS || pc >= f->ninsns)
+		if (pc >= USDTKIT_FILTER_MAX_INSNS || pc >= f->ninsns ||
+		    i >= USDTKIT_FILTER_RUN_MAX)
 			break;
 		in = &f->insns[pc];
 		next = usdtkit_filter_insn(f, in, h) ? in->jt : in->jf;
