@@ -32,6 +32,11 @@ sh scripts/cross.sh
 # VM proof: trace on each target's own kernel under qemu-system, one
 # boot per scenario (needs the cross builds above).
 sh scripts/vm.sh
+# ... and the kernels around it that boards run, where x86-64 and arm64
+# boot fastest: 5.10 (no BPF cookies: AUTO picks ipmap, perf is
+# refused) and 6.12 (uprobe_multi). `sh scripts/vm.sh all` boots every
+# target on every kernel of its manifest (docs/ARCHES.md).
+sh scripts/vm.sh x86_64 aarch64 5.10 6.12
 
 # Fuzzing: the libFuzzer harnesses, replay and bounded runs.
 sh fuzz/ci.sh
