@@ -72,13 +72,23 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_str(struct usdtkit_filter_hit *h,
 					     const struct usdtkit_filter_str *p,
 					     unsigned long long ptr, int prefix)
 {
-	unsigned int len = p->len, i;
+	unsigned int len = p->len, size, i;
 	long n;
 
 	if (len >= USDTKIT_FILTER_STR_MAX)
 		return 0;
-	/* len + 2 <= sizeof(h->buf): the bound the verifier checks */
-	n = USDTKIT_FILTER_READ_STR(h->buf, prefix ? len + 1 : len + 2, ptr);
+	size = prefix ? len + 1 : len + 2;
+	/*
+	 * size <= sizeof(h->buf), checked again right at the call: the
+	 * compiler may spill size to the stack, and Linux 6.1's verifier
+	 * forgets the bounds of a 32-bit value filled back from there
+	 * ("R2 unbounded memory access"). The empty asm hides the earlier
+	 * check from the compiler, so this one stays.
+	 */
+	__asm__ __volatile__("" : "+r"(size));
+	if (size > sizeof(h->buf))
+		return 0;
+	n = USDTKIT_FILTER_READ_STR(h->buf, size, ptr);
 	if (n != (long)len + 1)
 		return 0;
 	for (i = 0; i < USDTKIT_FILTER_STR_MAX - 1; i++) {
