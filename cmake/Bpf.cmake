@@ -25,11 +25,14 @@ function(usdtkit_bpf_skeleton name src)
     ${USDTKIT_BPF_FLAGS_${name}})
   set(deps ${src} ${PROJECT_SOURCE_DIR}/include/usdtkit/usdtkit.bpf.h
     ${PROJECT_SOURCE_DIR}/include/usdtkit/bpf_spec.h ${ARGN})
+  # the compiler's own list of headers (DEPFILE): a change to any header
+  # the program includes rebuilds it, not only to those named here
   add_custom_command(OUTPUT ${obj}
     COMMAND ${USDTKIT_CLANG} -target ${USDTKIT_BPF_TARGET} ${cflags}
-            -c ${src} -o ${obj}
+            -MD -MF ${obj}.d -c ${src} -o ${obj}
     COMMAND ${USDTKIT_LLVM_STRIP} -g ${obj}
     DEPENDS ${deps}
+    DEPFILE ${obj}.d
     COMMENT "BPF ${name} (${USDTKIT_BPF_TARGET})"
     VERBATIM)
   if(USDTKIT_BPF_TARGET STREQUAL USDTKIT_BPF_HOST_TARGET)

@@ -72,7 +72,8 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_str(struct usdtkit_filter_hit *h,
 					     const struct usdtkit_filter_str *p,
 					     unsigned long long ptr, int prefix)
 {
-	unsigned int len = p->len, size, i;
+	unsigned int len = p->len, i;
+	unsigned long size;	/* 64 bits: the register checked is the one passed */
 	long n;
 
 	if (len >= USDTKIT_FILTER_STR_MAX)
