@@ -35,18 +35,16 @@ for t in $found; do
 done
 
 # 2. what the table promises is here (scripts/setup.sh installed it)
-sh "$archinfo" packages >/dev/null || ko "archinfo packages failed"
-for pkg in $(sh "$archinfo" packages); do
-	what=$(sed -e 's/#.*//' "$src/scripts/packages" |
-		awk -v p="$pkg" '$2 == p { for (i = 3; i <= NF; i++) print $i }')
-	for w in $what; do
-		case $w in
-		-) continue ;;
-		/*) [ -e "$w" ] ;;
-		*) command -v "$w" >/dev/null 2>&1 ;;
-		esac && ok || ko "$w (package $pkg) is not on this machine: run scripts/setup.sh"
-	done
-done
+offers=$(sh "$archinfo" offers) || ko "archinfo offers failed"
+[ -n "$offers" ] || ko "archinfo offers: nothing"
+while IFS='	' read -r pkg w; do
+	case $w in
+	/*) [ -e "$w" ] ;;
+	*) command -v "$w" >/dev/null 2>&1 ;;
+	esac && ok || ko "$w (package $pkg) is not on this machine: run scripts/setup.sh"
+done <<EOF
+$offers
+EOF
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
