@@ -207,15 +207,22 @@ static const char *load_hint(int err)
 }
 
 /*
- * A mode this kernel lacks fails once, before anything is loaded or
- * forked, naming what is missing, rather than once per probe.
+ * What this kernel lacks fails once, before anything is loaded or
+ * forked, naming what is missing, rather than once per probe or as
+ * libbpf's errors from the middle of the load.
  */
-static int check_mode(enum usdtkit_mode m)
+static int check_kernel(enum usdtkit_mode m)
 {
 	const struct usdtkit_features *f = usdtkit_features();
 
 	if (!f->bpf)
 		return 0;	/* the load says why */
+	if (!f->ringbuf) {
+		/* every hit and every counter read goes through it */
+		trace_err("this kernel has no BPF ring buffer "
+			  "(Linux 5.8 and later), which trace needs");
+		return -EOPNOTSUPP;
+	}
 	if (m == USDTKIT_MODE_MULTI && !f->uprobe_multi) {
 		trace_err("--mode multi: this kernel has no uprobe_multi links "
 			  "(Linux 6.6 and later, 64-bit kernels): use --mode perf or ipmap");
@@ -976,7 +983,7 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 			return err;
 	}
 	t->mode = usdtkit_mode_resolve(t->mode);
-	err = check_mode(t->mode);
+	err = check_kernel(t->mode);
 	if (err)
 		return err;
 	/* -c: CMD's pid is needed to attach: fork it now, held before its
