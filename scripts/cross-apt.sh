@@ -28,6 +28,8 @@ apt_cross_archs=$("${usdtkit_top:?}/scripts/archinfo" table cross sysroot cross_
 # bump the recipe when the way the state is made changes: a state made
 # the old way is then made again
 apt_cross_marker=$aptdir/.updated-r2-$(echo $apt_cross_archs | tr " " -)
+# the machine's own architecture is indexed too (its build tools)
+apt_native_arch=amd64
 
 apt_private() {	# apt_private TOOL ARGS...: apt-get or apt-cache with the private state
 	_tool=$1; shift
@@ -35,8 +37,7 @@ apt_private() {	# apt_private TOOL ARGS...: apt-get or apt-cache with the privat
 		-o Dir::Cache="$aptdir/cache" \
 		-o Dir::Etc::SourceList="$aptdir/sources.list" \
 		-o Dir::Etc::SourceParts="$aptdir/sources.list.d" \
-		-o APT::Architectures::=amd64 \
-		$(for _a in $apt_cross_archs; do echo "-o APT::Architectures::=$_a"; done) \
+		$(for _a in $apt_native_arch $apt_cross_archs; do echo "-o APT::Architectures::=$_a"; done) \
 		"$@"
 }
 
@@ -49,18 +50,20 @@ one_line_src() {
 	grep -v security "$1" | awk '{ print } sub(/^deb /, "deb-src ")'
 }
 
-# apt_suite_use SUITE: from now on, a state of its own for another Debian
-# suite (the VM kernels of other releases, tests/vm/fetch.sh: bullseye,
-# trixie, bookworm-backports), in $USDTKIT_CACHE/apt-SUITE: binary
-# packages of every architecture whose manifest takes a kernel from SUITE
-# (vm_kernels), from the archive the machine's own sources name. The
-# machine's suite keeps the state above.
+# apt_suite_use SUITE ARCH: from now on, a state of its own for another
+# Debian suite (the VM kernels of other releases, tests/vm/fetch.sh:
+# bullseye, trixie, bookworm-backports), in $USDTKIT_CACHE/apt-SUITE-ARCH:
+# binary packages of one Debian architecture, from the archive the
+# machine's own sources name. One architecture per state, because apt
+# keeps none of a suite's lists when one architecture's index fails (a
+# mirror mid-sync), and a kernel of one architecture needs no other's
+# index. The machine's suite keeps the state above.
 apt_suite_use() {
 	apt_suite=$1
-	aptdir=$USDTKIT_CACHE/apt-$apt_suite
-	apt_cross_archs=$("$usdtkit_top/scripts/archinfo" table vm_kernels debian |
-		awk -F'\t' -v s="$apt_suite" 'index($3, "=" s ":") { split($4, d, " "); printf "%s ", d[1] }')
-	apt_cross_marker=$aptdir/.updated-$(echo $apt_cross_archs | tr ' ' -)
+	aptdir=$USDTKIT_CACHE/apt-$apt_suite-$2
+	apt_native_arch=
+	apt_cross_archs=$2
+	apt_cross_marker=$aptdir/.updated-s3
 }
 
 # the Debian archive of the machine's sources (deb822 or one-line)
@@ -72,17 +75,46 @@ apt_archive_uri() {
 	} | grep -m1 . || echo http://deb.debian.org/debian
 }
 
-# apt_suite_sources: the one-suite state's sources.list
+# the security archive of the machine's sources, or Debian's
+apt_security_uri() {
+	{ cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk '/^URIs:/ && /security/ { print $2 }'
+	  cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk '$1 == "deb" && /security/ { print $2 }'
+	} | grep -m1 . || echo http://deb.debian.org/debian-security
+}
+
+# apt_suite_sources: the one-suite state's sources.list. A release's
+# security suite too, as a machine of that release has it: a kernel
+# security update removes the point release's kernel from the main pool
+# (seen with Debian 13's 6.12.117 once 6.12.118 came in trixie-security,
+# while trixie's own index still named 6.12.117); backports has none.
 apt_suite_sources() {
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
-		"$(apt_archive_uri) $apt_suite main" > "$aptdir/sources.list"
+	_k="deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
+	echo "$_k $(apt_archive_uri) $apt_suite main" > "$aptdir/sources.list"
+	case $apt_suite in
+	*-*) ;;
+	*) echo "$_k $(apt_security_uri) $apt_suite-security main" \
+		>> "$aptdir/sources.list" ;;
+	esac
 }
 
 # apt_suite_update: an old suite's mirror may answer 404 or be mid-sync:
 # a few tries, then a failure that names the suite
+# a few tries, then a failure that names the suite. The security suite
+# is a help, not a need: when only its indices fail (its mirror's
+# Release and Packages disagree mid-sync), the suite's own lists serve.
 apt_suite_update() {
+	_log=$aptdir/update.log
 	for _try in 1 2 3 4; do
-		apt_cross update >&2 && return 0
+		apt_cross update >"$_log" 2>&1 && return 0
+		cat "$_log" >&2
+		if ! grep '^E: Failed to fetch' "$_log" | grep -qv -- "-security/" &&
+		   grep -q '^E: Failed to fetch' "$_log"; then
+			echo "cross-apt: Debian $apt_suite-security: incomplete" \
+				"package lists (mirror sync?): using $apt_suite's alone" >&2
+			return 0
+		fi
 		echo "cross-apt: Debian $apt_suite: apt update failed (try $_try of 4)" >&2
 		[ "$_try" = 4 ] || sleep $((_try * 15))
 	done
@@ -127,18 +159,32 @@ apt_cross_init() {
 	) 9>"$aptdir/.lock"
 }
 
+# apt_cross_missing DIR PKG[:ARCH]...: the first package with no .deb in DIR
+apt_cross_missing() {
+	local dir=$1 p; shift
+	for p in "$@"; do
+		ls "$dir/${p%%:*}_"*.deb >/dev/null 2>&1 || { echo "$p"; return; }
+	done
+}
+
 # apt_cross_fetch DIR PKG[:ARCH]...: download the packages into DIR
-# (cached by apt in the state); fails naming the first one missing.
+# (cached by apt in the state); fails naming the first one missing. A
+# state updated once, long ago, names versions the archive has since
+# replaced (a point release: 404), so a failed download updates the
+# state once more and tries again.
 apt_cross_fetch() {
-	local dir=$1 n p; shift
+	local dir=$1 miss try; shift
 	apt_cross_init
 	mkdir -p "$dir"
-	(cd "$dir" && apt_cross download "$@" 2>&1 | grep -v unsandboxed >&2) || true
-	for p in "$@"; do
-		n=${p%%:*}
-		ls "$dir/${n}_"*.deb >/dev/null 2>&1 || {
-			echo "cross-apt: cannot download $p" >&2
-			return 1
-		}
+	for try in 1 2; do
+		(cd "$dir" && apt_cross download "$@" 2>&1 | grep -v unsandboxed >&2) || true
+		miss=$(apt_cross_missing "$dir" "$@")
+		[ -z "$miss" ] && return 0
+		[ $try = 1 ] || break
+		echo "cross-apt: $miss: updating the package lists once more" >&2
+		rm -f "$apt_cross_marker"
+		apt_cross_init
 	done
+	echo "cross-apt: cannot download $miss" >&2
+	return 1
 }

@@ -32,11 +32,15 @@ sh scripts/cross.sh
 # VM proof: trace on each target's own kernel under qemu-system, one
 # boot per scenario (needs the cross builds above).
 sh scripts/vm.sh
-# ... and the kernels around it that boards run, where x86-64 and arm64
-# boot fastest: 5.10 (no BPF cookies: AUTO picks ipmap, perf is
-# refused) and 6.12 (uprobe_multi). `sh scripts/vm.sh all` boots every
-# target on every kernel of its manifest (docs/ARCHES.md).
-sh scripts/vm.sh x86_64 aarch64 5.10 6.12
+# ... and the kernels around it that boards run: 5.10 (no BPF cookies:
+# AUTO picks ipmap, perf is refused) and 6.12 (uprobe_multi; riscv64's
+# first kernel is 6.12 already). s390x and ppc64el have a 6.12 too, left
+# out here because Debian's mirror lacks their kernel packages now (the
+# note of docs/ARCHES.md, "The matrix"); i686 has none (Debian 13 has no
+# i386 kernel). `sh scripts/vm.sh all` boots every target on every
+# kernel of its manifest (docs/ARCHES.md).
+sh scripts/vm.sh x86_64 aarch64 armhf 5.10 6.12
+sh scripts/vm.sh mips64el 6.12
 
 # Fuzzing: the libFuzzer harnesses, replay and bounded runs.
 sh fuzz/ci.sh

@@ -58,7 +58,8 @@ version() {
 
 # unpack PKG:ARCH's file(s) matching the tar pattern into the cache dir
 # named after its version; prints that dir. Concurrent runs (ctest -j)
-# serialise on a lock, and a dir is complete once .done exists.
+# serialise on a lock, and a dir is complete once .done exists. Every
+# step is checked by hand: called in an && list, set -e does not apply.
 unpack() {	# runs in $(...): its variables stay there
 	pkg=$1 ver=$2 pattern=$3
 	[ -n "$ver" ] || { echo "vm fetch: no candidate for $pkg${apt_suite:+ in Debian $apt_suite}" >&2; return 1; }
@@ -69,13 +70,13 @@ unpack() {	# runs in $(...): its variables stay there
 		[ -f "$dir/.done" ] && exit 0
 		tmp=$dir.tmp
 		rm -rf "$tmp" "$dir"
-		apt_cross_fetch "$tmp/deb" "$pkg" >&2
-		dpkg-deb --fsys-tarfile "$tmp"/deb/*.deb |
-			tar -x -C "$tmp" --wildcards "$pattern"
+		apt_cross_fetch "$tmp/deb" "$pkg" >&2 || exit 1
+		dpkg-deb --fsys-tarfile "$tmp"/deb/*.deb >"$tmp/deb/tar" &&
+			tar -x -C "$tmp" --wildcards -f "$tmp/deb/tar" "$pattern" ||
+			exit 1
 		rm -rf "$tmp/deb"
-		mv "$tmp" "$dir"
-		touch "$dir/.done"
-	) 9>"$vmcache/.lock"
+		mv "$tmp" "$dir" && touch "$dir/.done"
+	) 9>"$vmcache/.lock" || return 1
 	echo "$dir"
 }
 
@@ -103,12 +104,24 @@ resolve() {
 	cat "$_memo"
 }
 
+# fetch NAME META PATTERN: resolve, then unpack; prints the dir. A
+# package the archive has replaced since the lists were read (a point
+# release renames the kernel package) is resolved once more, after
+# apt_cross_fetch has updated the lists.
+fetch() {
+	_r=$(resolve "$1" "$2")
+	unpack ${_r% *} ${_r#* } "$3" && return 0
+	echo "vm fetch: $1: resolving ${_r% *} again" >&2
+	rm -f "$vmcache/resolved-$1"
+	_r=$(resolve "$1" "$2")
+	unpack ${_r% *} ${_r#* } "$3"
+}
+
 # busybox: the machine's suite (or the manifest's script)
 if [ -n "$busybox_script" ]; then
 	busybox=$(sh "$top/$busybox_script")
 else
-	r=$(resolve "busybox-$arch" -)
-	busybox=$(unpack ${r% *} ${r#* } './bin/busybox')/bin/busybox
+	busybox=$(fetch "busybox-$arch" - './bin/busybox')/bin/busybox
 fi
 # the kernel: a script's (riscv64's 6.1), the machine's suite, or another
 case $kmeta:$ksrc in
@@ -121,9 +134,8 @@ case $kmeta:$ksrc in
 *)
 	suite=${ksrc%%:*} meta=${ksrc#*:}
 	name=$suite-$arch
-	apt_suite_use "$suite" ;;
+	apt_suite_use "$suite" "$arch" ;;
 esac
-r=$(resolve "$name" "$meta")
-kdir=$(unpack ${r% *} ${r#* } "./boot/$kfile-*")
+kdir=$(fetch "$name" "$meta" "./boot/$kfile-*")
 echo "kernel $(ls "$kdir"/boot/"$kfile"-*)"
 echo "busybox $busybox"
