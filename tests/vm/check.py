@@ -497,6 +497,32 @@ def check_agg(v, log):
           % (o.get("count"), o.get("unmatched"), mn / 1e6, mx / 1e6))
 
 
+# The verifier stops at 1M processed instructions (BPF_COMPLEXITY_LIMIT_INSNS);
+# every configuration stays under a quarter of it, to leave room to grow
+# (bench/README.md, "Startup").
+VERIFIER_BUDGET = 1000000 // 4
+LOADED_RE = re.compile(r"usdtkit: loaded usdtkit_trace: features (0x[0-9a-f]+), "
+                       r"(\d+) insns processed, (\d+) xlated, "
+                       r"verified in ([0-9.]+) ms, load ([0-9.]+) ms")
+
+
+def check_loads(v, log):
+    """Every `trace -v` of the scenario: what its load cost this kernel,
+    printed for bench/vm_load.sh, and the verifier's count in budget."""
+    for name, lines in sorted(log["files"].items()):
+        for line in lines:
+            m = LOADED_RE.search(line)
+            if not m:
+                continue
+            feat, insns = m.group(1), int(m.group(2))
+            print("guest: load %s: features %s, %d insns processed, %s xlated, "
+                  "verified in %s ms, load %s ms"
+                  % (name, feat, insns, m.group(3), m.group(4), m.group(5)))
+            v.check(insns < VERIFIER_BUDGET,
+                    "%s: features %s: %d insns processed, over a quarter "
+                    "of the verifier's 1M" % (name, feat, insns))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--target", required=True)
@@ -518,6 +544,7 @@ def main():
           % (" ".join(log["begin"][1:5]), log["finish"]))
     for k, t in log["times"].items():
         print("guest: %s %.2f s" % (k, t))
+    check_loads(v, log)
     s = args.scenario
     if s == "auto":
         check_auto(v, log)
