@@ -378,7 +378,8 @@ struct usdtkit_link *usdtkit_attach(struct bpf_program *prog, int pid,
 				.name = name };
 	struct usdtkit_open_opts oo = { .sz = sizeof(oo) };
 	struct usdtkit_proc *proc = NULL;
-	struct usdtkit_file *f;
+	struct usdtkit_file *opened = NULL;
+	const struct usdtkit_file *f;
 	struct usdtkit_link *l;
 	char what[512];
 	int err;
@@ -393,9 +394,12 @@ struct usdtkit_link *usdtkit_attach(struct bpf_program *prog, int pid,
 	describe(what, sizeof(what), path, &r);
 	oo.print = l->log.print;
 	oo.print_ctx = l->log.ctx;
-	f = usdtkit_file_open(path, &oo);
-	if (!f)
-		return finish(l, -errno, what);
+	f = r.o.file;
+	if (!f) {
+		f = opened = usdtkit_file_open(path, &oo);
+		if (!f)
+			return finish(l, -errno, what);
+	}
 	/* IP-map addresses of a PIE or library come from the process: attach
 	 * through its own view of the file, the one it has the mappings of */
 	if (l->mode == USDTKIT_MODE_IPMAP && pid != -1 &&
@@ -404,7 +408,7 @@ struct usdtkit_link *usdtkit_attach(struct bpf_program *prog, int pid,
 	else
 		err = attach_file(l, &r, path, f, NULL);
 	usdtkit_proc_close(proc);
-	usdtkit_file_close(f);
+	usdtkit_file_close(opened);
 	return finish(l, err, what);
 }
 

@@ -329,7 +329,7 @@ static int attach_one(struct tracer *t, size_t i, char **why)
 	struct probe *p = &t->probes[i];
 	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
 					 .mode = t->mode, .print = trace_print_msg,
-					 .print_ctx = t };
+					 .print_ctx = t, .file = p->file };
 	char *prov = trace_glob_quote(p->provider), *name = trace_glob_quote(p->name);
 	char label[512];
 	int err = 0;
@@ -541,6 +541,7 @@ static void cleanup(struct tracer *t)
 		free(t->probes[i].provider);
 		free(t->probes[i].name);
 	}
+	trace_targets_release(t);
 	free(t->probes);
 	free(t->captured);
 	trace__destroy(t->skel);
@@ -1024,6 +1025,7 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 			return err;
 		skipped++;
 	}
+	trace_targets_release(t);
 	if (skipped && !t->best_effort) {
 		trace_err("%zu of %zu probes could not be attached "
 			  "(--best-effort traces the others)", skipped, t->nprobes);

@@ -31,6 +31,9 @@ struct probe {
 	bool mixed;		/* its sites disagree on the arguments */
 	bool optional;		/* only a glob matched it: may fail to attach */
 	unsigned char role;	/* ROLE_*: --latency START or END */
+	/* @path as read when the targets were found (in t->files until
+	 * the probes are attached): attached from, not read again */
+	const struct usdtkit_file *file;
 	struct usdtkit_link *link;
 };
 
@@ -95,6 +98,8 @@ struct tracer {
 	struct ring_buffer *rb;
 	struct probe *probes;
 	size_t nprobes, cap;
+	struct usdtkit_file **files;	/* the PATH targets' files, parsed */
+	size_t nfiles;
 	size_t nsites;		/* of every probe: sizes the maps */
 	unsigned long long printed;
 	unsigned int warnings;	/* the library's, printed so far */
@@ -113,6 +118,8 @@ void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
 
 /* trace_targets.c: TARGET -> probes of t (globs expanded) */
 int trace_add_target(struct tracer *t, const char *target);
+/* once attached: the targets' parsed files are no longer needed */
+void trace_targets_release(struct tracer *t);
 /* "PATH:PROVIDER:NAME" of @p, for messages */
 void trace_probe_label(const struct probe *p, char *buf, size_t n);
 /* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */

@@ -57,7 +57,8 @@ static void site_types(const struct usdtkit_site *s, struct arg_type *types,
 /* Add the probe of site @s under @path, or note how its arguments differ
  * from the sites seen before. */
 static int add_site(struct tracer *t, const char *path,
-		    const struct usdtkit_site *s, bool glob)
+		    const struct usdtkit_file *f, const struct usdtkit_site *s,
+		    bool glob)
 {
 	const char *prov = usdtkit_site_provider(s), *name = usdtkit_site_name(s);
 	struct arg_type types[MAX_ARGS];
@@ -95,6 +96,7 @@ static int add_site(struct tracer *t, const char *path,
 	t->nprobes++;
 	if ((path && !p->path) || !p->provider || !p->name)
 		return -ENOMEM;
+	p->file = path ? f : NULL;	/* -p: the process's, closed by now */
 	p->nargs = n;
 	memcpy(p->args, types, sizeof(types));
 	p->optional = glob;
@@ -117,12 +119,43 @@ static int add_file(struct tracer *t, const char *path,
 	int err;
 
 	while ((s = usdtkit_file_next_site(f, s, prov, name))) {
-		err = add_site(t, path, s, glob);
+		err = add_site(t, path, f, s, glob);
 		if (err)
 			return err;
 		(*nsites)++;
 	}
 	return 0;
+}
+
+/*
+ * The probes of a PATH target keep the parsed @f until they are
+ * attached: usdtkit_attach() then reads their sites from it instead of
+ * opening and parsing the file once more per probe. Closed on failure.
+ */
+static int keep_file(struct tracer *t, struct usdtkit_file *f)
+{
+	struct usdtkit_file **v = realloc(t->files, (t->nfiles + 1) * sizeof(*v));
+
+	if (!v) {
+		usdtkit_file_close(f);
+		return -ENOMEM;
+	}
+	t->files = v;
+	t->files[t->nfiles++] = f;
+	return 0;
+}
+
+void trace_targets_release(struct tracer *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nprobes; i++)
+		t->probes[i].file = NULL;
+	for (i = 0; i < t->nfiles; i++)
+		usdtkit_file_close(t->files[i]);
+	free(t->files);
+	t->files = NULL;
+	t->nfiles = 0;
 }
 
 static int add_path_target(struct tracer *t, const char *path, const char *prov,
@@ -142,8 +175,9 @@ static int add_path_target(struct tracer *t, const char *path, const char *prov,
 			trace_err("%s: %s", path, strerror(-err));
 		return err;
 	}
-	err = add_file(t, path, f, prov, name, &n);
-	usdtkit_file_close(f);
+	err = keep_file(t, f);
+	if (!err)
+		err = add_file(t, path, f, prov, name, &n);
 	if (!err && !n) {
 		trace_err("%s: no probe %s:%s", path, prov ? prov : "*", name ? name : "*");
 		err = -ENOENT;

@@ -106,10 +106,16 @@ struct usdtkit_attach_opts {
 				 * until the kernel has removed every uprobe
 				 * (~0.1 s per site) instead of leaving that
 				 * to a background process */
+	const struct usdtkit_file *file; /* usdtkit_attach(): @path as the
+				 * caller's usdtkit_file_open() read it; its
+				 * sites are attached without reading and
+				 * parsing the file again (a caller that
+				 * listed the probes first has it; the caller
+				 * keeps and closes it) */
 	size_t :0;		/* new fields go above */
 };
 /* the last field: the library's view of the struct ends there */
-#define usdtkit_attach_opts__last_field detach_wait
+#define usdtkit_attach_opts__last_field file
 
 struct usdtkit_link;
 
