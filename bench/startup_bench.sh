@@ -98,20 +98,11 @@ else
 	row2 attached "$tmp/d.u" /dev/null
 fi
 
-# the configurations: NAME|OPTIONS (word-split; no spaces inside one)
+# the configurations (bench/startup_configs): tload:hot's arg0 is a
+# number, arg1 a string
 S=$load:tload:hot E=$load:tload:done
-configs="print|
-filter|--filter=arg0<0
-filter-str|--filter=str(arg1)==\"key01\"
-str|--str=1
-counts|--counts
-count-by|--count-by=arg1
-count-by-str|--count-by=str(arg1)
-hist|--hist=arg0
-stats|--sum=arg0 --avg=arg0 --min=arg0 --max=arg0
-latency|--latency $S $E
-latency-str|--latency $S $E --key=str(arg1)
-everything|--filter=arg0>=0&&str(arg1)==\"key*\" --counts --count-by=str(arg1) --hist=arg0 --sum=arg0 --avg=arg0 --min=arg0 --max=arg0 --latency $S $E --key=str(arg1)"
+configs=$(grep -v '^#' "$(dirname "$0")/startup_configs" |
+	sed "s/@NI@/0/g; s/@SI@/1/g; s|@S@|$S|g; s|@E@|$E|g")
 
 echo
 echo "# loading each configuration: verifier's processed insns, xlated insns; median of $reps (ms)"

@@ -15,8 +15,8 @@ grep -q "^attach-10  *$num  *$num  *$num$" "$tmp/out" && ok ||
 	{ ko "row attach-10:"; cat "$tmp/out"; }
 grep -q "^attached  *$num  *\($num  *$num\|fail  *-\)$" "$tmp/out" && ok ||
 	{ ko "row attached:"; cat "$tmp/out"; }
-for c in print filter filter-str str counts count-by count-by-str hist stats \
-	latency latency-str everything; do
+# every configuration of its table, each with its numbers
+for c in $(grep -v '^#' "$(dirname "$bench")/startup_configs" | cut -d'|' -f1); do
 	grep -q "^$c  *[0-9][0-9]*  *[0-9][0-9]*  *$num  *$num$" "$tmp/out" && ok ||
 		{ ko "config $c:"; cat "$tmp/out"; }
 done

@@ -421,6 +421,27 @@ def agg_objects(v, log, name):
     return objs, err
 
 
+def startup_configs():
+    """The names of bench/startup_configs, in order."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "..", "..", "bench", "startup_configs")
+    with open(path) as f:
+        return [l.split("|")[0] for l in f.read().splitlines()
+                if l and not l.startswith("#")]
+
+
+def check_load_configs(v, log):
+    """Every configuration loaded (exit 0: the trace of /bin/true had
+    nothing to report) and said what it cost (check_loads holds it to
+    the verifier budget)."""
+    for name in startup_configs():
+        rc = log["rc"].get("load_" + name)
+        lines = log["files"].get("load_%s.err" % name, [])
+        v.check(rc == 0, "load %s: exit %s: %s" % (name, rc, " | ".join(lines[-3:])))
+        v.check(any(LOADED_RE.search(l) for l in lines),
+                "load %s: no \"loaded usdtkit_trace\" line" % name)
+
+
 def check_agg(v, log):
     """--filter and every aggregation against agg_model(), exactly; the
     latency's count, unmatched and pairing exactly, its times loosely"""
@@ -566,6 +587,7 @@ def main():
         check_thumb(v, log)
     elif s == "agg":
         check_agg(v, log)
+        check_load_configs(v, log)
     else:
         v.check(False, "unknown scenario")
     print("%s: %d passed, %d failed" % (v.where, v.passed, v.failed))

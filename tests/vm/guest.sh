@@ -319,4 +319,25 @@ scenario_agg() {
 	touch /tmp/agg/go /tmp/lat/go
 	finish_trace agg "$ta"
 	finish_trace lat "$tl"
+	load_configs
 }
+
+# What each configuration of bench/startup_configs costs this kernel's
+# verifier: one `trace -v -q -c /bin/true` on vm_agg's probes each (req
+# and tick: arg0 a number, arg3 a string; the latency from req to tick),
+# its "loaded" line emitted as
+# load_NAME.err (check.py: exit 0, under the verifier budget;
+# bench/vm_load.sh tabulates them)
+load_configs() (
+	p=/w/vm_agg:usdtkit_vm
+	set -f	# "key*" in an option is not a file name
+	grep -v '^#' /startup_configs |
+		sed "s/@NI@/0/g; s/@SI@/3/g; s|@S@|$p:req|g; s|@E@|$p:tick|g" |
+	while IFS='|' read -r name opts; do
+		# shellcheck disable=SC2086 # OPTIONS are word-split
+		$CLI trace -v -q -c /bin/true $opts $p:req \
+			> /dev/null 2> "/tmp/load_$name.err" < /dev/null
+		rc "load_$name" $?
+		emit "load_$name.err" "/tmp/load_$name.err"
+	done
+)

@@ -88,6 +88,7 @@ for f in "$root/bin/usdtkit" "$root/w/"* "$root/lib/libvmsites.so"; do
 	copy_libs "$f"
 done
 cp "$here/guest.sh" "$root/guest.sh"
+cp "$here/../../bench/startup_configs" "$root/startup_configs"
 cat > "$root/init" <<EOI
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
