@@ -75,6 +75,19 @@ static int check_arg(const struct probe *p, const char *opt,
 	return 0;
 }
 
+/* --str N: like every other option naming an argument, one the probe
+ * does not have is an error, not an argument printed as a number */
+static int check_str_args(const struct tracer *t, const struct probe *p)
+{
+	struct agg_arg a = { .set = true, .str = true };
+	int err = 0;
+
+	for (a.arg = 0; !err && a.arg < MAX_ARGS; a.arg++)
+		if (t->str_mask & (1u << a.arg))
+			err = check_arg(p, "--str", &a);
+	return err;
+}
+
 /* what operand @o of a filter needs read: arguments into *@args, the
  * pid and tid into *@need */
 static void opnd_needs(const struct usdtkit_filter_opnd *o, unsigned int *args,
@@ -130,6 +143,8 @@ static int make_cfg(struct tracer *t, const struct probe *p,
 		err = check_arg(p, "--sum/--avg/--min/--max", &g->stats);
 	if (!err && p->role)
 		err = check_arg(p, "--key", &g->key);
+	if (!err)
+		err = check_str_args(t, p);
 	if (err)
 		return err;
 	filter_needs(&c->filter, &c->filter_mask, &c->need);

@@ -79,5 +79,12 @@ for bad in "--str 12" "--str x" "--str ," "--str 1,,x" "--strlen 0" "--strlen 40
 	[ $rc -eq 2 ] && grep -q "bad --str" "$tmp/u.err" && ok ||
 		{ ko "$bad: exit $rc"; cat "$tmp/u.err"; }
 done
+# an argument the probe does not have (str:s has 2): an error, as it is
+# for --filter and --count-by, never a number printed instead
+"$u" trace --str 1,9 -c /bin/true "$fx:str:s" >"$tmp/u.out" 2>"$tmp/u.err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/u.out" ] &&
+	[ "$(cat "$tmp/u.err")" = "usdtkit trace: $fx:str:s: --str arg9: the probe has 2 arguments" ] &&
+	ok || { ko "--str 1,9: exit $rc"; cat "$tmp/u.err"; }
 
 finish
