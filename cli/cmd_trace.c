@@ -450,7 +450,7 @@ static int run(struct tracer *t)
 			break;
 		/* --interval: a report per interval, each starting afresh */
 		if (tick && now >= tick) {
-			if (trace_agg_report(t, true))
+			if (trace_agg_report(t, true, now))
 				return -EIO;
 			tick += step;
 		}
@@ -1108,7 +1108,7 @@ int cmd_trace(int argc, char **argv)
 		t.rb = NULL;
 	} else if (err) {
 		rc = t.usage_error ? EXIT_USAGE : EXIT_BAD_INPUT;
-	} else if (trace_agg_any(&t) && trace_agg_report(&t, false)) {
+	} else if (trace_agg_any(&t) && trace_agg_report(&t, false, now_ns())) {
 		rc = EXIT_BAD_INPUT;
 	}
 	jw_flush(t.out);

@@ -66,6 +66,8 @@ struct trace_aggs {
 	struct filter_expr *filter;
 	struct usdtkit_trace_cfg *cfgs;	/* one per probe, while loading */
 	unsigned int printed;		/* reports so far (--interval) */
+	uint64_t since_ns;		/* when the report being gathered
+					 * began (0: the trace's start) */
 };
 
 struct tracer {
@@ -169,7 +171,7 @@ int trace_agg_prepare(struct tracer *t);
 int trace_agg_write(struct tracer *t);
 void trace_agg_free(struct tracer *t);
 /* trace_agg_print.c: the aggregations, printed (and zeroed: --interval) */
-int trace_agg_report(struct tracer *t, bool reset);
+int trace_agg_report(struct tracer *t, bool reset, uint64_t now_ns);
 int trace_read_counter(struct tracer *t, int which, unsigned long long *sum);
 
 #endif

@@ -80,6 +80,7 @@ struct report {
 	struct tracer *t;
 	struct jw *w;
 	bool json, reset;
+	double secs;		/* --interval: what this report covers */
 	struct percpu pc;
 };
 
@@ -92,8 +93,12 @@ static void json_head(struct report *r, const char *agg, const struct probe *p)
 	json_raw(w, agg);
 	jw_putc(w, '"');
 	if (r->t->agg.interval > 0) {
+		char secs[32];
+
 		JW_LIT(w, ",\"interval\":");
 		json_u64(w, r->t->agg.printed + 1);
+		snprintf(secs, sizeof(secs), ",\"seconds\":%.3f", r->secs);
+		json_raw(w, secs);
 	}
 	if (!p)
 		return;
@@ -644,19 +649,40 @@ static int report_by(struct report *r)
 	return err;
 }
 
-/* Everything the options asked for, on stdout; 0 or a negative errno. */
-int trace_agg_report(struct tracer *t, bool reset)
+/*
+ * --interval's label: the report's number and, for one shorter than
+ * the interval (the last, cut short by -d, --count, CMD's exit or
+ * Ctrl-C), its real length; JSON has "seconds" in every object.
+ */
+static void interval_label(const struct report *r)
+{
+	const struct trace_aggs *g = &r->t->agg;
+
+	if (g->interval <= 0 || r->json)
+		return;
+	if (r->secs < g->interval * 0.95)
+		line(r->w, "-- interval %u (%.3f s, cut short) --\n",
+		     g->printed + 1, r->secs);
+	else
+		line(r->w, "-- interval %u --\n", g->printed + 1);
+}
+
+/* Everything the options asked for, on stdout; 0 or a negative errno.
+ * @now: CLOCK_MONOTONIC, the end of what this report covers. */
+int trace_agg_report(struct tracer *t, bool reset, uint64_t now)
 {
 	struct report r = { .t = t, .w = t->out, .json = t->json, .reset = reset };
-	const struct trace_aggs *g = &t->agg;
+	struct trace_aggs *g = &t->agg;
+	uint64_t since = g->since_ns ? g->since_ns : t->start_ns;
 	unsigned int i;
 	int err;
 
 	err = percpu_init(&r.pc, sizeof(struct usdtkit_trace_stats));
 	if (err)
 		return err;
-	if (g->interval > 0 && !t->json)
-		line(r.w, "-- interval %u --\n", g->printed + 1);
+	r.secs = now > since ? (now - since) / 1e9 : 0;
+	g->since_ns = now;
+	interval_label(&r);
 	if (g->counts && !t->json)
 		line(r.w, "%12s  %s\n", "HITS", "PROBE");
 	for (i = 0; !err && i < t->nprobes; i++)

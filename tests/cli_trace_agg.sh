@@ -212,6 +212,9 @@ objs = [json.loads(l) for l in lines if not l.startswith("fx_lat:")]
 m = int(sys.argv[3])
 assert 2 <= m < len(objs), (m, objs)
 assert [o["interval"] for o in objs] == list(range(1, len(objs) + 1)), objs
+# each says how long its interval was (how long is the clock's: not checked)
+assert all(type(o["seconds"]) in (int, float) and o["seconds"] >= 0
+           for o in objs), objs
 assert all(o["agg"] == "counts" and o["name"] == "start" for o in objs), objs
 c = [o["count"] for o in objs]
 assert sum(c[:m]) == 5 and sum(c[m:]) == 15, (m, objs)
