@@ -20,8 +20,14 @@ host=0
 [ "${1:-}" = --host ] && { host=1; shift; }
 [ $# -gt 0 ] || set -- '*'
 
+# "T K NAME ... features F, N insns processed, X xlated, verified in V ms,
+# load L ms" -> "T K NAME N X V L"
+numbers() {
+	sed 's/^\([^ ]* [^ ]* [^ ]*\) .* \([0-9]*\) insns processed, \([0-9]*\) xlated, verified in \([0-9.]*\) ms, load \([0-9.]*\) ms.*/\1 \2 \3 \4 \5/'
+}
+
 # this kernel's row: what load_configs (tests/vm/guest.sh) does in a VM
-host_loads() {
+host_loads() (
 	p=$PWD/build-cross/x86_64/tests/vm/vm_agg:usdtkit_vm
 	k=$(uname -r | awk '{ split($1, v, "[.-]"); print v[1] "." v[2] }')
 	set -f
@@ -31,9 +37,9 @@ host_loads() {
 		# shellcheck disable=SC2086 # OPTIONS are word-split
 		build/cli/usdtkit trace -v -q -c /bin/true $opts $p:req 2>&1 \
 			>/dev/null </dev/null | grep -a 'loaded usdtkit_trace' |
-			sed "s#^#host $k $name #"
+			sed "s#^#host $k $name #" | numbers
 	done
-}
+)
 
 {
 [ $host = 0 ] || host_loads
@@ -46,7 +52,8 @@ for t in "$@"; do
 		# @@| load_NAME.err usdtkit: loaded usdtkit_trace: features F,
 		# N insns processed, X xlated, verified in V ms, load L ms
 		grep -a '^@@| load_.*loaded usdtkit_trace' "$d/console.log" |
-			tr -d '\r' | sed "s#^@@| load_\([^ ]*\)\.err#$tt $k \1#"
+			tr -d '\r' | sed "s#^@@| load_\([^ ]*\)\.err#$tt $k \1#" |
+			numbers
 	done
 done
 } | awk '
@@ -55,6 +62,6 @@ BEGIN {
 		"config", "processed", "xlated", "verify ms", "load ms"
 }
 {
-	printf "%-9s %-6s %-13s %9d %7d %10.0f %9.0f\n", $1, $2, $3, $9, $12,
-		$16, $19
+	printf "%-9s %-6s %-13s %9d %7d %10.0f %9.0f\n", $1, $2, $3, $4, $5,
+		$6, $7
 }'

@@ -133,7 +133,8 @@ void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
 		return;
 	}
 	if (level == USDTKIT_LOG_WARN || t->verbose) {
-		fputs("usdtkit: ", stderr);
+		/* one prefix for everything trace says */
+		fputs("usdtkit trace: ", stderr);
 		put_text_line(stderr, msg);
 	}
 }
@@ -260,7 +261,7 @@ static void say_loaded(const struct tracer *t, const char *log, uint64_t ns)
 
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		memset(&info, 0, sizeof(info));
-	fprintf(stderr, "usdtkit: loaded usdtkit_trace: features 0x%x, "
+	fprintf(stderr, "usdtkit trace: loaded usdtkit_trace: features 0x%x, "
 		"%llu insns processed, %u xlated, verified in %.3f ms, "
 		"load %.3f ms\n", t->skel->rodata->features,
 		log_num(log, "processed "), info.xlated_prog_len / 8,

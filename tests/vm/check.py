@@ -522,7 +522,7 @@ def check_agg(v, log):
 # every configuration stays under a quarter of it, to leave room to grow
 # (bench/README.md, "Startup").
 VERIFIER_BUDGET = 1000000 // 4
-LOADED_RE = re.compile(r"usdtkit: loaded usdtkit_trace: features (0x[0-9a-f]+), "
+LOADED_RE = re.compile(r"usdtkit(?: trace)?: loaded usdtkit_trace: features (0x[0-9a-f]+), "
                        r"(\d+) insns processed, (\d+) xlated, "
                        r"verified in ([0-9.]+) ms, load ([0-9.]+) ms")
 
