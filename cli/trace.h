@@ -122,6 +122,9 @@ void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
 int trace_add_target(struct tracer *t, const char *target);
 /* once attached: the targets' parsed files are no longer needed */
 void trace_targets_release(struct tracer *t);
+/* trace_suggest.c: the probe nearest a name that matched none */
+bool trace_nearest_probe(const struct usdtkit_file *f, const char *prov,
+			 const char *name, char *buf, size_t len, size_t *best);
 /* "PATH:PROVIDER:NAME" of @p, for messages */
 void trace_probe_label(const struct probe *p, char *buf, size_t n);
 /* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */

@@ -127,6 +127,15 @@ static int add_file(struct tracer *t, const char *path,
 	return 0;
 }
 
+/* WHERE: no probe PROVIDER:NAME[ (did you mean NEAR?)] */
+static void no_probe(const char *where, const char *prov, const char *name,
+		     const char *near)
+{
+	trace_err("%s: no probe %s:%s%s%s%s", where, prov ? prov : "*",
+		  name ? name : "*", near ? " (did you mean " : "",
+		  near ? near : "", near ? "?)" : "");
+}
+
 /*
  * The probes of a PATH target keep the parsed @f until they are
  * attached: usdtkit_attach() then reads their sites from it instead of
@@ -179,7 +188,12 @@ static int add_path_target(struct tracer *t, const char *path, const char *prov,
 	if (!err)
 		err = add_file(t, path, f, prov, name, &n);
 	if (!err && !n) {
-		trace_err("%s: no probe %s:%s", path, prov ? prov : "*", name ? name : "*");
+		char near[512];
+		size_t best = (size_t)-1;
+		bool typo = !is_glob(prov) && !is_glob(name) &&
+			    trace_nearest_probe(f, prov, name, near, sizeof(near), &best);
+
+		no_probe(path, prov, name, typo ? near : NULL);
 		err = -ENOENT;
 	}
 	return err;
@@ -204,12 +218,23 @@ static int add_pid_target(struct tracer *t, const char *prov, const char *name)
 		if (usdtkit_proc_object(p, i))
 			err = add_file(t, NULL, usdtkit_proc_object(p, i), prov,
 				       name, &n);
-	usdtkit_proc_close(p);
 	if (!err && !n) {
-		trace_err("pid %d: no probe %s:%s", t->pid, prov ? prov : "*",
-			name ? name : "*");
+		char near[512];
+		size_t best = (size_t)-1;
+		char where[32];
+		bool typo = false;
+
+		for (i = 0; !is_glob(prov) && !is_glob(name) &&
+			    i < usdtkit_proc_object_count(p); i++)
+			if (usdtkit_proc_object(p, i))
+				typo |= trace_nearest_probe(usdtkit_proc_object(p, i),
+							    prov, name, near,
+							    sizeof(near), &best);
+		snprintf(where, sizeof(where), "pid %d", t->pid);
+		no_probe(where, prov, name, typo ? near : NULL);
 		err = -ENOENT;
 	}
+	usdtkit_proc_close(p);
 	return err;
 }
 

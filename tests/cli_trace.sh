@@ -131,7 +131,11 @@ expect() {
 		ko "$what: no '$pat' in:"; cat "$tmp/err"; fi
 }
 
-expect 1 "no such probe" "no probe demo:nope" "$demo:demo:nope"
+expect 1 "no such probe" "no probe demo:nope\$" "$demo:demo:nope"
+# a typo: the nearest probe is named; a glob or a far name gets no guess
+expect 1 "typo" "no probe demo:requets (did you mean demo:request?)\$" "$demo:demo:requets"
+expect 1 "typo, provider" "no probe dmeo:tick (did you mean demo:tick?)\$" "$demo:dmeo:tick"
+expect 1 "glob, no guess" "no probe demo:requets\*\$" "$demo:demo:requets*"
 expect 1 "no such file" "No such file" /nonexistent/demo:demo:request
 expect 2 "bad mode" "bad mode" --mode bogus "$demo:demo:request"
 expect 2 "bad count" "bad count" --count x "$demo:demo:request"
