@@ -161,9 +161,10 @@ apt_cross_init() {
 
 # apt_cross_missing DIR PKG[:ARCH]...: the first package with no .deb in DIR
 apt_cross_missing() {
-	local dir=$1 p; shift
-	for p in "$@"; do
-		ls "$dir/${p%%:*}_"*.deb >/dev/null 2>&1 || { echo "$p"; return; }
+	local dir=$1 p n; shift
+	for p in "$@"; do	# PKG[:ARCH][=VERSION]
+		n=${p%%=*}
+		ls "$dir/${n%%:*}_"*.deb >/dev/null 2>&1 || { echo "$p"; return; }
 	done
 }
 

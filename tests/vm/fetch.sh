@@ -51,11 +51,6 @@ busybox_script=$("$ai" get "$m" vm_busybox "")
 # vmlinux, the others a vmlinuz)
 kfile=$("$ai" get "$m" vm_kernel_file vmlinuz)
 
-# candidate version of PKG:ARCH in the private apt state
-version() {
-	apt_cache_cross policy "$1" | awk '/Candidate:/ { print $2 }'
-}
-
 # unpack PKG:ARCH's file(s) matching the tar pattern into the cache dir
 # named after its version; prints that dir. Concurrent runs (ctest -j)
 # serialise on a lock, and a dir is complete once .done exists. Every
@@ -70,7 +65,7 @@ unpack() {	# runs in $(...): its variables stay there
 		[ -f "$dir/.done" ] && exit 0
 		tmp=$dir.tmp
 		rm -rf "$tmp" "$dir"
-		apt_cross_fetch "$tmp/deb" "$pkg" >&2 || exit 1
+		apt_cross_fetch "$tmp/deb" "$pkg=$ver" >&2 || exit 1
 		dpkg-deb --fsys-tarfile "$tmp"/deb/*.deb >"$tmp/deb/tar" &&
 			tar -x -C "$tmp" --wildcards -f "$tmp/deb/tar" "$pattern" ||
 			exit 1
@@ -80,11 +75,14 @@ unpack() {	# runs in $(...): its variables stay there
 	echo "$dir"
 }
 
-# resolve NAME META: "PKG VERSION" of the kernel package META names
-# (linux-image-6.1.0-NN-ARCH) in the current state, NAME "-" for
-# busybox-static instead. apt-cache takes seconds per call on the
-# multi-architecture lists, so the answer is kept in $vmcache/resolved-NAME
-# until the state's lists change (an `apt_cross update`).
+# resolve NAME META: "PKG VERSION" lines, newest first, of the kernel
+# packages META names (linux-image-6.1.0-NN-ARCH) in every version the
+# state's lists hold, or of busybox-static for META "-". More than one:
+# a release's security suite has a newer kernel than its point release,
+# and a mirror may serve only one of them (bullseye-security's
+# 5.10.0-46 answered 404 where bullseye's 5.10.0-32 did not). apt-cache
+# takes seconds per call on big lists, so the answer is kept in
+# $vmcache/resolved-NAME until the state's lists change.
 resolve() {
 	_memo=$vmcache/resolved-$1
 	apt_cross_init
@@ -92,29 +90,49 @@ resolve() {
 	# shellcheck disable=SC3013 # -nt: dash's and busybox's test have it
 	if [ ! -s "$_memo" ] || [ "$aptdir/lists" -nt "$_memo" ]; then
 		if [ "$2" = - ]; then
-			_p=busybox-static:$arch
+			apt_cache_cross madison "busybox-static:$arch" |
+				awk -v a="$arch" '{ print "busybox-static:" a, $3 }'
 		else
-			_p=$(apt_cache_cross depends "$2:$arch" |
-				awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
-		fi
-		[ -n "$_p" ] || { echo "vm fetch: $2:$arch names no kernel${apt_suite:+ in Debian $apt_suite}" >&2; exit 1; }
-		echo "$_p $(version "$_p")" > "$_memo.$$"
+			# each version's stanza: its Depends names the kernel
+			apt_cache_cross show "$2:$arch" 2>/dev/null | awk -v a="$arch" '
+				/^Depends:/ && match($0, /linux-image-[0-9][^ ,]* \(= [^)]*\)/) {
+					split(substr($0, RSTART, RLENGTH), d, /[ ()=]+/)
+					print d[1] ":" a, d[2]
+				}'
+		fi | sort -u -k2,2Vr > "$_memo.$$"
+		[ -s "$_memo.$$" ] || { rm -f "$_memo.$$"; echo "vm fetch: $2:$arch names no package${apt_suite:+ in Debian $apt_suite}" >&2; exit 1; }
 		mv "$_memo.$$" "$_memo"
 	fi
 	cat "$_memo"
 }
 
-# fetch NAME META PATTERN: resolve, then unpack; prints the dir. A
-# package the archive has replaced since the lists were read (a point
-# release renames the kernel package) is resolved once more, after
-# apt_cross_fetch has updated the lists.
+# try NAME PATTERN: unpack the first of resolve's lines (on stdin) that
+# downloads; prints its dir
+try() {
+	while read -r _p _v; do
+		unpack "$_p" "$_v" "$2" && return 0
+		echo "vm fetch: $1: $_p $_v not downloadable, trying an older one" >&2
+	done
+	return 1
+}
+
+# fetch NAME META PATTERN: the newest package that downloads; prints
+# its dir. When none does (the lists name versions the archive has
+# replaced), the lists are updated and resolved once more.
 fetch() {
-	_r=$(resolve "$1" "$2")
-	unpack ${_r% *} ${_r#* } "$3" && return 0
-	echo "vm fetch: $1: resolving ${_r% *} again" >&2
-	rm -f "$vmcache/resolved-$1"
-	_r=$(resolve "$1" "$2")
-	unpack ${_r% *} ${_r#* } "$3"
+	mkdir -p "$vmcache"
+	resolve "$1" "$2" > "$vmcache/.try-$1.$$" || return 1
+	if try "$1" "$3" < "$vmcache/.try-$1.$$"; then
+		rm -f "$vmcache/.try-$1.$$"
+		return 0
+	fi
+	echo "vm fetch: $1: updating the package lists and resolving again" >&2
+	rm -f "$vmcache/resolved-$1" "$apt_cross_marker"
+	resolve "$1" "$2" > "$vmcache/.try-$1.$$" || return 1
+	try "$1" "$3" < "$vmcache/.try-$1.$$"
+	_rc=$?
+	rm -f "$vmcache/.try-$1.$$"
+	return $_rc
 }
 
 # busybox: the machine's suite (or the manifest's script)
