@@ -3,6 +3,7 @@
  * PROVIDER:NAME, with the sign and width of their arguments. */
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,26 +168,52 @@ void trace_targets_release(struct tracer *t)
 	t->nfiles = 0;
 }
 
-static int add_path_target(struct tracer *t, const char *path, const char *prov,
-			   const char *name)
+/*
+ * The probes of @path that match, added to t; *@n: how many sites. A
+ * file that cannot be read is an error (said once, unless @quiet); a
+ * file with no match is not: it is then left in *@fp for the caller to
+ * look into and close, where a file with a match is kept (keep_file()).
+ */
+static int scan_path(struct tracer *t, const char *path, const char *prov,
+		     const char *name, bool quiet, size_t *n,
+		     struct usdtkit_file **fp)
 {
 	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = trace_print_msg,
 					.print_ctx = t };
 	unsigned int warned = t->warnings;
-	struct usdtkit_file *f = usdtkit_file_open(path, &oo);
-	size_t n = 0;
+	struct usdtkit_file *f;
+	size_t before = *n;
 	int err;
 
+	if (quiet)
+		oo.print = NULL;
+	*fp = NULL;
+	f = usdtkit_file_open(path, &oo);
 	if (!f) {
 		err = -errno;
 		/* once is enough: the library names the file too */
-		if (t->warnings == warned)
+		if (!quiet && t->warnings == warned)
 			trace_err("%s: %s", path, strerror(-err));
 		return err;
 	}
-	err = keep_file(t, f);
-	if (!err)
-		err = add_file(t, path, f, prov, name, &n);
+	err = add_file(t, path, f, prov, name, n);
+	if (err || *n > before) {
+		/* probes may point into it already: kept until the end */
+		int kept = keep_file(t, f);
+
+		return err ? err : kept;
+	}
+	*fp = f;
+	return 0;
+}
+
+static int add_path_target(struct tracer *t, const char *path, const char *prov,
+			   const char *name)
+{
+	struct usdtkit_file *f;
+	size_t n = 0;
+	int err = scan_path(t, path, prov, name, false, &n, &f);
+
 	if (!err && !n) {
 		char near[512];
 		size_t best = (size_t)-1;
@@ -196,7 +223,54 @@ static int add_path_target(struct tracer *t, const char *path, const char *prov,
 		no_probe(path, prov, name, typo ? near : NULL);
 		err = -ENOENT;
 	}
+	usdtkit_file_close(f);
 	return err;
+}
+
+/*
+ * -c CMD PROVIDER:NAME: the probes of CMD's executable and of the
+ * libraries the loader maps for it at its start (usdtkit_needed(), with
+ * the LD_LIBRARY_PATH CMD inherits), attached by path as CMD is not
+ * mapped by its pid yet. A library that cannot be read is passed over.
+ */
+static int add_cmd_target(struct tracer *t, const char *prov, const char *name)
+{
+	struct usdtkit_needed_opts no = { .sz = sizeof(no),
+					  .library_path = getenv("LD_LIBRARY_PATH") };
+	char **libs = NULL, near[512];
+	size_t nlibs = 0, n = 0, best = (size_t)-1, i;
+	bool typo = false, guess = !is_glob(prov) && !is_glob(name);
+	struct usdtkit_file *f;
+	int err;
+
+	err = scan_path(t, t->cmd_path, prov, name, false, &n, &f);
+	if (err)
+		return err;
+	if (f)
+		typo |= guess && trace_nearest_probe(f, prov, name, near,
+						     sizeof(near), &best);
+	usdtkit_file_close(f);
+	/* a static CMD, or one of another machine: its executable alone */
+	if (usdtkit_needed(t->cmd_path, &no, &libs, &nlibs))
+		nlibs = 0;
+	for (i = 0; !err && i < nlibs; i++) {
+		if (scan_path(t, libs[i], prov, name, true, &n, &f))
+			continue;
+		if (f)
+			typo |= guess && trace_nearest_probe(f, prov, name, near,
+							     sizeof(near), &best);
+		usdtkit_file_close(f);
+	}
+	usdtkit_needed_free(libs, nlibs);
+	if (!n) {
+		char where[PATH_MAX + 64];
+
+		snprintf(where, sizeof(where), "%s and its %zu libraries",
+			 t->cmd_path, nlibs);
+		no_probe(nlibs ? where : t->cmd_path, prov, name, typo ? near : NULL);
+		return -ENOENT;
+	}
+	return 0;
 }
 
 static int add_pid_target(struct tracer *t, const char *prov, const char *name)
@@ -262,14 +336,14 @@ int trace_add_target(struct tracer *t, const char *target)
 	}
 	if (path && !*path)
 		goto bad;
-	/* -c: PROVIDER:NAME are the probes of CMD's executable, attached by
-	 * path as CMD is not mapped by its pid yet */
-	if (!path && t->cmd_path)
-		path = t->cmd_path;
-	else if (!path && !t->pid)
+	if (!path && !t->pid && !t->cmd_path)
 		goto bad;
-	err = path ? add_path_target(t, path, *prov ? prov : NULL, *name ? name : NULL)
-		   : add_pid_target(t, *prov ? prov : NULL, *name ? name : NULL);
+	if (path)
+		err = add_path_target(t, path, *prov ? prov : NULL, *name ? name : NULL);
+	else if (t->cmd_path)
+		err = add_cmd_target(t, *prov ? prov : NULL, *name ? name : NULL);
+	else
+		err = add_pid_target(t, *prov ? prov : NULL, *name ? name : NULL);
 	free(s);
 	return err;
 bad:

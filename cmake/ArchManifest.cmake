@@ -117,12 +117,20 @@ function(usdtkit_write_arch_headers dir)
       set(cip -1)
     endif()
     _usdtkit_c_str(ck "${USDTKIT_ARCH_${t}_compat64_kernels}")
+    # the multiarch directory: its own key where it differs from the triplet
+    set(ma "${USDTKIT_ARCH_${t}_multiarch}")
+    if(ma STREQUAL "")
+      set(ma "${USDTKIT_ARCH_${t}_triplet}")
+    endif()
+    _usdtkit_c_str(ma "${ma}")
+    _usdtkit_c_str(pf "${USDTKIT_ARCH_${t}_processor}")
     string(APPEND idents "#define USDTKIT_MANIFEST_${t} \\
 	.name = \"${t}\", .e_machine = ${USDTKIT_ARCH_${t}_e_machine}, \\
 	.elf_class = ${cls}, .elf_data = ${data}, \\
 	.ptr_size = ${USDTKIT_ARCH_${t}_ptr_size}, \\
 	.ip_offset = { ${USDTKIT_ARCH_${t}_ip_offset}, ${cip} }, \\
 	.compat64_kernels = ${ck}, \\
+	.multiarch = ${ma}, .platform = ${pf}, \\
 	.parse_fast = usdtkit__${lx}_parse_fast, \\
 	.parse_operand = usdtkit__${lx}_parse_operand\n")
     set(row "\t{ \"${t}\", \"${d}\", \"${lx}\"")

@@ -54,6 +54,9 @@ struct usdtkit_arch {
 	/* uname machines of the 64-bit kernels that run this 32-bit target
 	 * with the compat64 layout, blank-separated; NULL if none */
 	const char *compat64_kernels;
+	/* Debian's multiarch directory name (x86_64-linux-gnu) and the
+	 * loader's $PLATFORM (x86_64): where a DT_NEEDED is looked for */
+	const char *multiarch, *platform;
 	usdtkit_parse_fast_fn parse_fast;
 	usdtkit_parse_operand_fn parse_operand;
 	const struct usdtkit_regdef *regs;

@@ -412,6 +412,35 @@ USDTKIT_API int usdtkit_proc_site_addr(const struct usdtkit_proc *proc,
 				       const struct usdtkit_site *site,
 				       uint64_t *addr);
 
+/* ------------------------------------------------------------------ */
+/* Shared libraries an executable needs                               */
+/* ------------------------------------------------------------------ */
+
+struct usdtkit_needed_opts {
+	size_t sz;			/* sizeof(struct usdtkit_needed_opts) */
+	const char *library_path;	/* LD_LIBRARY_PATH as the program
+					 * will run with it; NULL: none */
+	usdtkit_print_fn print;		/* names not found, may be NULL */
+	void *print_ctx;
+	size_t :0;			/* new fields go above */
+};
+#define usdtkit_needed_opts__last_field print_ctx
+
+/*
+ * The shared libraries the dynamic loader maps for executable @exe
+ * before it runs, as glibc's ld.so finds them: the DT_NEEDED closure,
+ * breadth first, each once (what `ldd` lists), through DT_RPATH,
+ * LD_LIBRARY_PATH, DT_RUNPATH (with $ORIGIN, $LIB, $PLATFORM),
+ * /etc/ld.so.cache and the default directories, skipping files of
+ * another machine. Reads the files, runs nothing. A name found nowhere
+ * is said through opts->print and left out. On success *@paths is an
+ * array of *@n paths (usdtkit_needed_free()); 0 or a negative errno.
+ */
+USDTKIT_API int usdtkit_needed(const char *exe,
+			       const struct usdtkit_needed_opts *opts,
+			       char ***paths, size_t *n);
+USDTKIT_API void usdtkit_needed_free(char **paths, size_t n);
+
 
 #ifdef __cplusplus
 }
