@@ -138,6 +138,35 @@ static void no_probe(const char *where, const char *prov, const char *name,
 }
 
 /*
+ * The first library that @path loads (usdtkit_needed()) with a probe
+ * @prov:@name, into @lib: a probe asked of an executable that its
+ * library has (ruby's are in libruby) is named where it is.
+ */
+static bool in_libraries(const char *path, const char *prov, const char *name,
+			 char *lib, size_t len)
+{
+	struct usdtkit_needed_opts no = { .sz = sizeof(no),
+					  .library_path = getenv("LD_LIBRARY_PATH") };
+	struct usdtkit_open_opts oo = { .sz = sizeof(oo) };
+	char **libs;
+	size_t n, i;
+	bool found = false;
+
+	if (usdtkit_needed(path, &no, &libs, &n))
+		return false;
+	for (i = 0; !found && i < n; i++) {
+		struct usdtkit_file *f = usdtkit_file_open(libs[i], &oo);
+
+		found = f && usdtkit_file_next_site(f, NULL, prov, name);
+		if (found)
+			snprintf(lib, len, "%s", libs[i]);
+		usdtkit_file_close(f);
+	}
+	usdtkit_needed_free(libs, n);
+	return found;
+}
+
+/*
  * The probes of a PATH target keep the parsed @f until they are
  * attached: usdtkit_attach() then reads their sites from it instead of
  * opening and parsing the file once more per probe. Closed on failure.
@@ -215,12 +244,18 @@ static int add_path_target(struct tracer *t, const char *path, const char *prov,
 	int err = scan_path(t, path, prov, name, false, &n, &f);
 
 	if (!err && !n) {
-		char near[512];
+		char near[512], lib[PATH_MAX];
 		size_t best = (size_t)-1;
 		bool typo = !is_glob(prov) && !is_glob(name) &&
 			    trace_nearest_probe(f, prov, name, near, sizeof(near), &best);
 
-		no_probe(path, prov, name, typo ? near : NULL);
+		if (!typo && in_libraries(path, prov, name, lib, sizeof(lib)))
+			trace_err("%s: no probe %s:%s; %s, a library it loads, has "
+				  "it: trace %s:%s:%s, or run it with -c", path,
+				  prov ? prov : "*", name ? name : "*", lib, lib,
+				  prov ? prov : "", name ? name : "");
+		else
+			no_probe(path, prov, name, typo ? near : NULL);
 		err = -ENOENT;
 	}
 	usdtkit_file_close(f);

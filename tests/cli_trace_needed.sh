@@ -72,4 +72,8 @@ counts -c "$dir/fx_needed 1" fxn:nope
 n=$("$np" "$dir/fx_needed" | wc -l)
 [ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "usdtkit trace: $dir/fx_needed and its $n libraries: no probe fxn:nope" ] &&
 	ok || { ko "no such probe: exit $rc:"; cat "$tmp/err"; }
+# a probe asked of the executable that one of its libraries has: named
+counts "$dir/fx_needed:fxn:c"
+[ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "usdtkit trace: $dir/fx_needed: no probe fxn:c; $dir/lib/libfxn_c.so, a library it loads, has it: trace $dir/lib/libfxn_c.so:fxn:c, or run it with -c" ] &&
+	ok || { ko "probe in a library: exit $rc:"; cat "$tmp/err"; }
 finish cli_trace_needed
