@@ -1,17 +1,23 @@
 #!/bin/sh
-# A kernel without the BPF ring buffer (before Linux 5.8): `usdtkit
-# features` says so, and `usdtkit trace` refuses in one line naming the
-# ring buffer and the Linux version that has it, before it loads, forks
-# or attaches anything: no libbpf error, no hit, CMD never run, nothing
-# left attached. The kernel here has a ring buffer; tests/shim/
-# no_ringbuf.c (LD_PRELOAD) makes every ring buffer map creation fail as
-# an older kernel's does, so the whole CLI runs as it would there.
+# What a kernel lacks, said in one line, before or instead of a libbpf
+# error, with nothing left attached and CMD never run:
+#  - no BPF ring buffer (before Linux 5.8): `usdtkit features` says so,
+#    and `usdtkit trace` refuses before it loads, forks or attaches
+#    anything, naming the ring buffer and the version that has it;
+#  - no CONFIG_NET: `features` has no bpf_jit_enable sysctl, and the
+#    failed load is explained as CONFIG_NET missing.
+# The kernel here has both. LD_PRELOAD shims make the whole CLI see a
+# kernel without: tests/shim/no_ringbuf.c fails every ring buffer map
+# creation with EINVAL, tests/shim/no_net.c every socket filter load
+# (libbpf's feature probes) and every open of /proc/sys/net, as such
+# kernels do.
 # Needs root and BPF.
-# usage: cli_trace_noringbuf.sh USDTKIT SHIM FX_CMD
+# usage: cli_trace_missing.sh USDTKIT NO_RINGBUF_SO NO_NET_SO FX_CMD
 set -u
 u=$1
 shim=$2
-fx=$3
+nonet=$3
+fx=$4
 . "$(dirname "$0")/check.sh"
 # an ASan build's runtime must come first; the shim only forwards
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
@@ -47,4 +53,12 @@ refused_ok() {
 refused_ok "-c, auto" -c "$fx 1 120 3" 'cmdt:*'
 refused_ok "-c, ipmap, counts" --mode ipmap --counts -c "$fx 1 120 3" 'cmdt:*'
 refused_ok "a PATH target, -v" -v "$fx:cmdt:*"
+
+# no CONFIG_NET
+LD_PRELOAD=$nonet "$u" features >"$tmp/f2" 2>&1
+grep -Eq '^ *bpf_jit_enable: +unknown \(no such sysctl\)' "$tmp/f2" && ok ||
+	{ ko "features without CONFIG_NET: no 'no such sysctl'"; cat "$tmp/f2"; }
+want="usdtkit trace: loading the BPF program: Invalid argument: this kernel has no CONFIG_NET, which libbpf needs to probe the kernel's BPF support"
+shim=$nonet
+refused_ok "no CONFIG_NET, -c" -c "$fx 1 120 3" 'cmdt:*'
 finish

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * LD_PRELOAD shim: a kernel built without CONFIG_NET, as far as BPF goes.
+ * Such a kernel has no BPF_PROG_TYPE_SOCKET_FILTER (a bpf(BPF_PROG_LOAD)
+ * of one fails with EINVAL: libbpf's probes of what the kernel supports
+ * load exactly those) and no /proc/sys/net (open fails with ENOENT: that
+ * is how usdtkit_features() tells). Everything else goes to the kernel
+ * (tests/cli_trace_noringbuf.sh runs the CLI under it too).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+
+typedef long (*syscall_fn)(long, ...);
+typedef int (*open_fn)(const char *, int, ...);
+typedef FILE *(*fopen_fn)(const char *, const char *);
+
+static int no_net_path(const char *path)
+{
+	return path && !strncmp(path, "/proc/sys/net", 13);
+}
+
+long syscall(long nr, ...)
+{
+	static syscall_fn real;
+	long a[6];
+	va_list ap;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (nr == __NR_bpf && a[0] == BPF_PROG_LOAD && a[1] &&
+	    ((const union bpf_attr *)a[1])->prog_type == BPF_PROG_TYPE_SOCKET_FILTER) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!real)
+		real = (syscall_fn)dlsym(RTLD_NEXT, "syscall");
+	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+int open(const char *path, int flags, ...)
+{
+	static open_fn real;
+	va_list ap;
+	int mode;
+
+	va_start(ap, flags);
+	mode = va_arg(ap, int);
+	va_end(ap);
+	if (no_net_path(path)) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (!real)
+		real = (open_fn)dlsym(RTLD_NEXT, "open");
+	return real(path, flags, mode);
+}
+
+FILE *fopen(const char *path, const char *how)
+{
+	static fopen_fn real;
+
+	if (no_net_path(path)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (!real)
+		real = (fopen_fn)dlsym(RTLD_NEXT, "fopen");
+	return real(path, how);
+}
