@@ -200,10 +200,11 @@ static int set_entries(struct bpf_map *m, size_t n)
 	return bpf_map__set_max_entries(m, (uint32_t)(n ? n : 1));
 }
 
-/* bytes of a string key: --strlen and its NUL, in whole words */
+/* bytes of a string key: --strlen, one byte more (so that a longer
+ * string is seen as cut: trace_agg_print.c) and the NUL, in whole words */
 static unsigned int key_str_bytes(const struct tracer *t)
 {
-	unsigned int n = (t->str_len + 1 + 7) & ~7u;
+	unsigned int n = (t->str_len + 2 + 7) & ~7u;
 
 	return n > USDTKIT_TRACE_KEY_STR_MAX ? USDTKIT_TRACE_KEY_STR_MAX : n;
 }

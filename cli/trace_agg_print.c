@@ -504,6 +504,8 @@ static int by_cmp(const void *a, const void *b)
 		return x->count < y->count ? 1 : -1;
 	if (kx->val != ky->val)
 		return kx->val < ky->val ? -1 : 1;
+	if (kx->pad != ky->pad)		/* "ab" before "ab"... */
+		return kx->pad < ky->pad ? -1 : 1;
 	return memcmp(kx->str, ky->str, sizeof(kx->str));
 }
 
@@ -556,12 +558,77 @@ static int by_collect(struct report *r, struct by_entry **out, size_t *n)
 	return err;
 }
 
+/*
+ * str() keys longer than --strlen. The map's key holds a byte more than
+ * --strlen (trace_agg.c, key_str_bytes()), so such a string is seen: it
+ * is cut at --strlen, or before a UTF-8 character that the cut would
+ * split, and marked (pad = 1). Keys that are the same once cut are then
+ * one key, their counts summed: a cut string stands for all the strings
+ * that begin with it, never for one of them.
+ */
+static bool key_cut(struct usdtkit_trace_key_buf *k, size_t room, size_t max)
+{
+	size_t len = strnlen(k->str, room), at, need;
+
+	if (k->val || len <= max)
+		return false;
+	at = max;
+	/* the last character's first byte, at most 3 bytes back */
+	while (at > 0 && at + 3 > max && ((unsigned char)k->str[at - 1] & 0xc0) == 0x80)
+		at--;
+	if (at > 0) {
+		unsigned char c = (unsigned char)k->str[at - 1];
+
+		need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+		at = at - 1 + need <= max ? max : at - 1;
+	}
+	memset(k->str + at, 0, room - at);
+	k->pad = 1;
+	return true;
+}
+
+static int by_same(const void *a, const void *b)
+{
+	const struct usdtkit_trace_key_buf *kx = ((const struct by_entry *)a)->key,
+					   *ky = ((const struct by_entry *)b)->key;
+
+	if (kx->probe != ky->probe)
+		return kx->probe < ky->probe ? -1 : 1;
+	if (kx->val != ky->val || kx->pad != ky->pad)
+		return kx->val != ky->val ? (kx->val < ky->val ? -1 : 1) :
+		       (kx->pad < ky->pad ? -1 : 1);
+	return memcmp(kx->str, ky->str, sizeof(kx->str));
+}
+
+/* cut the str() keys past --strlen and merge those that are then equal */
+static void by_cut(struct report *r, struct by_entry *v, size_t *n)
+{
+	size_t room = bpf_map__key_size(r->t->skel->maps.agg_by) - 16, i, o;
+	bool any = false;
+
+	if (!r->t->agg.by.str)
+		return;
+	for (i = 0; i < *n; i++)
+		any |= key_cut(v[i].key, room, r->t->str_len);
+	if (!any)
+		return;
+	qsort(v, *n, sizeof(*v), by_same);
+	for (i = 1, o = 0; i < *n; i++) {
+		if (!by_same(&v[o], &v[i])) {
+			v[o].count += v[i].count;
+			free(v[i].key);
+		} else {
+			v[++o] = v[i];
+		}
+	}
+	*n = o + 1;
+}
+
 static void by_key(struct report *r, const struct probe *p,
 		   const struct usdtkit_trace_key_buf *k)
 {
 	const struct agg_arg *a = &r->t->agg.by;
-	unsigned int room = (unsigned int)bpf_map__key_size(r->t->skel->maps.agg_by) - 16;
-	size_t len;
+	size_t room = bpf_map__key_size(r->t->skel->maps.agg_by) - 16, len;
 
 	if (!a->str) {
 		put_num(r->w, k->val, p->args[a->arg].is_signed);
@@ -575,12 +642,15 @@ static void by_key(struct report *r, const struct probe *p,
 		return;
 	}
 	len = strnlen(k->str, room);
-	if (len > r->t->str_len)
-		len = r->t->str_len;
-	if (r->json)
+	if (r->json) {
 		json_str_bytes(r->w, k->str, len);
-	else
+		if (k->pad)
+			JW_LIT(r->w, ",\"cut\":true");
+	} else {
 		jw_text_quoted(r->w, k->str, len);
+		if (k->pad)
+			JW_LIT(r->w, "...");
+	}
 }
 
 static void report_by_probe(struct report *r, unsigned int i,
@@ -588,23 +658,34 @@ static void report_by_probe(struct report *r, unsigned int i,
 {
 	const struct probe *p = &r->t->probes[i];
 	const struct agg_arg *a = &r->t->agg.by;
-	size_t keys = 0, shown = 0, k;
+	size_t keys = 0, cut = 0, shown = 0, k;
 
-	for (k = 0; k < n; k++)
-		keys += ((const struct usdtkit_trace_key_buf *)v[k].key)->probe == i;
+	for (k = 0; k < n; k++) {
+		const struct usdtkit_trace_key_buf *key = v[k].key;
+
+		keys += key->probe == i;
+		cut += key->probe == i && key->pad;
+	}
 	if (r->json) {
 		json_head(r, "count_by", p);
 		line(r->w, a->str ? ",\"by\":\"str(arg%u)\"" : ",\"by\":\"arg%u\"", a->arg);
 		JW_LIT(r->w, ",\"keys\":");
 		json_u64(r->w, keys);
+		if (a->str) {
+			JW_LIT(r->w, ",\"keys_cut\":");
+			json_u64(r->w, cut);
+		}
 		JW_LIT(r->w, ",\"top\":[");
 	} else {
 		trace_put_probe(r->w, p);
 		line(r->w, a->str ? ": count by str(arg%u)" : ": count by arg%u", a->arg);
 		if (keys > r->t->agg.top)
-			line(r->w, ", top %u of %zu keys\n", r->t->agg.top, keys);
+			line(r->w, ", top %u of %zu keys", r->t->agg.top, keys);
 		else
-			line(r->w, ", %zu key%s\n", keys, keys == 1 ? "" : "s");
+			line(r->w, ", %zu key%s", keys, keys == 1 ? "" : "s");
+		if (cut)
+			line(r->w, " (%zu cut at --strlen %u)", cut, r->t->str_len);
+		jw_putc(r->w, '\n');
 	}
 	for (k = 0; k < n && shown < r->t->agg.top; k++) {
 		const struct usdtkit_trace_key_buf *key = v[k].key;
@@ -639,6 +720,7 @@ static int report_by(struct report *r)
 
 	err = by_collect(r, &v, &n);
 	if (!err) {
+		by_cut(r, v, &n);
 		qsort(v, n, sizeof(*v), by_cmp);
 		for (i = 0; i < r->t->nprobes; i++)
 			report_by_probe(r, i, v, n);

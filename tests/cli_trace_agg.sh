@@ -118,6 +118,16 @@ demo:request: count by str(arg3), 3 keys
           33  "/api/v1/items"
 TXT
 cmp -s "$tmp/want" "$tmp/out" && ok || { ko "count-by str:"; diff "$tmp/want" "$tmp/out"; }
+# keys past --strlen: cut, marked, and merged when they are then equal
+# ("/index.html" and "/api/v1/items" are both "/"... at 1), never
+# merged with the key that is the whole string ("/")
+trace "count-by str cut" 0 "$demo -n 100 -i 0" --count-by 'str(arg3)' --strlen 1 "$req"
+cat >"$tmp/want" <<'TXT'
+demo:request: count by str(arg3), 2 keys (1 cut at --strlen 1)
+          67  "/"...
+          33  "/"
+TXT
+cmp -s "$tmp/want" "$tmp/out" && ok || { ko "count-by str cut:"; diff "$tmp/want" "$tmp/out"; }
 trace "count-by top" 0 "$demo -n 100 -i 0" --json --filter 'arg0 <= 10' \
 	--count-by arg2 --top 3 "$req"
 py "count-by top" <<'PY'

@@ -71,6 +71,23 @@ for f in "$tmp/multi.txt" "$tmp/j.json"; do
 	else ok; fi
 done
 
+# ---- --count-by str(): keys past --strlen are cut and marked, never
+# inside a UTF-8 character (case 4 has \xc3\xa9 at bytes 10-11: a cut at
+# 11 keeps 10), and counted ----
+echo go | timeout 60 "$u" trace -q --json --count-by 'str(arg1)' --strlen 11 \
+	-c "$fx 1" str:s >"$tmp/k.json" 2>"$tmp/k.err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$tmp/k.json" <<'PY'
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1]) if '"count_by"' in l][0]
+assert o["keys"] == 5 and o["keys_cut"] == 3, o
+top = {(k["key"], k.get("cut", False)): k["count"] for k in o["top"]}
+assert top == {(None, False): 2, ("", False): 1,
+               ("a\u001b[2J\"\\\n\u007f\ufffd", True): 1,
+               ("hello, worl", True): 1, ("xxxxxxxxxxx", True): 1}, top
+PY
+then ok; else ko "count-by str cut: exit $rc"; cat "$tmp/k.json" "$tmp/k.err"; fi
+
 # ---- usage errors ----
 for bad in "--str 12" "--str x" "--str ," "--str 1,,x" "--strlen 0" "--strlen 4097"; do
 	# shellcheck disable=SC2086
