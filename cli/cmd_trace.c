@@ -12,6 +12,7 @@
  * gets its own attach and cookie, so a hit names the exact probe, and its
  * arguments are printed with that probe's sign and width.
  */
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <inttypes.h>
@@ -233,6 +234,34 @@ static int check_kernel(enum usdtkit_mode m)
 		trace_err("--mode perf: this kernel has no BPF cookies "
 			  "(Linux 5.15 and later): use --mode ipmap");
 		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/*
+ * -c in IPMAP mode (AUTO before Linux 5.15): the map needs each site's
+ * address in CMD, and a PIE or a shared library is placed only once CMD
+ * runs, after the probes must be attached. Said once, before anything is
+ * forked, instead of a failed attach per probe.
+ */
+static int check_ipmap_cmd(const struct tracer *t)
+{
+	size_t i;
+
+	if (!t->cmd_argv || t->mode != USDTKIT_MODE_IPMAP)
+		return 0;
+	for (i = 0; i < t->nprobes; i++) {
+		const struct probe *p = &t->probes[i];
+
+		if (p->file && usdtkit_file_type(p->file) != ET_EXEC) {
+			trace_err("-c with --mode ipmap%s: %s is placed in memory only "
+				  "once the command runs (a PIE or a shared library), "
+				  "too late to attach: run it, then trace it with -p PID",
+				  usdtkit_features()->bpf_cookie ? "" :
+				  " (this kernel has no BPF cookies, Linux 5.15)",
+				  p->path);
+			return -EOPNOTSUPP;
+		}
 	}
 	return 0;
 }
@@ -986,6 +1015,8 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 	}
 	t->mode = usdtkit_mode_resolve(t->mode);
 	err = check_kernel(t->mode);
+	if (!err)
+		err = check_ipmap_cmd(t);
 	if (err)
 		return err;
 	/* -c: CMD's pid is needed to attach: fork it now, held before its

@@ -96,5 +96,15 @@ timeout 30 "$u" trace -c "$fx 1" cmdt:nope >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "no probe cmdt:nope" "$tmp/err" &&
 	ok || { ko "no such probe: exit $rc"; cat "$tmp/err"; }
+# --mode ipmap (AUTO before Linux 5.15) and a PIE: its sites have no
+# address until CMD runs. One line, before anything is forked or loaded
+rm -f "$tmp/mark"
+FX_CMD_MARK=$tmp/mark timeout 30 "$u" trace --mode ipmap -c "$fx 1" 'cmdt:*' \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	[ ! -e "$tmp/mark" ] &&
+	grep -q "^usdtkit trace: -c with --mode ipmap: $fx is placed in memory only once the command runs" "$tmp/err" &&
+	ok || { ko "ipmap and a PIE: exit $rc"; cat "$tmp/err"; }
 
 finish
