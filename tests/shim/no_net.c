@@ -8,43 +8,24 @@
  * (tests/cli_trace_noringbuf.sh runs the CLI under it too).
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <linux/bpf.h>
 
-typedef long (*syscall_fn)(long, ...);
+#include "shim_syscall.h"
+
 typedef int (*open_fn)(const char *, int, ...);
 typedef FILE *(*fopen_fn)(const char *, const char *);
+
+static int refuse(long cmd, const union bpf_attr *attr)
+{
+	return cmd == BPF_PROG_LOAD &&
+	       attr->prog_type == BPF_PROG_TYPE_SOCKET_FILTER;
+}
 
 static int no_net_path(const char *path)
 {
 	return path && !strncmp(path, "/proc/sys/net", 13);
-}
-
-long syscall(long nr, ...)
-{
-	static syscall_fn real;
-	long a[6];
-	va_list ap;
-	int i;
-
-	va_start(ap, nr);
-	for (i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
-	if (nr == __NR_bpf && a[0] == BPF_PROG_LOAD && a[1] &&
-	    ((const union bpf_attr *)a[1])->prog_type == BPF_PROG_TYPE_SOCKET_FILTER) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (!real)
-		real = (syscall_fn)dlsym(RTLD_NEXT, "syscall");
-	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 int open(const char *path, int flags, ...)
