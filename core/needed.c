@@ -183,16 +183,20 @@ static void cache_load(struct search *s)
 }
 
 /* The new-format table of the cache: its entries and count, or NULL. An
- * old-format table before it (12-byte entries) is skipped. */
+ * old-format table before it (glibc before 2.32 wrote both) is skipped:
+ * its 11-byte magic, its count at 12 (aligned), 12-byte entries from 16,
+ * then the new table at the next multiple of 8. */
 static const struct cache_entry *cache_table(const struct search *s, uint32_t *n,
 					     size_t *base)
 {
-	size_t off = 0, old = strlen(CACHE_OLD), magic = strlen(CACHE_MAGIC);
+	size_t off = 0, magic = strlen(CACHE_MAGIC);
 	uint32_t nold;
 
-	if (s->cache_len >= old + 4 && !memcmp(s->cache, CACHE_OLD, old)) {
-		memcpy(&nold, s->cache + old, 4);
-		off = (old + 4 + (size_t)nold * 12 + 7) & ~(size_t)7;
+	if (s->cache_len >= 16 && !memcmp(s->cache, CACHE_OLD, strlen(CACHE_OLD))) {
+		memcpy(&nold, s->cache + 12, 4);
+		if (nold > (s->cache_len - 16) / 12)
+			return NULL;
+		off = (16 + (size_t)nold * 12 + 7) & ~(size_t)7;
 	}
 	/* magic, nlibs, len_strings, flags + pad, extension, 3 unused */
 	if (off + 48 > s->cache_len || memcmp(s->cache + off, CACHE_MAGIC, magic))
