@@ -137,6 +137,16 @@ static void no_probe(const char *where, const char *prov, const char *name,
 		  near ? near : "", near ? "?)" : "");
 }
 
+/* The libraries the loader maps for @path, with the LD_LIBRARY_PATH a
+ * command started by trace inherits: 0 or -errno */
+static int needed_libs(const char *path, char ***libs, size_t *n)
+{
+	struct usdtkit_needed_opts no = { .sz = sizeof(no),
+					  .library_path = getenv("LD_LIBRARY_PATH") };
+
+	return usdtkit_needed(path, &no, libs, n);
+}
+
 /*
  * The first library that @path loads (usdtkit_needed()) with a probe
  * @prov:@name, into @lib: a probe asked of an executable that its
@@ -145,14 +155,12 @@ static void no_probe(const char *where, const char *prov, const char *name,
 static bool in_libraries(const char *path, const char *prov, const char *name,
 			 char *lib, size_t len)
 {
-	struct usdtkit_needed_opts no = { .sz = sizeof(no),
-					  .library_path = getenv("LD_LIBRARY_PATH") };
 	struct usdtkit_open_opts oo = { .sz = sizeof(oo) };
 	char **libs;
 	size_t n, i;
 	bool found = false;
 
-	if (usdtkit_needed(path, &no, &libs, &n))
+	if (needed_libs(path, &libs, &n))
 		return false;
 	for (i = 0; !found && i < n; i++) {
 		struct usdtkit_file *f = usdtkit_file_open(libs[i], &oo);
@@ -270,8 +278,6 @@ static int add_path_target(struct tracer *t, const char *path, const char *prov,
  */
 static int add_cmd_target(struct tracer *t, const char *prov, const char *name)
 {
-	struct usdtkit_needed_opts no = { .sz = sizeof(no),
-					  .library_path = getenv("LD_LIBRARY_PATH") };
 	char **libs = NULL, near[512];
 	size_t nlibs = 0, n = 0, best = (size_t)-1, i;
 	bool typo = false, guess = !is_glob(prov) && !is_glob(name);
@@ -286,7 +292,7 @@ static int add_cmd_target(struct tracer *t, const char *prov, const char *name)
 						     sizeof(near), &best);
 	usdtkit_file_close(f);
 	/* a static CMD, or one of another machine: its executable alone */
-	if (usdtkit_needed(t->cmd_path, &no, &libs, &nlibs))
+	if (needed_libs(t->cmd_path, &libs, &nlibs))
 		nlibs = 0;
 	for (i = 0; !err && i < nlibs; i++) {
 		if (scan_path(t, libs[i], prov, name, true, &n, &f))
