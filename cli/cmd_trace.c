@@ -8,15 +8,13 @@
  * events on stderr. -c runs CMD held before its exec until every probe is
  * attached (trace_cmd.c says how).
  *
- * Globs are expanded here, not by the attach layer: every matching probe
- * gets its own attach and cookie, so a hit names the exact probe, and its
- * arguments are printed with that probe's sign and width.
+ * The engine is the library's (<usdtkit/trace.h>, trace/): this file
+ * reads the options, drives the engine's steps, waits on its ring buffer
+ * and the signals, and prints.
  */
-#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <inttypes.h>
-#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -28,14 +26,13 @@
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include <usdtkit/attach.h>
+#include <usdtkit/trace.h>
 
 #include "cli.h"
 #include "trace.h"
-#include "trace.skel.h"
+#include "trace_opts.h"
 
 /*
  * Signals. SIGINT and SIGTERM (and SIGCHLD, CMD's end) are blocked from
@@ -106,40 +103,6 @@ static int setup_step(struct tracer *t, enum setup_step step)
 	return stop_signal(t) ? -EINTR : 0;
 }
 
-/* Messages quote names from files: escaped, one line each. */
-void trace_err(const char *fmt, ...)
-{
-	char *msg = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&msg, fmt, ap);
-	va_end(ap);
-	fputs("usdtkit trace: ", stderr);
-	put_text_line(stderr, n < 0 ? "(out of memory)" : msg);
-	free(msg);
-}
-
-/* The library's diagnostics: warnings always, the rest with -v. */
-void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
-{
-	struct tracer *t = ctx;
-
-	if (level == USDTKIT_LOG_WARN)
-		t->warnings++;
-	if (level == USDTKIT_LOG_WARN && t->capture) {
-		if (!t->captured)
-			t->captured = strdup(msg);
-		return;
-	}
-	if (level == USDTKIT_LOG_WARN || t->verbose) {
-		/* one prefix for everything trace says */
-		fputs("usdtkit trace: ", stderr);
-		put_text_line(stderr, msg);
-	}
-}
-
 /* libbpf explains a failed load at length: only with -v, we say why. */
 static bool libbpf_verbose;
 
@@ -158,285 +121,32 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * Room for every site the targets have: a site needs at most one spec
- * and one IP-map entry. The program's own capacities stay the floor, so
- * a small trace costs what it did; the user has no limit to hit short
- * of kernel memory (a spec is 304 bytes).
- */
-static int size_maps(struct tracer *t)
-{
-	struct bpf_map *maps[] = { t->skel->maps.usdtkit_specs,
-				   t->skel->maps.usdtkit_ip_map };
-	size_t i;
-	int err;
-
-	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
-		if (bpf_map__max_entries(maps[i]) >= t->nsites)
-			continue;
-		if (t->nsites > INT32_MAX)
-			return -E2BIG;
-		err = bpf_map__set_max_entries(maps[i], (uint32_t)t->nsites);
-		if (err) {
-			trace_err("sizing map %s for %zu sites: %s",
-				  bpf_map__name(maps[i]), t->nsites, strerror(-err));
-			return err;
-		}
-	}
-	return 0;
-}
-
-/*
- * Why a load failed, where the kernel lacks something the program needs:
- * the feature and the Linux version that has it, not a bare errno.
- * EACCES is the verifier's answer too: only a non-root user is told that
- * privileges are missing.
- */
-static const char *load_hint(int err)
-{
-	const struct usdtkit_features *f = usdtkit_features();
-
-	if (geteuid() && (err == -EPERM || err == -EACCES))
-		return " (tracing needs root, or CAP_BPF and CAP_PERFMON)";
-	if (f->bpf && !f->ringbuf)
-		return ": this kernel has no BPF ring buffer (Linux 5.8 and later)";
-	/* no /proc/sys/net: libbpf's probes of what the kernel supports
-	 * load socket filters, which need it (README) */
-	if (f->jit_sysctl < 0)
-		return ": this kernel has no CONFIG_NET, which libbpf needs to "
-		       "probe the kernel's BPF support";
-	return " (rejected by the kernel; -v shows the verifier's log)";
-}
-
-/*
- * What this kernel lacks fails once, before anything is loaded or
- * forked, naming what is missing, rather than once per probe or as
- * libbpf's errors from the middle of the load.
- */
-static int check_kernel(enum usdtkit_mode m)
-{
-	const struct usdtkit_features *f = usdtkit_features();
-
-	if (!f->bpf)
-		return 0;	/* the load says why */
-	if (!f->ringbuf) {
-		/* every hit and every counter read goes through it */
-		trace_err("this kernel has no BPF ring buffer "
-			  "(Linux 5.8 and later), which trace needs");
-		return -EOPNOTSUPP;
-	}
-	if (m == USDTKIT_MODE_MULTI && !f->uprobe_multi) {
-		trace_err("--mode multi: this kernel has no uprobe_multi links "
-			  "(Linux 6.6 and later, 64-bit kernels): use --mode perf or ipmap");
-		return -EOPNOTSUPP;
-	}
-	if (m == USDTKIT_MODE_PERF && !f->bpf_cookie) {
-		trace_err("--mode perf: this kernel has no BPF cookies "
-			  "(Linux 5.15 and later): use --mode ipmap");
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
-/*
- * -c in IPMAP mode (AUTO before Linux 5.15): the map needs each site's
- * address in CMD, and a PIE or a shared library is placed only once CMD
- * runs, after the probes must be attached. Said once, before anything is
- * forked, instead of a failed attach per probe.
- */
-static int check_ipmap_cmd(const struct tracer *t)
-{
-	size_t i;
-
-	if (!t->cmd_argv || t->mode != USDTKIT_MODE_IPMAP)
-		return 0;
-	for (i = 0; i < t->nprobes; i++) {
-		const struct probe *p = &t->probes[i];
-
-		if (p->file && usdtkit_file_type(p->file) != ET_EXEC) {
-			trace_err("-c with --mode ipmap%s: %s is placed in memory only "
-				  "once the command runs (a PIE or a shared library), "
-				  "too late to attach: run it, then trace it with -p PID",
-				  usdtkit_features()->bpf_cookie ? "" :
-				  " (this kernel has no BPF cookies, Linux 5.15)",
-				  p->path);
-			return -EOPNOTSUPP;
-		}
-	}
-	return 0;
-}
-
-/*
- * -v: what the load cost, from the verifier's statistics (log level 4:
- * a few lines, and no slower verification; an error is still logged).
- * "processed N insns" is on every kernel, where verified_insns in
- * bpf_prog_info needs 5.16. bench/startup_bench.sh and the verifier
- * count test read this line.
- */
-#define LOAD_LOG_SIZE 16384
-
-static unsigned long long log_num(const char *log, const char *key)
-{
-	const char *p = log ? strstr(log, key) : NULL;
-
-	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
-}
-
-static void say_loaded(const struct tracer *t, const char *log, uint64_t ns)
-{
-	struct bpf_prog_info info = { 0 };
-	uint32_t len = sizeof(info);
-	int fd = bpf_program__fd(t->skel->progs.usdtkit_trace);
-
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		memset(&info, 0, sizeof(info));
-	fprintf(stderr, "usdtkit trace: loaded usdtkit_trace: features 0x%x, "
-		"%llu insns processed, %u xlated, verified in %.3f ms, "
-		"load %.3f ms\n", t->skel->rodata->features,
-		log_num(log, "processed "), info.xlated_prog_len / 8,
-		log_num(log, "verification time ") / 1e3, ns / 1e6);
-}
-
-static int load_prog(struct tracer *t)
-{
-	struct bpf_program *prog = t->skel->progs.usdtkit_trace;
-	char *log = t->verbose ? calloc(1, LOAD_LOG_SIZE) : NULL;
-	uint64_t t0;
-	int err;
-
-	if (log) {
-		bpf_program__set_log_buf(prog, log, LOAD_LOG_SIZE);
-		bpf_program__set_log_level(prog, 4);
-	}
-	t0 = now_ns();
-	err = trace__load(t->skel);
-	if (!err && t->verbose)
-		say_loaded(t, log, now_ns() - t0);
-	free(log);
-	return err;
-}
-
-static int load(struct tracer *t)
-{
-	int err;
-
-	t->skel = trace__open();
-	if (!t->skel) {
-		trace_err("opening the BPF program: %s", strerror(errno));
-		return -errno;
-	}
-	if (t->str_mask) {
-		size_t i;
-
-		t->skel->rodata->ev_size = (unsigned int)trace_str_layout(t);
-		t->skel->rodata->str_size = t->str_len + 2;
-		for (i = 0; i < MAX_ARGS; i++)
-			t->skel->rodata->str_off[i] = t->str_off[i];
-	}
-	err = trace_agg_prepare(t);
-	if (err) {
-		/* a --filter or an aggregation that does not fit a probe */
-		t->usage_error = err == -EINVAL;
-		return err;
-	}
-	err = usdtkit_prog_prepare(t->skel->progs.usdtkit_trace, t->mode);
-	if (!err)
-		err = size_maps(t);
-	if (!err)
-		err = load_prog(t);
-	if (err) {
-		trace_err("loading the BPF program: %s%s", strerror(-err),
-			  load_hint(err));
-		return err;
-	}
-	return trace_agg_write(t);
-}
-
-/* Attach probe @i; on failure, -errno and *@why: the reason, naming the
- * file, probe and argument when the library said which (malloc'ed). */
-static int attach_one(struct tracer *t, size_t i, char **why)
-{
-	struct probe *p = &t->probes[i];
-	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
-					 .mode = t->mode, .print = trace_print_msg,
-					 .print_ctx = t, .file = p->file };
-	char *prov = trace_glob_quote(p->provider), *name = trace_glob_quote(p->name);
-	char label[512];
-	int err = 0;
-
-	if (!prov || !name) {
-		err = -ENOMEM;
-		goto out;
-	}
-	t->capture = true;
-	if (p->path)
-		p->link = usdtkit_attach(t->skel->progs.usdtkit_trace,
-					 t->pid ? t->pid : -1, p->path, prov, name, &o);
-	else
-		p->link = usdtkit_attach_pid(t->skel->progs.usdtkit_trace, t->pid,
-					     prov, name, &o);
-	err = p->link ? 0 : -errno;
-	t->capture = false;
-	if (!p->link) {
-		trace_probe_label(p, label, sizeof(label));
-		if (t->captured) {
-			*why = t->captured;
-			t->captured = NULL;
-		} else if (asprintf(why, "%s: %s", label, strerror(-err)) < 0) {
-			*why = NULL;
-		}
-		goto out;
-	}
-	/* warnings of a link that did attach are news, not a failure */
-	if (t->captured) {
-		trace_err("%s", t->captured);
-		free(t->captured);
-		t->captured = NULL;
-	}
-	/* a probe whose sites differ (an int here, a long there) is fine:
-	 * every hit carries the width and sign of the site that fired */
-	if (t->verbose)
-		trace_err("%s:%s: %zu site(s), mode %s%s", p->provider, p->name,
-			  usdtkit_link_site_count(p->link),
-			  usdtkit_mode_str(usdtkit_link_mode(p->link)),
-			  p->mixed ? ", sites differ in their arguments" : "");
-out:
-	free(prov);
-	free(name);
-	return err;
-}
-
-static int on_event(void *ctx, void *data, size_t size)
+static int on_hit(void *ctx, const struct usdtkit_trace_hit *h)
 {
 	struct tracer *t = ctx;
-	const struct usdtkit_trace_event *e = data;
+	const struct usdtkit_trace_probe *p = usdtkit_trace_probe(t->tr, h->probe);
 
-	if (size < sizeof(*e) || (t->count && t->printed >= t->count) ||
-	    e->ts_ns < t->start_ns)
-		return 0;
-	/* the cookie is the probe's index + 1; anything else is not ours */
-	if (e->cookie < 1 || (unsigned long long)e->cookie > t->nprobes)
+	if (t->count && t->printed >= t->count)
 		return 0;
 	if (t->json)
-		trace_event_json(t->out, t, &t->probes[e->cookie - 1], e, size);
+		trace_event_json(t->out, p, h);
 	else
-		trace_event_text(t->out, t, &t->probes[e->cookie - 1], e, size);
+		trace_event_text(t->out, usdtkit_trace_start_ns(t->tr), p, h);
 	t->printed++;
 	return 0;
 }
 
-/* Poll until a signal, the count or the duration; 0 or a negative errno. */
 /* --count with aggregations: the hits the filter kept, as the program
  * counts them (read at each poll: a few more may be aggregated) */
 static bool count_reached(struct tracer *t)
 {
-	unsigned long long kept;
+	uint64_t kept;
 
 	if (!t->count)
 		return false;
 	if (!trace_agg_any(t))
 		return t->printed >= t->count;
-	return !trace_read_counter(t, USDTKIT_TRACE_C_KEPT, &kept) && kept >= t->count;
+	return !usdtkit_trace_counter(t->tr, USDTKIT_TRACE_KEPT, &kept) && kept >= t->count;
 }
 
 /* ms until @deadline (0: none), at most @timeout */
@@ -455,7 +165,7 @@ static int until(uint64_t now, uint64_t deadline, int timeout)
 static int wait_events(struct tracer *t, int timeout)
 {
 	struct pollfd fds[] = {
-		{ .fd = ring_buffer__epoll_fd(t->rb), .events = POLLIN },
+		{ .fd = usdtkit_trace_fd(t->tr), .events = POLLIN },
 		{ .fd = t->sig_fd, .events = POLLIN },
 	};
 
@@ -463,14 +173,41 @@ static int wait_events(struct tracer *t, int timeout)
 		return -errno;
 	/* the program wakes us only when the ring fills up (a wakeup per
 	 * hit costs more than the hit): read what came anyway */
-	return ring_buffer__consume(t->rb);
+	return usdtkit_trace_consume(t->tr);
 }
 
+/* how CMD ended, once, as the library tells it (-1: nothing to say) */
+static void say_exit(const struct tracer *t, int st)
+{
+	int pid = usdtkit_trace_pid(t->tr);
+
+	if (st == -1)
+		return;
+	if (WIFEXITED(st))
+		trace_err("command pid %d exited with status %d", pid, WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		trace_err("command pid %d killed by signal %d (%s)", pid,
+			  WTERMSIG(st), strsignal(WTERMSIG(st)));
+}
+
+/* -c: has CMD exited? (reaped, its status said) */
+static bool cmd_exited(struct tracer *t)
+{
+	int st;
+
+	if (usdtkit_trace_command_exited(t->tr, false, &st) != 1)
+		return false;
+	say_exit(t, st);
+	return true;
+}
+
+/* Poll until a signal, the count or the duration; 0 or a negative errno. */
 static int run(struct tracer *t)
 {
-	uint64_t end = t->duration > 0 ? t->start_ns + (uint64_t)(t->duration * 1e9) : 0;
-	uint64_t step = (uint64_t)(t->agg.interval * 1e9), tick = step ? t->start_ns + step : 0;
-	int err;
+	uint64_t start = usdtkit_trace_start_ns(t->tr);
+	uint64_t end = t->duration > 0 ? start + (uint64_t)(t->duration * 1e9) : 0;
+	uint64_t step = (uint64_t)(t->agg.interval * 1e9), tick = step ? start + step : 0;
+	int err, st;
 
 	while (!stop_signal(t) && !count_reached(t)) {
 		int timeout = 100;
@@ -491,7 +228,7 @@ static int run(struct tracer *t)
 		if (fflush(stdout) || ferror(stdout))
 			break;
 		/* -c: CMD has exited (reaped, with its status on stderr) */
-		if (t->cmd_argv && trace_cmd_exited(t, false))
+		if (t->cmd_argv && cmd_exited(t))
 			break;
 		/* -p: nothing more can come once the process is gone */
 		if (!t->cmd_argv && t->pid && kill(t->pid, 0) && errno == ESRCH) {
@@ -505,11 +242,12 @@ static int run(struct tracer *t)
 		}
 	}
 	/* -c: CMD ends with the trace, still traced on its way out */
-	trace_cmd_stop(t);
+	if (t->cmd_argv && usdtkit_trace_command_stop(t->tr, &st) == 1)
+		say_exit(t, st);
 	/* what came in since the last poll: the last hits of a process that
-	 * has exited, or those before Ctrl-C (on_event() keeps to --count) */
+	 * has exited, or those before Ctrl-C (on_hit() keeps to --count) */
 	if (!ferror(stdout)) {
-		ring_buffer__consume(t->rb);
+		usdtkit_trace_consume(t->tr);
 		jw_flush(t->out);
 	}
 	return 0;
@@ -517,74 +255,43 @@ static int run(struct tracer *t)
 
 static void report(struct tracer *t)
 {
-	unsigned long long dropped = 0, lost = 0, kept = 0;
+	uint64_t dropped = 0, lost = 0, kept = 0;
 
-	if (trace_read_counter(t, USDTKIT_TRACE_C_DROPPED, &dropped) ||
-	    trace_read_counter(t, USDTKIT_TRACE_C_LOST, &lost) ||
-	    trace_read_counter(t, USDTKIT_TRACE_C_KEPT, &kept)) {
+	if (usdtkit_trace_counter(t->tr, USDTKIT_TRACE_DROPPED, &dropped) ||
+	    usdtkit_trace_counter(t->tr, USDTKIT_TRACE_LOST, &lost) ||
+	    usdtkit_trace_counter(t->tr, USDTKIT_TRACE_KEPT, &kept)) {
 		trace_err("cannot read the event counters");
 		return;
 	}
 	if (trace_agg_any(t))
-		fprintf(stderr, "usdtkit trace: %llu hit%s aggregated", kept,
+		fprintf(stderr, "usdtkit trace: %" PRIu64 " hit%s aggregated", kept,
 			kept == 1 ? "" : "s");
 	else
-		fprintf(stderr, "usdtkit trace: %llu hit%s printed, %llu lost%s",
+		fprintf(stderr, "usdtkit trace: %llu hit%s printed, %" PRIu64 " lost%s",
 			t->printed, t->printed == 1 ? "" : "s", lost,
 			lost ? " (ring buffer full)" : "");
-	if (t->agg.filter)
-		fprintf(stderr, ", %llu dropped by the filter", dropped);
+	if (t->filter)
+		fprintf(stderr, ", %" PRIu64 " dropped by the filter", dropped);
 	fputc('\n', stderr);
 	/* keys past agg_by's capacity: their hits are in no row */
-	if (t->agg.by.set && !trace_read_counter(t, USDTKIT_TRACE_C_BY_FULL, &lost) && lost)
-		trace_err("--count-by: %llu hit%s of keys past the first %u not counted",
-			  lost, lost == 1 ? "" : "s",
-			  bpf_map__max_entries(t->skel->maps.agg_by));
+	if (t->agg.by.set && !usdtkit_trace_counter(t->tr, USDTKIT_TRACE_BY_FULL, &lost) &&
+	    lost)
+		trace_err("--count-by: %" PRIu64 " hit%s of keys past the first %u not counted",
+			  lost, lost == 1 ? "" : "s", USDTKIT_TRACE_BY_KEYS);
 	if (t->verbose)
-		fprintf(stderr, "usdtkit trace: %llu hits in BPF\n", kept + dropped);
+		fprintf(stderr, "usdtkit trace: %" PRIu64 " hits in BPF\n", kept + dropped);
 }
 
 static void cleanup(struct tracer *t)
 {
-	struct usdtkit_link **links;
-	size_t i;
-
-	/* an error before run(): CMD, maybe not yet exec'd, goes too */
-	trace_cmd_stop(t);
+	usdtkit_trace_free(t->tr);
 	trace_cmd_free_argv(t->cmd_argv);
-	free(t->cmd_path);
-	ring_buffer__free(t->rb);
-	trace_agg_free(t);
-	/* links first (they hold entries of the program's maps), all at
-	 * once: each waits for a kernel grace period */
-	links = calloc(t->nprobes ? t->nprobes : 1, sizeof(*links));
-	for (i = 0; i < t->nprobes; i++) {
-		if (links)
-			links[i] = t->probes[i].link;
-		else
-			usdtkit_link_destroy(t->probes[i].link);
-	}
-	usdtkit_links_destroy(links, links ? t->nprobes : 0);
-	free(links);
-	for (i = 0; i < t->nprobes; i++) {
-		free(t->probes[i].path);
-		free(t->probes[i].provider);
-		free(t->probes[i].name);
-	}
-	trace_targets_release(t);
-	free(t->probes);
-	free(t->captured);
-	trace__destroy(t->skel);
 	free(t->out);
 	/* the signals stay blocked: one during the exit changes nothing */
 	close(t->sig_fd);
 }
 
 /* ---- options ---- */
-
-enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN, OPT_COUNT,
-       OPT_FILTER, OPT_COUNTS, OPT_COUNT_BY, OPT_TOP, OPT_HIST, OPT_SUM,
-       OPT_AVG, OPT_MIN, OPT_MAX, OPT_INTERVAL, OPT_LATENCY, OPT_KEY };
 
 static const struct cli_opt trace_options[] = {
 	{ 'p', 'p', "pid", "PID", "only this process; PROVIDER:NAME targets are its objects" },
@@ -683,144 +390,6 @@ static int parse_str(struct tracer *t, const char *val)
 	return err;
 }
 
-/* --filter EXPR: parsed now, so a bad one is told before anything loads */
-static int parse_filter(struct tracer *t, const char *expr)
-{
-	struct filter_err e = { 0 };
-
-	trace_filter_free(t->agg.filter);
-	t->agg.filter = NULL;
-	t->agg.filter_text = expr;
-	if (!trace_filter_parse(expr, &t->agg.filter, &e))
-		return 0;
-	cli_usage_err(&cli_cmd_trace, "bad --filter '%s': column %d: %s", expr,
-		      e.col, e.msg);
-	return -1;
-}
-
-/* --sum/--avg/--min/--max argN: one argument for all four */
-static int parse_stat(struct tracer *t, const char *opt, const char *val,
-		      unsigned int which)
-{
-	struct agg_arg a;
-
-	if (trace_agg_parse_arg(val, false, &a)) {
-		cli_usage_err(&cli_cmd_trace, "bad %s '%s': want argN", opt, val);
-		return -1;
-	}
-	if (t->agg.stat_mask && t->agg.stats.arg != a.arg) {
-		cli_usage_err(&cli_cmd_trace, "%s arg%u: --sum, --avg, --min and --max "
-			      "take the same argument (here arg%u)", opt, a.arg,
-			      t->agg.stats.arg);
-		return -1;
-	}
-	t->agg.stats = a;
-	t->agg.stat_mask |= which;
-	return 0;
-}
-
-static int parse_key(struct tracer *t, const char *val)
-{
-	static const char *const fixed[] = { "tid", "pid" };
-	unsigned int i;
-
-	for (i = 0; i < 2; i++) {
-		if (!strcmp(val, fixed[i])) {
-			t->agg.key_kind = i == 0 ? USDTKIT_TRACE_KEY_TID : USDTKIT_TRACE_KEY_PID;
-			memset(&t->agg.key, 0, sizeof(t->agg.key));
-			return 0;
-		}
-	}
-	if (trace_agg_parse_arg(val, true, &t->agg.key)) {
-		cli_usage_err(&cli_cmd_trace, "bad --key '%s': want tid, pid, argN or str(argN)",
-			      val);
-		return -1;
-	}
-	t->agg.key_kind = t->agg.key.str ? USDTKIT_TRACE_KEY_STR : USDTKIT_TRACE_KEY_ARG;
-	return 0;
-}
-
-/* the aggregation options; 0 or -1 (told) */
-static int parse_agg_opt(struct tracer *t, struct cli_parser *p, int key)
-{
-	const struct cli_cmd *c = &cli_cmd_trace;
-	const char *opt = cli_opt_spelling(p);
-	unsigned long long v;
-	char *end;
-
-	switch (key) {
-	case 'f':
-		return parse_filter(t, p->val);
-	case OPT_COUNTS:
-		t->agg.counts = true;
-		return 0;
-	case OPT_COUNT_BY:
-		if (!trace_agg_parse_arg(p->val, true, &t->agg.by))
-			return 0;
-		cli_usage_err(c, "bad %s '%s': want argN or str(argN)", opt, p->val);
-		return -1;
-	case OPT_HIST:
-		if (!trace_agg_parse_arg(p->val, false, &t->agg.hist))
-			return 0;
-		cli_usage_err(c, "bad %s '%s': want argN", opt, p->val);
-		return -1;
-	case OPT_SUM:
-		return parse_stat(t, opt, p->val, AGG_SUM);
-	case OPT_AVG:
-		return parse_stat(t, opt, p->val, AGG_AVG);
-	case OPT_MIN:
-		return parse_stat(t, opt, p->val, AGG_MIN);
-	case OPT_MAX:
-		return parse_stat(t, opt, p->val, AGG_MAX);
-	case OPT_TOP:
-		if (cli_parse_ulong(p->val, 1, 1000000, &v)) {
-			t->agg.top = (unsigned int)v;
-			return 0;
-		}
-		cli_usage_err(c, "bad %s '%s': want 1 to 1000000 rows", opt, p->val);
-		return -1;
-	case 'i':
-		t->agg.interval = strtod(p->val, &end);
-		if (!*end && end != p->val && t->agg.interval >= 0.01 &&
-		    t->agg.interval <= 1e6)
-			return 0;
-		cli_usage_err(c, "bad %s '%s': want seconds, 0.01 or more", opt, p->val);
-		return -1;
-	case OPT_LATENCY:
-		/* two values: START is this option's, END the next argument */
-		if (p->i >= p->argc) {
-			cli_usage_err(c, "%s START END: END is missing", opt);
-			return -1;
-		}
-		t->agg.lat_start = p->val;
-		t->agg.lat_end = p->argv[p->i++];
-		return 0;
-	case OPT_KEY:
-		return parse_key(t, p->val);
-	}
-	return 0;
-}
-
-/* options that mean nothing without others */
-static int check_agg_opts(struct tracer *t)
-{
-	const struct cli_cmd *c = &cli_cmd_trace;
-
-	if (!t->agg.top)
-		t->agg.top = 20;
-	else if (!t->agg.by.set)
-		return cli_usage_err(c, "--top goes with --count-by"), -1;
-	if (t->agg.interval > 0 && !trace_agg_any(t))
-		return cli_usage_err(c, "--interval goes with an aggregation "
-				     "(--counts, --count-by, --hist, --sum..., --latency)"), -1;
-	if ((t->agg.key.set || t->agg.key_kind) && !t->agg.lat_start)
-		return cli_usage_err(c, "--key goes with --latency"), -1;
-	if (t->str_mask && trace_agg_any(t))
-		return cli_usage_err(c, "--str prints hits; with an aggregation, "
-				     "use --count-by str(argN)"), -1;
-	return 0;
-}
-
 /* Options into @t; the index of the first TARGET, or -EXIT code
  * (-EXIT_HELP: the help was printed). */
 static int parse_opts(struct tracer *t, int argc, char **argv)
@@ -855,9 +424,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			}
 			break;
 		case OPT_STRLEN:
-			if (!cli_parse_ulong(p.val, 1, TRACE_STRLEN_MAX, &v)) {
+			if (!cli_parse_ulong(p.val, 1, USDTKIT_TRACE_STRLEN_MAX, &v)) {
 				cli_usage_err(c, "bad --strlen '%s': want 1 to %d bytes",
-					      p.val, TRACE_STRLEN_MAX);
+					      p.val, USDTKIT_TRACE_STRLEN_MAX);
 				return -EXIT_USAGE;
 			}
 			t->str_len = (unsigned int)v;
@@ -918,7 +487,7 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			cli_print_help(stdout, c);
 			return -EXIT_HELP;
 		default:
-			if (parse_agg_opt(t, &p, key))
+			if (trace_parse_agg_opt(t, &p, key))
 				return -EXIT_USAGE;
 		}
 	}
@@ -928,7 +497,7 @@ done:
 		cli_usage_err(c, "-p and -c exclude each other");
 		return -EXIT_USAGE;
 	}
-	if (check_agg_opts(t))
+	if (trace_check_agg_opts(t, c))
 		return -EXIT_USAGE;
 	return first;
 }
@@ -945,12 +514,14 @@ static void say_tracing(const struct tracer *t)
 	char modes[64] = "";
 	int m;
 
-	for (i = 0; i < t->nprobes; i++) {
-		if (!t->probes[i].link)
+	for (i = 0; i < usdtkit_trace_probe_count(t->tr); i++) {
+		const struct usdtkit_link *l = usdtkit_trace_probe(t->tr, i)->link;
+
+		if (!l)
 			continue;
 		probes++;
-		sites += usdtkit_link_site_count(t->probes[i].link);
-		m = (int)usdtkit_link_mode(t->probes[i].link);
+		sites += usdtkit_link_site_count(l);
+		m = (int)usdtkit_link_mode(l);
 		if (m >= 0 && m < 32 && !(seen & (1u << m))) {
 			seen |= 1u << m;
 			nmodes++;
@@ -969,127 +540,91 @@ static void say_tracing(const struct tracer *t)
 		modes, nmodes > 1 ? "s" : "");
 }
 
-/* --latency START END: their probes, marked (a TARGET may be one too,
- * as every option applies to it); no probe may be both */
-static int add_role(struct tracer *t, const char *target, int role)
+/* --latency START END refused because a probe is both (exit 2), not
+ * because a target is bad (exit 1, as a TARGET) */
+static bool trace_roles_clash(const struct tracer *t)
 {
 	size_t i;
-	int err;
 
-	t->adding_role = (unsigned char)role;
-	err = trace_add_target(t, target);
-	t->adding_role = 0;
-	for (i = 0; !err && i < t->nprobes; i++) {
-		if (t->probes[i].role != (ROLE_START | ROLE_END))
-			continue;
-		trace_err("--latency: %s:%s is both START and END", t->probes[i].provider,
-			  t->probes[i].name);
-		t->usage_error = true;
-		return -EINVAL;
+	for (i = 0; i < usdtkit_trace_probe_count(t->tr); i++)
+		if (usdtkit_trace_probe(t->tr, i)->role ==
+		    (USDTKIT_TRACE_ROLE_START | USDTKIT_TRACE_ROLE_END))
+			return true;
+	return false;
+}
+
+/* the engine, with the options' request and the TARGETs */
+static int make_trace(struct tracer *t, int ntargets, char **targets)
+{
+	USDTKIT_OPTS(usdtkit_trace_opts, o, .pid = t->pid, .mode = t->mode,
+		     .filter = t->filter, .str_mask = t->str_mask,
+		     .str_len = t->str_len, .best_effort = t->best_effort,
+		     .print = trace_print_msg, .print_ctx = t, .on_hit = on_hit,
+		     .hit_ctx = t);
+	int k, err;
+
+	t->tr = usdtkit_trace_new(&o);
+	if (!t->tr)
+		return -errno;
+	if (t->cmd_argv) {
+		err = usdtkit_trace_set_command(t->tr, t->cmd_argv);
+		if (err)
+			return err == -EINVAL ? -ENOEXEC : err;
+	}
+	/* -EINTR from setup_step(): a signal; cleanup() releases what is
+	 * set up so far, and a held CMD is never let go */
+	for (k = 0; k < ntargets; k++) {
+		err = usdtkit_trace_add(t->tr, targets[k]);
+		if (!err)
+			err = setup_step(t, STEP_OPEN);
+		if (err)
+			return err;
+	}
+	err = trace_request_aggs(t);
+	/* an option that does not fit a probe: exit 2 */
+	t->usage_error = err == -EINVAL && trace_roles_clash(t);
+	if (!err && t->agg.lat_start)
+		err = setup_step(t, STEP_OPEN);
+	if (!err) {
+		err = usdtkit_trace_prepare(t->tr);
+		t->usage_error = err == -EINVAL;
 	}
 	return err;
 }
 
+/* The engine's steps, a signal looked for between them. */
 static int setup(struct tracer *t, int ntargets, char **targets)
 {
-	size_t i, attached = 0, skipped = 0;
-	int k, err;
+	int err;
 
-	/* -EINTR from setup_step(): a signal; cleanup() releases what is
-	 * set up so far, and a held CMD is never let go */
-	for (k = 0; k < ntargets; k++) {
-		err = trace_add_target(t, targets[k]);
-		if (!err)
-			err = setup_step(t, STEP_OPEN);
-		if (err)
-			return err;
-	}
-	if (t->agg.lat_start) {
-		err = add_role(t, t->agg.lat_start, ROLE_START);
-		if (!err)
-			err = add_role(t, t->agg.lat_end, ROLE_END);
-		if (!err)
-			err = setup_step(t, STEP_OPEN);
-		if (err)
-			return err;
-	}
-	t->mode = usdtkit_mode_resolve(t->mode);
-	err = check_kernel(t->mode);
-	if (!err)
-		err = check_ipmap_cmd(t);
+	err = make_trace(t, ntargets, targets);
 	if (err)
 		return err;
-	/* -c: CMD's pid is needed to attach: fork it now, held before its
-	 * exec (the probes are not in its address space before that) */
-	if (t->cmd_argv) {
-		err = trace_cmd_start(t);
-		if (!err)
-			err = setup_step(t, STEP_SPAWN);
-		if (err)
-			return err;
-	}
-	err = load(t);
+	/* -c: CMD is forked in the load, held before its exec */
+	err = usdtkit_trace_load(t->tr);
+	if (!err && t->cmd_argv)
+		err = setup_step(t, STEP_SPAWN);
 	if (!err)
 		err = setup_step(t, STEP_LOAD);
-	if (err)
-		return err;
-	for (i = 0; i < t->nprobes; i++) {
-		char *why = NULL;
-
-		err = attach_one(t, i, &why);
-		if (!err) {
-			attached++;
-			err = setup_step(t, STEP_ATTACH);
-			if (err)
-				return err;
-			continue;
-		}
-		/* one line per probe that failed, with the library's reason */
-		if (t->probes[i].optional && t->best_effort)
-			trace_err("skipping %s:%s (%s)", t->probes[i].provider,
-				  t->probes[i].name, why ? why : strerror(-err));
-		else
-			trace_err("cannot attach: %s", why ? why : strerror(-err));
-		free(why);
-		/* a probe named by a glob, not by the user: one that cannot
-		 * be attached (FP argument...) leaves the rest */
-		if (!t->probes[i].optional)
-			return err;
-		skipped++;
-	}
-	trace_targets_release(t);
-	if (skipped && !t->best_effort) {
-		trace_err("%zu of %zu probes could not be attached "
-			  "(--best-effort traces the others)", skipped, t->nprobes);
-		return -EOPNOTSUPP;
-	}
-	if (!attached) {
-		trace_err("no probe could be attached");
-		return -ENOENT;
-	}
-	/* the trace starts once every target is attached: hits of the first
-	 * targets while later ones were still attaching are dropped, so the
-	 * output never shows one probe and not yet another */
-	t->start_ns = now_ns();
-	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), on_event, t, NULL);
-	if (!t->rb) {
-		trace_err("ring buffer: %s", strerror(errno));
-		return -errno;
-	}
+	if (!err)
+		err = usdtkit_trace_attach(t->tr);
+	t->began = !err;
+	if (!err)
+		err = setup_step(t, STEP_ATTACH);
 	/* the last look before CMD may run: a signal from now on is run()'s,
 	 * which ends CMD as it ends the trace */
-	err = setup_step(t, STEP_GO);
+	if (!err)
+		err = setup_step(t, STEP_GO);
 	if (err)
 		return err;
 	if (!t->quiet)
 		say_tracing(t);
-	return t->cmd_argv ? trace_cmd_go(t) : 0;
+	return usdtkit_trace_go(t->tr);
 }
 
 int cmd_trace(int argc, char **argv)
 {
-	struct tracer t = { .str_len = TRACE_STRLEN_DEFAULT, .cmd_go_fd = -1,
-			    .cmd_err_fd = -1 };
+	struct tracer t = { .str_len = USDTKIT_TRACE_STRLEN_DEFAULT };
 	int first, err, rc = EXIT_OK;
 
 	/* before anything else: a signal from here on is never lost */
@@ -1104,28 +639,19 @@ int cmd_trace(int argc, char **argv)
 		first = -EXIT_USAGE;
 	}
 	if (first < 0) {
-		/* -c's words and the filter are all parsing allocates */
+		/* -c's words are all parsing allocates */
 		trace_cmd_free_argv(t.cmd_argv);
-		trace_filter_free(t.agg.filter);
 		close(t.sig_fd);
 		return first == -EXIT_HELP ? EXIT_OK : -first;
-	}
-	/* a CMD that does not exist: one line, before anything is loaded */
-	if (t.cmd_argv) {
-		t.cmd_path = trace_cmd_resolve(t.cmd_argv[0]);
-		if (!t.cmd_path) {
-			trace_err("cannot run %s: %s", t.cmd_argv[0], strerror(errno));
-			trace_cmd_free_argv(t.cmd_argv);
-			trace_filter_free(t.agg.filter);
-			close(t.sig_fd);
-			return EXIT_BAD_INPUT;
-		}
 	}
 	libbpf_verbose = t.verbose;
 	libbpf_set_print(libbpf_msg);
 	t.out = malloc(sizeof(*t.out));
-	if (!t.out)
+	if (!t.out) {
+		trace_cmd_free_argv(t.cmd_argv);
+		close(t.sig_fd);
 		return EXIT_BAD_INPUT;
+	}
 	jw_init(t.out, stdout);
 	err = setup(&t, argc - first, argv + first);
 	if (!err)
@@ -1136,8 +662,7 @@ int cmd_trace(int argc, char **argv)
 		trace_err("stopped by %s before the trace began%s",
 			  t.stop_sig == SIGINT ? "SIGINT" : "SIGTERM",
 			  t.cmd_argv ? "; the command was not run" : "");
-		ring_buffer__free(t.rb);
-		t.rb = NULL;
+		t.began = false;
 	} else if (err) {
 		rc = t.usage_error ? EXIT_USAGE : EXIT_BAD_INPUT;
 	} else if (trace_agg_any(&t) && trace_agg_report(&t, false, now_ns())) {
@@ -1145,7 +670,7 @@ int cmd_trace(int argc, char **argv)
 	}
 	jw_flush(t.out);
 	fflush(stdout);
-	if (t.rb)
+	if (t.began)
 		report(&t);
 	cleanup(&t);
 	return rc;

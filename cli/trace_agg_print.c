@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * usdtkit trace: the in-kernel aggregations read back and printed, as
- * tables and bpftrace-style log2 histograms, or one JSON object each
- * (schema usdtkit-trace-agg/1.0, docs/JSON.md). With --interval, each
- * report is followed by zeroing what it printed, so the next shows its
- * own interval; a hit landing between the read and the zeroing is lost,
- * as with bpftrace's print() then clear().
+ * usdtkit trace: the in-kernel aggregations, as the library reads them
+ * back, printed as tables and bpftrace-style log2 histograms, or one JSON
+ * object each (schema usdtkit-trace-agg/1.0, docs/JSON.md). With
+ * --interval, each report zeroes what it read, so the next shows its own
+ * interval. Each kind is one entry of agg_printers[], in the order the
+ * report prints them.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,77 +15,24 @@
 #include <string.h>
 #include <time.h>
 
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
-
 #include "trace.h"
-#include "trace.skel.h"
 
 #define AGG_SCHEMA "usdtkit-trace-agg/1.0"
 #define HIST_BAR 52
-
-struct percpu {
-	int ncpu;
-	void *buf;		/* ncpu values, each rounded up to 8 bytes */
-};
-
-static int percpu_init(struct percpu *pc, size_t value_size)
-{
-	pc->ncpu = libbpf_num_possible_cpus();
-	if (pc->ncpu < 0)
-		return pc->ncpu;
-	pc->buf = calloc(pc->ncpu, (value_size + 7) & ~7ul);
-	return pc->buf ? 0 : -ENOMEM;
-}
-
-/* key @k of per-CPU map @m into pc->buf; with @reset, zeroed after */
-static int percpu_read(struct bpf_map *m, struct percpu *pc, unsigned int k,
-		       bool reset)
-{
-	size_t vs = (bpf_map__value_size(m) + 7) & ~7ul, n = vs * pc->ncpu;
-	int err;
-
-	err = bpf_map__lookup_elem(m, &k, sizeof(k), pc->buf, n, 0);
-	if (err || !reset)
-		return err;
-	{
-		void *zero = calloc(pc->ncpu, vs);
-
-		if (!zero)
-			return -ENOMEM;
-		err = bpf_map__update_elem(m, &k, sizeof(k), zero, n, 0);
-		free(zero);
-	}
-	return err;
-}
-
-int trace_read_counter(struct tracer *t, int which, unsigned long long *sum)
-{
-	struct percpu pc = { 0 };
-	int err, i;
-
-	*sum = 0;
-	err = percpu_init(&pc, sizeof(*sum));
-	if (!err)
-		err = percpu_read(t->skel->maps.counters, &pc, (unsigned int)which, false);
-	for (i = 0; !err && i < pc.ncpu; i++)
-		*sum += ((unsigned long long *)pc.buf)[i];
-	free(pc.buf);
-	return err;
-}
 
 /* ---- one report ---- */
 
 struct report {
 	struct tracer *t;
 	struct jw *w;
-	bool json, reset;
+	bool json;
+	unsigned int flags;	/* USDTKIT_TRACE_READ_RESET: --interval */
 	double secs;		/* --interval: what this report covers */
-	struct percpu pc;
 };
 
 /* {"schema":..., "agg":"NAME", [interval], "provider":..., "name":...[, "path"] */
-static void json_head(struct report *r, const char *agg, const struct probe *p)
+static void json_head(struct report *r, const char *agg,
+		      const struct usdtkit_trace_probe *p)
 {
 	struct jw *w = r->w;
 
@@ -120,30 +67,6 @@ static void put_num(struct jw *w, unsigned long long v, bool is_signed)
 		json_num_u64(w, v);
 }
 
-/* agg_stats[slot] summed over the CPUs */
-static int read_stats(struct report *r, unsigned int slot, bool is_signed,
-		      struct usdtkit_trace_stats *out)
-{
-	const struct usdtkit_trace_stats *v = r->pc.buf;
-	int err, i;
-
-	memset(out, 0, sizeof(*out));
-	err = percpu_read(r->t->skel->maps.agg_stats, &r->pc, slot, r->reset);
-	for (i = 0; !err && i < r->pc.ncpu; i++) {
-		if (!v[i].n)
-			continue;
-		if (!out->n || (is_signed ? (long long)v[i].min < (long long)out->min :
-				v[i].min < out->min))
-			out->min = v[i].min;
-		if (!out->n || (is_signed ? (long long)v[i].max > (long long)out->max :
-				v[i].max > out->max))
-			out->max = v[i].max;
-		out->n += v[i].n;
-		out->sum += v[i].sum;
-	}
-	return err;
-}
-
 /* ---- histograms ---- */
 
 /* "[4, 8)", "[1K, 2K)": bpftrace's labels */
@@ -174,25 +97,9 @@ static void slot_label(int slot, char *buf, size_t n)
 		snprintf(buf, n, "[%s, %s)", a, b);
 }
 
-static int read_hist(struct report *r, unsigned int slot,
-		     unsigned long long *h)
+static void hist_text(struct jw *w, const uint64_t *h)
 {
-	unsigned int i;
-	int err = 0, c;
-
-	for (i = 0; i < USDTKIT_TRACE_HIST_SLOTS && !err; i++) {
-		h[i] = 0;
-		err = percpu_read(r->t->skel->maps.agg_hist, &r->pc,
-				  slot * USDTKIT_TRACE_HIST_SLOTS + i, r->reset);
-		for (c = 0; !err && c < r->pc.ncpu; c++)
-			h[i] += ((unsigned long long *)r->pc.buf)[c];
-	}
-	return err;
-}
-
-static void hist_text(struct jw *w, const unsigned long long *h)
-{
-	unsigned long long max = 0;
+	uint64_t max = 0;
 	char line[160], label[64], bar[HIST_BAR + 1];
 	int i, lo = -1, hi = -1, n;
 
@@ -211,13 +118,13 @@ static void hist_text(struct jw *w, const unsigned long long *h)
 		memset(bar, '@', n);
 		memset(bar + n, ' ', HIST_BAR - n);
 		bar[HIST_BAR] = 0;
-		n = snprintf(line, sizeof(line), "%-20s %8llu |%s|\n", label, h[i], bar);
+		n = snprintf(line, sizeof(line), "%-20s %8" PRIu64 " |%s|\n", label, h[i], bar);
 		jw_put(w, line, (size_t)n);
 	}
 }
 
 /* "buckets":[{"min":lo,"max":hi,"count":n}...], bounds inclusive */
-static void hist_json(struct jw *w, const unsigned long long *h)
+static void hist_json(struct jw *w, const uint64_t *h)
 {
 	bool first = true;
 	int i;
@@ -264,25 +171,25 @@ static void line(struct jw *w, const char *fmt, ...)
 	jw_put(w, buf, n < 0 ? 0 : (size_t)n >= sizeof(buf) ? sizeof(buf) - 1 : (size_t)n);
 }
 
-static const char *stat_names[] = { "sum", "avg", "min", "max" };
-
-static void stats_one(struct report *r, const struct probe *p, unsigned int which,
-		      const struct usdtkit_trace_stats *s, bool sg)
+/* sum, avg, min, max: the order of their kinds and AGG_STAT() bits */
+static void stats_one(struct report *r, const struct usdtkit_trace_probe *p,
+		      unsigned int which, const struct usdtkit_trace_stats *s)
 {
 	struct jw *w = r->w;
+	bool sg = s->is_signed;
 	char buf[48];
 
-	json_head(r, stat_names[which], p);
+	json_head(r, usdtkit_trace_agg_name(USDTKIT_TRACE_AGG_SUM + which), p);
 	JW_LIT(w, ",\"arg\":");
 	json_u64(w, r->t->agg.stats.arg);
 	JW_LIT(w, ",\"count\":");
-	json_num_u64(w, s->n);
+	json_num_u64(w, s->count);
 	JW_LIT(w, ",\"value\":");
-	if (!s->n && which) {
+	if (!s->count && which) {
 		JW_LIT(w, "null");
 	} else if (which == 1) {
-		snprintf(buf, sizeof(buf), "%.17g", sg ? (double)(long long)s->sum / s->n :
-			 (double)s->sum / s->n);
+		snprintf(buf, sizeof(buf), "%.17g", sg ? (double)(int64_t)s->sum / s->count :
+			 (double)s->sum / s->count);
 		json_raw(w, buf);
 	} else {
 		put_num(w, which == 0 ? s->sum : which == 2 ? s->min : s->max, sg);
@@ -290,46 +197,49 @@ static void stats_one(struct report *r, const struct probe *p, unsigned int whic
 	JW_LIT(w, "}\n");
 }
 
-static void stats_text(struct report *r, const struct probe *p,
-		       const struct usdtkit_trace_stats *s, bool sg)
+static void stats_text(struct report *r, const struct usdtkit_trace_probe *p,
+		       const struct usdtkit_trace_stats *s)
 {
 	unsigned int m = r->t->agg.stat_mask;
+	unsigned long long sum = s->sum, mn = s->min, mx = s->max;
 	struct jw *w = r->w;
+	bool sg = s->is_signed;
 
 	trace_put_probe(w, p);
-	line(w, ": arg%u: count %llu", r->t->agg.stats.arg, s->n);
-	if (m & AGG_SUM)
-		line(w, sg ? ", sum %lld" : ", sum %llu", s->sum);
-	if ((m & AGG_AVG) && s->n)
-		line(w, ", avg %.2f", sg ? (double)(long long)s->sum / s->n :
-		     (double)s->sum / s->n);
-	if ((m & AGG_MIN) && s->n)
-		line(w, sg ? ", min %lld" : ", min %llu", s->min);
-	if ((m & AGG_MAX) && s->n)
-		line(w, sg ? ", max %lld" : ", max %llu", s->max);
+	line(w, ": arg%u: count %llu", r->t->agg.stats.arg,
+	     (unsigned long long)s->count);
+	if (m & AGG_STAT(USDTKIT_TRACE_AGG_SUM))
+		line(w, sg ? ", sum %lld" : ", sum %llu", sum);
+	if ((m & AGG_STAT(USDTKIT_TRACE_AGG_AVG)) && s->count)
+		line(w, ", avg %.2f", sg ? (double)(int64_t)s->sum / s->count :
+		     (double)s->sum / s->count);
+	if ((m & AGG_STAT(USDTKIT_TRACE_AGG_MIN)) && s->count)
+		line(w, sg ? ", min %lld" : ", min %llu", mn);
+	if ((m & AGG_STAT(USDTKIT_TRACE_AGG_MAX)) && s->count)
+		line(w, sg ? ", max %lld" : ", max %llu", mx);
 	jw_putc(w, '\n');
 }
 
+/* --counts and --sum/--avg/--min/--max of probe @i: one read */
 static int report_stats(struct report *r, unsigned int i)
 {
-	const struct probe *p = &r->t->probes[i];
+	const struct usdtkit_trace_probe *p = usdtkit_trace_probe(r->t->tr, i);
 	const struct trace_aggs *g = &r->t->agg;
 	struct usdtkit_trace_stats s;
-	bool sg = g->stat_mask && p->args[g->stats.arg].is_signed;
 	unsigned int k;
 	int err;
 
-	err = read_stats(r, i, sg, &s);
+	err = usdtkit_trace_read_stats(r->t->tr, i, r->flags, &s);
 	if (err)
 		return err;
-	if (g->counts) {
+	if (g->kinds & (1u << USDTKIT_TRACE_AGG_COUNTS)) {
 		if (r->json) {
 			json_head(r, "counts", p);
 			JW_LIT(r->w, ",\"count\":");
-			json_num_u64(r->w, s.n);
+			json_num_u64(r->w, s.count);
 			JW_LIT(r->w, "}\n");
 		} else {
-			line(r->w, "%12llu  ", s.n);
+			line(r->w, "%12llu  ", (unsigned long long)s.count);
 			trace_put_probe(r->w, p);
 			jw_putc(r->w, '\n');
 		}
@@ -337,22 +247,22 @@ static int report_stats(struct report *r, unsigned int i)
 	if (!g->stat_mask)
 		return 0;
 	if (!r->json) {
-		stats_text(r, p, &s, sg);
+		stats_text(r, p, &s);
 		return 0;
 	}
 	for (k = 0; k < 4; k++)
 		if (g->stat_mask & (1u << k))
-			stats_one(r, p, k, &s, sg);
+			stats_one(r, p, k, &s);
 	return 0;
 }
 
 static int report_hist(struct report *r, unsigned int i)
 {
-	unsigned long long h[USDTKIT_TRACE_HIST_SLOTS], n = 0;
-	const struct probe *p = &r->t->probes[i];
+	const struct usdtkit_trace_probe *p = usdtkit_trace_probe(r->t->tr, i);
+	uint64_t h[USDTKIT_TRACE_HIST_SLOTS], n = 0;
 	int err, k;
 
-	err = read_hist(r, i, h);
+	err = usdtkit_trace_read_hist(r->t->tr, i, r->flags, h);
 	if (err)
 		return err;
 	for (k = 0; k < USDTKIT_TRACE_HIST_SLOTS; k++)
@@ -368,8 +278,8 @@ static int report_hist(struct report *r, unsigned int i)
 		return 0;
 	}
 	trace_put_probe(r->w, p);
-	line(r->w, ": hist of arg%u, %llu value%s\n", r->t->agg.hist.arg, n,
-	     n == 1 ? "" : "s");
+	line(r->w, ": hist of arg%u, %llu value%s\n", r->t->agg.hist.arg,
+	     (unsigned long long)n, n == 1 ? "" : "s");
 	hist_text(r->w, h);
 	return 0;
 }
@@ -390,8 +300,17 @@ static void fmt_ns(char *buf, size_t n, double ns)
 		snprintf(buf, n, "%.2f s", ns / 1e9);
 }
 
+/* " by tid", " by str(arg1)"...: what pairs START with END */
+static void lat_key(struct jw *w, const struct trace_aggs *g, const char *pre)
+{
+	if (g->pair == USDTKIT_TRACE_PAIR_ARG || g->pair == USDTKIT_TRACE_PAIR_STR)
+		line(w, g->key.str ? "%sstr(arg%u)" : "%sarg%u", pre, g->key.arg);
+	else
+		line(w, "%s%s", pre, key_names[g->pair & 3]);
+}
+
 static void lat_json(struct report *r, const struct usdtkit_trace_stats *s,
-		     const unsigned long long *h, unsigned long long unmatched)
+		     const uint64_t *h, uint64_t unmatched)
 {
 	const struct trace_aggs *g = &r->t->agg;
 	struct jw *w = r->w;
@@ -403,28 +322,25 @@ static void lat_json(struct report *r, const struct usdtkit_trace_stats *s,
 	JW_LIT(w, ",\"end\":");
 	json_str(w, g->lat_end, strlen(g->lat_end));
 	JW_LIT(w, ",\"key\":\"");
-	if (g->key_kind == USDTKIT_TRACE_KEY_ARG || g->key_kind == USDTKIT_TRACE_KEY_STR)
-		line(w, g->key.str ? "str(arg%u)" : "arg%u", g->key.arg);
-	else
-		json_raw(w, key_names[g->key_kind & 3]);
+	lat_key(w, g, "");
 	JW_LIT(w, "\",\"count\":");
-	json_num_u64(w, s->n);
+	json_num_u64(w, s->count);
 	JW_LIT(w, ",\"unmatched\":");
 	json_num_u64(w, unmatched);
 	JW_LIT(w, ",\"min_ns\":");
-	if (s->n)
+	if (s->count)
 		json_num_u64(w, s->min);
 	else
 		JW_LIT(w, "null");
 	JW_LIT(w, ",\"avg_ns\":");
-	if (s->n) {
-		snprintf(buf, sizeof(buf), "%.17g", (double)s->sum / s->n);
+	if (s->count) {
+		snprintf(buf, sizeof(buf), "%.17g", (double)s->sum / s->count);
 		json_raw(w, buf);
 	} else {
 		JW_LIT(w, "null");
 	}
 	JW_LIT(w, ",\"max_ns\":");
-	if (s->n)
+	if (s->count)
 		json_num_u64(w, s->max);
 	else
 		JW_LIT(w, "null");
@@ -433,7 +349,7 @@ static void lat_json(struct report *r, const struct usdtkit_trace_stats *s,
 }
 
 static void lat_text(struct report *r, const struct usdtkit_trace_stats *s,
-		     const unsigned long long *h, unsigned long long unmatched)
+		     const uint64_t *h, uint64_t unmatched)
 {
 	const struct trace_aggs *g = &r->t->agg;
 	char mn[32], av[32], mx[32];
@@ -443,40 +359,31 @@ static void lat_text(struct report *r, const struct usdtkit_trace_stats *s,
 	jw_text(w, g->lat_start, strlen(g->lat_start));
 	JW_LIT(w, " -> ");
 	jw_text(w, g->lat_end, strlen(g->lat_end));
-	if (g->key_kind == USDTKIT_TRACE_KEY_ARG || g->key_kind == USDTKIT_TRACE_KEY_STR)
-		line(w, g->key.str ? " by str(arg%u)" : " by arg%u", g->key.arg);
-	else
-		line(w, " by %s", key_names[g->key_kind & 3]);
-	if (s->n) {
+	lat_key(w, g, " by ");
+	if (s->count) {
 		fmt_ns(mn, sizeof(mn), (double)s->min);
-		fmt_ns(av, sizeof(av), (double)s->sum / s->n);
+		fmt_ns(av, sizeof(av), (double)s->sum / s->count);
 		fmt_ns(mx, sizeof(mx), (double)s->max);
 		line(w, ": count %llu, min %s, avg %s, max %s, %llu unmatched\n",
-		     s->n, mn, av, mx, unmatched);
+		     (unsigned long long)s->count, mn, av, mx,
+		     (unsigned long long)unmatched);
 	} else {
-		line(w, ": count 0, %llu unmatched\n", unmatched);
+		line(w, ": count 0, %llu unmatched\n", (unsigned long long)unmatched);
 	}
-	if (s->n) {
+	if (s->count) {
 		JW_LIT(w, "nanoseconds:\n");
 		hist_text(w, h);
 	}
 }
 
-static int report_latency(struct report *r)
+static int report_latency(struct report *r, unsigned int i)
 {
-	unsigned long long h[USDTKIT_TRACE_HIST_SLOTS], unmatched = 0;
-	unsigned int slot = (unsigned int)r->t->nprobes;
+	uint64_t h[USDTKIT_TRACE_HIST_SLOTS], unmatched = 0;
 	struct usdtkit_trace_stats s;
 	int err;
 
-	err = read_stats(r, slot, false, &s);
-	if (!err)
-		err = read_hist(r, slot, h);
-	if (!err)
-		err = percpu_read(r->t->skel->maps.counters, &r->pc,
-				  USDTKIT_TRACE_C_UNMATCHED, r->reset);
-	for (int c = 0; !err && c < r->pc.ncpu; c++)
-		unmatched += ((unsigned long long *)r->pc.buf)[c];
+	(void)i;
+	err = usdtkit_trace_read_latency(r->t->tr, r->flags, &s, h, &unmatched);
 	if (err)
 		return err;
 	if (r->json)
@@ -488,184 +395,35 @@ static int report_latency(struct report *r)
 
 /* ---- --count-by ---- */
 
-struct by_entry {
-	unsigned long long count;
-	void *key;		/* struct usdtkit_trace_key_buf, cut */
-};
-
-/* by count, highest first; ties by key, so a table is reproducible (a
- * key is held in a whole zeroed key_buf, whatever the map's key size) */
-static int by_cmp(const void *a, const void *b)
+static void by_key(struct report *r, const struct usdtkit_trace_key_count *k)
 {
-	const struct by_entry *x = a, *y = b;
-	const struct usdtkit_trace_key_buf *kx = x->key, *ky = y->key;
-
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	if (kx->val != ky->val)
-		return kx->val < ky->val ? -1 : 1;
-	if (kx->pad != ky->pad)		/* "ab" before "ab"... */
-		return kx->pad < ky->pad ? -1 : 1;
-	return memcmp(kx->str, ky->str, sizeof(kx->str));
-}
-
-/* every key of agg_by (deleted with --interval); r->pc has room for
- * its per-CPU counts */
-static int by_collect(struct report *r, struct by_entry **out, size_t *n)
-{
-	struct bpf_map *m = r->t->skel->maps.agg_by;
-	size_t ks = bpf_map__key_size(m), cap = 0;
-	struct by_entry *v = NULL;
-	void *prev = NULL, *key;
-	int err = 0;
-
-	*n = 0;
-	for (;;) {
-		key = calloc(1, ks < sizeof(struct usdtkit_trace_key_buf) ?
-			     sizeof(struct usdtkit_trace_key_buf) : ks);
-		if (!key) {
-			err = -ENOMEM;
-			break;
-		}
-		if (bpf_map__get_next_key(m, prev, key, ks)) {
-			free(key);
-			break;
-		}
-		if (*n == cap) {
-			struct by_entry *nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
-
-			if (!nv) {
-				free(key);
-				err = -ENOMEM;
-				break;
-			}
-			v = nv;
-		}
-		v[*n].key = key;
-		v[*n].count = 0;
-		/* per CPU (trace.bpf.c says why): summed here */
-		if (!bpf_map__lookup_elem(m, key, ks, r->pc.buf, 8 * r->pc.ncpu, 0)) {
-			for (int c = 0; c < r->pc.ncpu; c++)
-				v[*n].count += ((unsigned long long *)r->pc.buf)[c];
-			(*n)++;
-		}
-		prev = key;
-	}
-	if (r->reset)
-		for (size_t i = 0; i < *n; i++)
-			bpf_map__delete_elem(m, v[i].key, ks, 0);
-	*out = v;
-	return err;
-}
-
-/*
- * str() keys longer than --strlen. The map's key holds a byte more than
- * --strlen (trace_agg.c, key_str_bytes()), so such a string is seen: it
- * is cut at --strlen, or before a UTF-8 character that the cut would
- * split, and marked (pad = 1). Keys that are the same once cut are then
- * one key, their counts summed: a cut string stands for all the strings
- * that begin with it, never for one of them.
- */
-static bool key_cut(struct usdtkit_trace_key_buf *k, size_t room, size_t max)
-{
-	size_t len = strnlen(k->str, room), at, need;
-
-	if (k->val || len <= max)
-		return false;
-	at = max;
-	/* the last character's first byte, at most 3 bytes back */
-	while (at > 0 && at + 3 > max && ((unsigned char)k->str[at - 1] & 0xc0) == 0x80)
-		at--;
-	if (at > 0) {
-		unsigned char c = (unsigned char)k->str[at - 1];
-
-		need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-		at = at - 1 + need <= max ? max : at - 1;
-	}
-	memset(k->str + at, 0, room - at);
-	k->pad = 1;
-	return true;
-}
-
-static int by_same(const void *a, const void *b)
-{
-	const struct usdtkit_trace_key_buf *kx = ((const struct by_entry *)a)->key,
-					   *ky = ((const struct by_entry *)b)->key;
-
-	if (kx->probe != ky->probe)
-		return kx->probe < ky->probe ? -1 : 1;
-	if (kx->val != ky->val || kx->pad != ky->pad)
-		return kx->val != ky->val ? (kx->val < ky->val ? -1 : 1) :
-		       (kx->pad < ky->pad ? -1 : 1);
-	return memcmp(kx->str, ky->str, sizeof(kx->str));
-}
-
-/* cut the str() keys past --strlen and merge those that are then equal */
-static void by_cut(struct report *r, struct by_entry *v, size_t *n)
-{
-	size_t room = bpf_map__key_size(r->t->skel->maps.agg_by) - 16, i, o;
-	bool any = false;
-
-	if (!r->t->agg.by.str)
-		return;
-	for (i = 0; i < *n; i++)
-		any |= key_cut(v[i].key, room, r->t->str_len);
-	if (!any)
-		return;
-	qsort(v, *n, sizeof(*v), by_same);
-	for (i = 1, o = 0; i < *n; i++) {
-		if (!by_same(&v[o], &v[i])) {
-			v[o].count += v[i].count;
-			free(v[i].key);
-		} else {
-			v[++o] = v[i];
-		}
-	}
-	*n = o + 1;
-}
-
-static void by_key(struct report *r, const struct probe *p,
-		   const struct usdtkit_trace_key_buf *k)
-{
-	const struct agg_arg *a = &r->t->agg.by;
-	size_t room = bpf_map__key_size(r->t->skel->maps.agg_by) - 16, len;
-
-	if (!a->str) {
-		put_num(r->w, k->val, p->args[a->arg].is_signed);
+	if (!r->t->agg.by.str) {
+		put_num(r->w, k->value, k->is_signed);
 		return;
 	}
-	if (k->val) {
+	if (!k->str) {
 		if (r->json)
 			JW_LIT(r->w, "null");
 		else
 			JW_LIT(r->w, "<fault>");
 		return;
 	}
-	len = strnlen(k->str, room);
 	if (r->json) {
-		json_str_bytes(r->w, k->str, len);
-		if (k->pad)
+		json_str_bytes(r->w, k->str, k->str_len);
+		if (k->cut)
 			JW_LIT(r->w, ",\"cut\":true");
 	} else {
-		jw_text_quoted(r->w, k->str, len);
-		if (k->pad)
+		jw_text_quoted(r->w, k->str, k->str_len);
+		if (k->cut)
 			JW_LIT(r->w, "...");
 	}
 }
 
-static void report_by_probe(struct report *r, unsigned int i,
-			    const struct by_entry *v, size_t n)
+static void by_head(struct report *r, const struct usdtkit_trace_probe *p,
+		    size_t keys, size_t cut)
 {
-	const struct probe *p = &r->t->probes[i];
 	const struct agg_arg *a = &r->t->agg.by;
-	size_t keys = 0, cut = 0, shown = 0, k;
 
-	for (k = 0; k < n; k++) {
-		const struct usdtkit_trace_key_buf *key = v[k].key;
-
-		keys += key->probe == i;
-		cut += key->probe == i && key->pad;
-	}
 	if (r->json) {
 		json_head(r, "count_by", p);
 		line(r->w, a->str ? ",\"by\":\"str(arg%u)\"" : ",\"by\":\"arg%u\"", a->arg);
@@ -676,33 +434,43 @@ static void report_by_probe(struct report *r, unsigned int i,
 			json_u64(r->w, cut);
 		}
 		JW_LIT(r->w, ",\"top\":[");
-	} else {
-		trace_put_probe(r->w, p);
-		line(r->w, a->str ? ": count by str(arg%u)" : ": count by arg%u", a->arg);
-		if (keys > r->t->agg.top)
-			line(r->w, ", top %u of %zu keys", r->t->agg.top, keys);
-		else
-			line(r->w, ", %zu key%s", keys, keys == 1 ? "" : "s");
-		if (cut)
-			line(r->w, " (%zu cut at --strlen %u)", cut, r->t->str_len);
-		jw_putc(r->w, '\n');
+		return;
 	}
-	for (k = 0; k < n && shown < r->t->agg.top; k++) {
-		const struct usdtkit_trace_key_buf *key = v[k].key;
+	trace_put_probe(r->w, p);
+	line(r->w, a->str ? ": count by str(arg%u)" : ": count by arg%u", a->arg);
+	if (keys > r->t->agg.top)
+		line(r->w, ", top %u of %zu keys", r->t->agg.top, keys);
+	else
+		line(r->w, ", %zu key%s", keys, keys == 1 ? "" : "s");
+	if (cut)
+		line(r->w, " (%zu cut at --strlen %u)", cut, r->t->str_len);
+	jw_putc(r->w, '\n');
+}
 
-		if (key->probe != i)
+static void report_by_probe(struct report *r, unsigned int i,
+			    const struct usdtkit_trace_key_count *v, size_t n)
+{
+	size_t keys = 0, cut = 0, shown = 0, k;
+
+	for (k = 0; k < n; k++) {
+		keys += v[k].probe == i;
+		cut += v[k].probe == i && v[k].cut;
+	}
+	by_head(r, usdtkit_trace_probe(r->t->tr, i), keys, cut);
+	for (k = 0; k < n && shown < r->t->agg.top; k++) {
+		if (v[k].probe != i)
 			continue;
 		if (r->json) {
 			if (shown)
 				jw_putc(r->w, ',');
 			JW_LIT(r->w, "{\"key\":");
-			by_key(r, p, key);
+			by_key(r, &v[k]);
 			JW_LIT(r->w, ",\"count\":");
 			json_num_u64(r->w, v[k].count);
 			jw_putc(r->w, '}');
 		} else {
-			line(r->w, "%12llu  ", v[k].count);
-			by_key(r, p, key);
+			line(r->w, "%12llu  ", (unsigned long long)v[k].count);
+			by_key(r, &v[k]);
 			jw_putc(r->w, '\n');
 		}
 		shown++;
@@ -711,24 +479,47 @@ static void report_by_probe(struct report *r, unsigned int i,
 		JW_LIT(r->w, "]}\n");
 }
 
-static int report_by(struct report *r)
+/* every probe's table from one read of the keys */
+static int report_by(struct report *r, unsigned int i)
 {
-	struct by_entry *v = NULL;
-	size_t n = 0, k;
-	unsigned int i;
+	struct usdtkit_trace_key_count *v = NULL;
+	size_t n = 0;
 	int err;
 
-	err = by_collect(r, &v, &n);
-	if (!err) {
-		by_cut(r, v, &n);
-		qsort(v, n, sizeof(*v), by_cmp);
-		for (i = 0; i < r->t->nprobes; i++)
-			report_by_probe(r, i, v, n);
-	}
-	for (k = 0; k < n; k++)
-		free(v[k].key);
-	free(v);
+	(void)i;
+	err = usdtkit_trace_read_keys(r->t->tr, r->flags, &v, &n);
+	for (i = 0; !err && i < usdtkit_trace_probe_count(r->t->tr); i++)
+		report_by_probe(r, i, v, n);
+	usdtkit_trace_keys_free(v, n);
 	return err;
+}
+
+/* ---- the report ---- */
+
+/*
+ * How each kind is printed, in the order of the report. per_probe: the
+ * function runs once per probe (index i), else once (i = 0). SUM..MAX
+ * print with COUNTS (one read of the same slot), so they have no entry.
+ */
+struct agg_printer {
+	enum usdtkit_trace_agg_kind kind;
+	bool per_probe;
+	int (*report)(struct report *r, unsigned int i);
+};
+
+static const struct agg_printer agg_printers[] = {
+	{ USDTKIT_TRACE_AGG_COUNTS, true, report_stats },
+	{ USDTKIT_TRACE_AGG_HIST, true, report_hist },
+	{ USDTKIT_TRACE_AGG_COUNT_BY, false, report_by },
+	{ USDTKIT_TRACE_AGG_LATENCY, false, report_latency },
+};
+
+/* COUNTS' entry stands for SUM..MAX too */
+static bool printer_wanted(const struct tracer *t, const struct agg_printer *pr)
+{
+	if (pr->kind == USDTKIT_TRACE_AGG_COUNTS)
+		return t->agg.kinds & (1u << USDTKIT_TRACE_AGG_COUNTS) || t->agg.stat_mask;
+	return t->agg.kinds & (1u << pr->kind);
 }
 
 /*
@@ -753,30 +544,27 @@ static void interval_label(const struct report *r)
  * @now: CLOCK_MONOTONIC, the end of what this report covers. */
 int trace_agg_report(struct tracer *t, bool reset, uint64_t now)
 {
-	struct report r = { .t = t, .w = t->out, .json = t->json, .reset = reset };
+	struct report r = { .t = t, .w = t->out, .json = t->json,
+			    .flags = reset ? USDTKIT_TRACE_READ_RESET : 0 };
 	struct trace_aggs *g = &t->agg;
-	uint64_t since = g->since_ns ? g->since_ns : t->start_ns;
+	uint64_t since = g->since_ns ? g->since_ns : usdtkit_trace_start_ns(t->tr);
+	size_t np = usdtkit_trace_probe_count(t->tr), k;
 	unsigned int i;
-	int err;
+	int err = 0;
 
-	err = percpu_init(&r.pc, sizeof(struct usdtkit_trace_stats));
-	if (err)
-		return err;
 	r.secs = now > since ? (now - since) / 1e9 : 0;
 	g->since_ns = now;
 	interval_label(&r);
-	if (g->counts && !t->json)
+	if ((g->kinds & (1u << USDTKIT_TRACE_AGG_COUNTS)) && !t->json)
 		line(r.w, "%12s  %s\n", "HITS", "PROBE");
-	for (i = 0; !err && i < t->nprobes; i++)
-		if (g->counts || g->stat_mask)
-			err = report_stats(&r, i);
-	for (i = 0; !err && g->hist.set && i < t->nprobes; i++)
-		err = report_hist(&r, i);
-	if (!err && g->by.set)
-		err = report_by(&r);
-	if (!err && g->lat_start)
-		err = report_latency(&r);
-	free(r.pc.buf);
+	for (k = 0; !err && k < sizeof(agg_printers) / sizeof(agg_printers[0]); k++) {
+		const struct agg_printer *pr = &agg_printers[k];
+
+		if (!printer_wanted(t, pr))
+			continue;
+		for (i = 0; !err && i < (pr->per_probe ? np : 1); i++)
+			err = pr->report(&r, i);
+	}
 	t->agg.printed++;
 	jw_flush(t->out);
 	if (err)

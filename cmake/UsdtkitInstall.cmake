@@ -48,13 +48,18 @@ install(TARGETS usdtkit usdtkit_static usdtkit_linked EXPORT usdtkitTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # the attach headers only with the attach layer (config.h says which)
-if(USDTKIT_WITH_BPF)
+if(USDTKIT_WITH_BPF AND USDTKIT_HAVE_TRACE)
   install(DIRECTORY include/usdtkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
     FILES_MATCHING PATTERN "*.h")
+elseif(USDTKIT_WITH_BPF)
+  # the trace engine needs the BPF programs (USDTKIT_HAVE_TRACE)
+  install(DIRECTORY include/usdtkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+    FILES_MATCHING PATTERN "*.h" PATTERN "trace.h" EXCLUDE)
 else()
   install(DIRECTORY include/usdtkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
     FILES_MATCHING PATTERN "*.h" PATTERN "attach.h" EXCLUDE
-    PATTERN "usdtkit.bpf.h" EXCLUDE PATTERN "bpf_spec.h" EXCLUDE)
+    PATTERN "usdtkit.bpf.h" EXCLUDE PATTERN "bpf_spec.h" EXCLUDE
+    PATTERN "trace.h" EXCLUDE)
 endif()
 install(FILES ${USDTKIT_GEN_INCLUDE}/usdtkit/version.h
   ${USDTKIT_GEN_INCLUDE}/usdtkit/config.h

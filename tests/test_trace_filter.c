@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * trace --filter: EXPR compiled by cli/trace_filter.c and run by the
- * interpreter the BPF program includes (cli/bpf/trace_filter_run.h), on
+ * trace --filter: EXPR compiled by trace/filter.c and run by the
+ * interpreter the BPF program includes (trace/bpf/trace_filter_run.h), on
  * the host, with bpf_probe_read_user_str() emulated on host pointers.
  *   table:  expressions x sample hits, with the hits kept written out;
  *   errors: bad expressions, with their column and message;
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "trace.h"
+#include "internal.h"
 
 /* bpf_probe_read_user_str(): bytes copied with the NUL, cut at @size;
  * -EFAULT for NULL. The largest size asked for is kept, to check that
@@ -89,19 +89,19 @@ static bool prog_ok(const struct usdtkit_filter *f, char *why, size_t size)
 }
 
 /* parse and compile @expr for @args; 0 or the error in @err */
-static int build(const char *expr, const struct arg_type *args, int nargs,
-		 struct usdtkit_filter *f, struct filter_err *err)
+static int build(const char *expr, const struct usdtkit_trace_type *args, int nargs,
+		 struct usdtkit_filter *f, struct usdtkit_trace_filter_err *err)
 {
 	struct filter_expr *e;
 	char why[80];
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	ret = trace_filter_parse(expr, &e, err);
+	ret = usdtkit__filter_parse(expr, &e, err);
 	if (ret)
 		return ret;
-	ret = trace_filter_compile(e, args, nargs, f, err);
-	trace_filter_free(e);
+	ret = usdtkit__filter_compile(e, args, nargs, f, err);
+	usdtkit__filter_free(e);
 	if (!ret)
 		CHECK(prog_ok(f, why, sizeof(why)), "%s: %s", expr, why);
 	return ret;
@@ -110,7 +110,7 @@ static int build(const char *expr, const struct arg_type *args, int nargs,
 /* ---- (a) the table ---- */
 
 /* arg0 s64, arg1 u32, arg2 u64, arg3 s32, arg4 a string (u64), arg5 double */
-static const struct arg_type probe_args[] = {
+static const struct usdtkit_trace_type probe_args[] = {
 	{ 8, true, false }, { 4, false, false }, { 8, false, false },
 	{ 4, true, false }, { 8, false, false }, { 8, true, true },
 };
@@ -251,7 +251,7 @@ static void test_table(void)
 {
 	struct usdtkit_filter f;
 	struct usdtkit_filter_hit h;
-	struct filter_err err;
+	struct usdtkit_trace_filter_err err;
 	char got[NSAMPLES + 1];
 	size_t i, k;
 	int ret;
@@ -277,7 +277,7 @@ static void test_table(void)
 static void test_shapes(void)
 {
 	struct usdtkit_filter f;
-	struct filter_err err;
+	struct usdtkit_trace_filter_err err;
 
 	CHECK(!build("1", probe_args, 6, &f, &err) && f.ninsns == 0, "1: %u", f.ninsns);
 	CHECK(!build("arg2 < -1", probe_args, 6, &f, &err) && f.ninsns == 1 &&
@@ -379,7 +379,7 @@ static void test_errors(void)
 		{ "arg1 > 1 && (", 6, 14, "expected a value" },
 	};
 	struct usdtkit_filter f;
-	struct filter_err err;
+	struct usdtkit_trace_filter_err err;
 	char e[2048];
 	size_t i, n;
 	int ret;
@@ -427,7 +427,7 @@ static void test_errors(void)
 	/* 63 bytes and a star is a prefix of 63 */
 	ret = build("str(arg4) == \"" A63 "*\"", probe_args, 6, &f, &err);
 	CHECK(!ret && f.strs[0].len == 63, "63*: %s", err.msg);
-	CHECK(trace_filter_parse(NULL, &(struct filter_expr *){ NULL }, &err) == -EINVAL,
+	CHECK(usdtkit__filter_parse(NULL, &(struct filter_expr *){ NULL }, &err) == -EINVAL,
 	      "NULL");
 }
 
@@ -748,10 +748,10 @@ static void random_hits(struct gen *g)
 
 static void test_random(void)
 {
-	struct arg_type args[5] = { { 8, false, false } };
+	struct usdtkit_trace_type args[5] = { { 8, false, false } };
 	struct usdtkit_filter f;
 	struct usdtkit_filter_hit hit;
-	struct filter_err err;
+	struct usdtkit_trace_filter_err err;
 	struct gen g = { .r = { 0x9e3779b97f4a7c15ULL } };
 	unsigned int want, got, h, k;
 	int i, ret, bad = 0, ninsns = 0;
@@ -762,7 +762,7 @@ static void test_random(void)
 			args[k].size = pick(&g.r, 2) ? 8 : 4;
 			args[k].is_signed = g.sig[k];
 		}
-		args[4] = (struct arg_type){ 8, false, false };
+		args[4] = (struct usdtkit_trace_type){ 8, false, false };
 		random_hits(&g);
 		g.n = 0;
 		g.buf[0] = 0;
@@ -807,7 +807,7 @@ static void test_soup(void)
 	struct rng r = { 12345 };
 	struct usdtkit_filter f;
 	struct usdtkit_filter_hit hit;
-	struct filter_err err;
+	struct usdtkit_trace_filter_err err;
 	char e[512];
 	int i, n, k, ok = 0;
 	size_t len;
@@ -845,7 +845,7 @@ static void test_mutants(void)
 	struct rng r = { 777 };
 	struct usdtkit_filter f;
 	struct usdtkit_filter_hit hit;
-	struct filter_err err;
+	struct usdtkit_trace_filter_err err;
 	char e[256];
 	size_t len, at;
 	int i, k, ok = 0;

@@ -33,7 +33,7 @@ extern "C" {
 #define USDTKIT_API __attribute__((visibility("default")))
 #endif
 
-/* "0.1.0": the version of the library running, not of these headers
+/* "0.2.0": the version of the library running, not of these headers
  * (USDTKIT_VERSION, <usdtkit/version.h>). */
 USDTKIT_API const char *usdtkit_version_string(void);
 

@@ -4,7 +4,7 @@
  * __attach() goes through usdtkit's libbpf program handler and attaches
  * it to fx:three of the non-PIE fixture (FX_NOPIE, set by CMake).
  */
-#include "../../cli/bpf/trace.bpf.c"
+#include "../../trace/bpf/trace.bpf.c"
 
 SEC("usdtkit/" FX_NOPIE ":fx:three")
 int auto_three(struct pt_regs *ctx)

@@ -11,7 +11,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/usdt.bpf.h>
 
-#include "../../cli/bpf/trace_event.h"
+#include "../../trace/bpf/trace_event.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

@@ -6,7 +6,7 @@
  * usdtkit_cross:wide (register pairs on 32-bit targets), and on_sub,
  * loaded only, with a subprogram.
  */
-#include "../../cli/bpf/trace.bpf.c"
+#include "../../trace/bpf/trace.bpf.c"
 
 SEC("usdtkit")
 int USDTKIT_PROBE(on_wide, long long z, unsigned long long w, long long x,

@@ -66,7 +66,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, int);
-	__type(value, struct usdtkit_trace_stats);
+	__type(value, struct usdtkit_trace_agg_stats);
 } agg_stats SEC(".maps");
 
 struct {
@@ -76,10 +76,10 @@ struct {
 	__type(value, unsigned long long);
 } agg_hist SEC(".maps");
 
-/* key: struct usdtkit_trace_key_buf cut to the size the CLI set */
+/* key: struct usdtkit_trace_key_buf cut to the size the engine set */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 10240);
+	__uint(max_entries, USDTKIT_TRACE_BY_KEYS);
 	__uint(key_size, 16);
 	__uint(value_size, 8);
 } agg_by SEC(".maps");
@@ -292,7 +292,7 @@ static __always_inline void hist_add(unsigned int slot, unsigned long long v,
 static __always_inline void stats_add(unsigned int slot, unsigned long long v,
 				      int with_value, int is_signed)
 {
-	struct usdtkit_trace_stats *s = bpf_map_lookup_elem(&agg_stats, &slot);
+	struct usdtkit_trace_agg_stats *s = bpf_map_lookup_elem(&agg_stats, &slot);
 
 	if (!s)
 		return;

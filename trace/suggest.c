@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "internal.h"
 
 /* Levenshtein distance of @a and @b, at most @cap (a probe name is short:
  * one row of @b's length + 1, bounded) */
@@ -49,7 +49,7 @@ static size_t edit_distance(const char *a, const char *b, size_t cap)
  * least 2) and nearer than *@best so far (the caller's, over several
  * files). Returns true when @buf was set.
  */
-bool trace_nearest_probe(const struct usdtkit_file *f, const char *prov,
+bool usdtkit__nearest_probe(const struct usdtkit_file *f, const char *prov,
 			 const char *name, char *buf, size_t len, size_t *best)
 {
 	const struct usdtkit_site *s = NULL;

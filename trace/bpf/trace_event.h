@@ -24,6 +24,9 @@ struct usdtkit_trace_event {
 
 #define USDTKIT_TRACE_SIGNED	0x80
 
+/* --count-by keys kept (agg_by's size; the public header says it too) */
+#define USDTKIT_TRACE_BY_KEYS 10240
+
 /* bytes of a string key (--count-by str(argN), --key str(argN)) */
 #define USDTKIT_TRACE_KEY_STR_MAX	4096
 
@@ -110,7 +113,7 @@ struct usdtkit_trace_cfg {
 #define USDTKIT_TRACE_HIST_SLOTS	66
 
 /* agg_stats[probe], per CPU; latency: the slot after the last probe */
-struct usdtkit_trace_stats {
+struct usdtkit_trace_agg_stats {
 	unsigned long long n;		/* hits kept (0: min, max unset) */
 	unsigned long long sum;		/* wraps like the C type */
 	unsigned long long min, max;	/* signed or not, as the argument */

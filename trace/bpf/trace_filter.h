@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * `usdtkit trace --filter EXPR`: EXPR compiled (cli/trace_filter.c) into a
+ * `usdtkit trace --filter EXPR`: EXPR compiled (trace/filter.c) into a
  * short program of comparisons that the precompiled BPF program runs on
  * every hit. Nothing is compiled on the target: the program is data, one
  * copy per probe (its arguments' signs differ) in the probe's struct

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "internal.h"
 
 /* ---- targets -> probes ---- */
 
 /* fnmatch() quoting, so an attach by exact name matches only that name */
-char *trace_glob_quote(const char *s)
+char *usdtkit__glob_quote(const char *s)
 {
 	char *q = malloc(2 * strlen(s) + 1), *p = q;
 
@@ -29,7 +29,7 @@ char *trace_glob_quote(const char *s)
 }
 
 /* "PATH:PROVIDER:NAME" (or "PROVIDER:NAME" for a -p target), for messages */
-void trace_probe_label(const struct probe *p, char *buf, size_t n)
+void usdtkit__probe_label(const struct probe *p, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s%s%s:%s", p->path ? p->path : "", p->path ? ":" : "",
 		 p->provider, p->name);
@@ -40,7 +40,7 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static void site_types(const struct usdtkit_site *s, struct arg_type *types,
+static void site_types(const struct usdtkit_site *s, struct usdtkit_trace_type *types,
 		       int *nargs)
 {
 	int i, n = usdtkit_site_arg_count(s);
@@ -49,7 +49,7 @@ static void site_types(const struct usdtkit_site *s, struct arg_type *types,
 	for (i = 0; i < *nargs; i++) {
 		const struct usdtkit_arg *a = usdtkit_site_arg(s, i);
 
-		types[i] = (struct arg_type){ .size = (unsigned char)a->size,
+		types[i] = (struct usdtkit_trace_type){ .size = (unsigned char)a->size,
 					      .is_signed = a->is_signed,
 					      .is_float = a->is_float };
 	}
@@ -57,12 +57,12 @@ static void site_types(const struct usdtkit_site *s, struct arg_type *types,
 
 /* Add the probe of site @s under @path, or note how its arguments differ
  * from the sites seen before. */
-static int add_site(struct tracer *t, const char *path,
+static int add_site(struct usdtkit_trace *t, const char *path,
 		    const struct usdtkit_file *f, const struct usdtkit_site *s,
 		    bool glob)
 {
 	const char *prov = usdtkit_site_provider(s), *name = usdtkit_site_name(s);
-	struct arg_type types[MAX_ARGS];
+	struct usdtkit_trace_type types[MAX_ARGS];
 	struct probe *p;
 	size_t i;
 	int n;
@@ -73,10 +73,10 @@ static int add_site(struct tracer *t, const char *path,
 		p = &t->probes[i];
 		if (same_str(p->path, path) && !strcmp(p->provider, prov) &&
 		    !strcmp(p->name, name)) {
-			if (p->nargs != n || memcmp(p->args, types, n * sizeof(types[0])))
-				p->mixed = true;
-			p->optional &= glob;
-			p->role |= t->adding_role;
+			if (p->pub.nargs != n || memcmp(p->pub.args, types, n * sizeof(types[0])))
+				p->pub.mixed = true;
+			p->pub.optional &= glob;
+			p->pub.role |= t->adding_role;
 			return 0;
 		}
 	}
@@ -98,10 +98,13 @@ static int add_site(struct tracer *t, const char *path,
 	if ((path && !p->path) || !p->provider || !p->name)
 		return -ENOMEM;
 	p->file = path ? f : NULL;	/* -p: the process's, closed by now */
-	p->nargs = n;
-	memcpy(p->args, types, sizeof(types));
-	p->optional = glob;
-	p->role = t->adding_role;
+	p->pub.nargs = n;
+	memcpy(p->pub.args, types, sizeof(types));
+	p->pub.optional = glob;
+	p->pub.role = t->adding_role;
+	p->pub.path = p->path;
+	p->pub.provider = p->provider;
+	p->pub.name = p->name;
 	return 0;
 }
 
@@ -111,7 +114,7 @@ static bool is_glob(const char *s)
 }
 
 /* Every probe of @f matching the globs; how many sites matched. */
-static int add_file(struct tracer *t, const char *path,
+static int add_file(struct usdtkit_trace *t, const char *path,
 		    const struct usdtkit_file *f, const char *prov,
 		    const char *name, size_t *nsites)
 {
@@ -129,10 +132,10 @@ static int add_file(struct tracer *t, const char *path,
 }
 
 /* WHERE: no probe PROVIDER:NAME[ (did you mean NEAR?)] */
-static void no_probe(const char *where, const char *prov, const char *name,
+static void no_probe(struct usdtkit_trace *t, const char *where, const char *prov, const char *name,
 		     const char *near)
 {
-	trace_err("%s: no probe %s:%s%s%s%s", where, prov ? prov : "*",
+	trace_err(t, "%s: no probe %s:%s%s%s%s", where, prov ? prov : "*",
 		  name ? name : "*", near ? " (did you mean " : "",
 		  near ? near : "", near ? "?)" : "");
 }
@@ -179,7 +182,7 @@ static bool in_libraries(const char *path, const char *prov, const char *name,
  * attached: usdtkit_attach() then reads their sites from it instead of
  * opening and parsing the file once more per probe. Closed on failure.
  */
-static int keep_file(struct tracer *t, struct usdtkit_file *f)
+static int keep_file(struct usdtkit_trace *t, struct usdtkit_file *f)
 {
 	struct usdtkit_file **v = realloc(t->files, (t->nfiles + 1) * sizeof(*v));
 
@@ -192,7 +195,7 @@ static int keep_file(struct tracer *t, struct usdtkit_file *f)
 	return 0;
 }
 
-void trace_targets_release(struct tracer *t)
+void usdtkit__trace_targets_release(struct usdtkit_trace *t)
 {
 	size_t i;
 
@@ -211,11 +214,11 @@ void trace_targets_release(struct tracer *t)
  * file with no match is not: it is then left in *@fp for the caller to
  * look into and close, where a file with a match is kept (keep_file()).
  */
-static int scan_path(struct tracer *t, const char *path, const char *prov,
+static int scan_path(struct usdtkit_trace *t, const char *path, const char *prov,
 		     const char *name, bool quiet, size_t *n,
 		     struct usdtkit_file **fp)
 {
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = trace_print_msg,
+	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = usdtkit__trace_msg,
 					.print_ctx = t };
 	unsigned int warned = t->warnings;
 	struct usdtkit_file *f;
@@ -230,7 +233,7 @@ static int scan_path(struct tracer *t, const char *path, const char *prov,
 		err = -errno;
 		/* once is enough: the library names the file too */
 		if (!quiet && t->warnings == warned)
-			trace_err("%s: %s", path, strerror(-err));
+			trace_err(t, "%s: %s", path, strerror(-err));
 		return err;
 	}
 	err = add_file(t, path, f, prov, name, n);
@@ -244,7 +247,7 @@ static int scan_path(struct tracer *t, const char *path, const char *prov,
 	return 0;
 }
 
-static int add_path_target(struct tracer *t, const char *path, const char *prov,
+static int add_path_target(struct usdtkit_trace *t, const char *path, const char *prov,
 			   const char *name)
 {
 	struct usdtkit_file *f;
@@ -255,15 +258,15 @@ static int add_path_target(struct tracer *t, const char *path, const char *prov,
 		char near[512], lib[PATH_MAX];
 		size_t best = (size_t)-1;
 		bool typo = !is_glob(prov) && !is_glob(name) &&
-			    trace_nearest_probe(f, prov, name, near, sizeof(near), &best);
+			    usdtkit__nearest_probe(f, prov, name, near, sizeof(near), &best);
 
 		if (!typo && in_libraries(path, prov, name, lib, sizeof(lib)))
-			trace_err("%s: no probe %s:%s; %s, a library it loads, has "
+			trace_err(t, "%s: no probe %s:%s; %s, a library it loads, has "
 				  "it: trace %s:%s:%s, or run it with -c", path,
 				  prov ? prov : "*", name ? name : "*", lib, lib,
 				  prov ? prov : "", name ? name : "");
 		else
-			no_probe(path, prov, name, typo ? near : NULL);
+			no_probe(t, path, prov, name, typo ? near : NULL);
 		err = -ENOENT;
 	}
 	usdtkit_file_close(f);
@@ -276,7 +279,7 @@ static int add_path_target(struct tracer *t, const char *path, const char *prov,
  * the LD_LIBRARY_PATH CMD inherits), attached by path as CMD is not
  * mapped by its pid yet. A library that cannot be read is passed over.
  */
-static int add_cmd_target(struct tracer *t, const char *prov, const char *name)
+static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char *name)
 {
 	char **libs = NULL, near[512];
 	size_t nlibs = 0, n = 0, best = (size_t)-1, i;
@@ -284,21 +287,21 @@ static int add_cmd_target(struct tracer *t, const char *prov, const char *name)
 	struct usdtkit_file *f;
 	int err;
 
-	err = scan_path(t, t->cmd_path, prov, name, false, &n, &f);
+	err = scan_path(t, t->cmd.path, prov, name, false, &n, &f);
 	if (err)
 		return err;
 	if (f)
-		typo |= guess && trace_nearest_probe(f, prov, name, near,
+		typo |= guess && usdtkit__nearest_probe(f, prov, name, near,
 						     sizeof(near), &best);
 	usdtkit_file_close(f);
 	/* a static CMD, or one of another machine: its executable alone */
-	if (needed_libs(t->cmd_path, &libs, &nlibs))
+	if (needed_libs(t->cmd.path, &libs, &nlibs))
 		nlibs = 0;
 	for (i = 0; !err && i < nlibs; i++) {
 		if (scan_path(t, libs[i], prov, name, true, &n, &f))
 			continue;
 		if (f)
-			typo |= guess && trace_nearest_probe(f, prov, name, near,
+			typo |= guess && usdtkit__nearest_probe(f, prov, name, near,
 							     sizeof(near), &best);
 		usdtkit_file_close(f);
 	}
@@ -307,16 +310,16 @@ static int add_cmd_target(struct tracer *t, const char *prov, const char *name)
 		char where[PATH_MAX + 64];
 
 		snprintf(where, sizeof(where), "%s and its %zu libraries",
-			 t->cmd_path, nlibs);
-		no_probe(nlibs ? where : t->cmd_path, prov, name, typo ? near : NULL);
+			 t->cmd.path, nlibs);
+		no_probe(t, nlibs ? where : t->cmd.path, prov, name, typo ? near : NULL);
 		return -ENOENT;
 	}
 	return 0;
 }
 
-static int add_pid_target(struct tracer *t, const char *prov, const char *name)
+static int add_pid_target(struct usdtkit_trace *t, const char *prov, const char *name)
 {
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = trace_print_msg,
+	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = usdtkit__trace_msg,
 					.print_ctx = t };
 	unsigned int warned = t->warnings;
 	struct usdtkit_proc *p = usdtkit_proc_open(t->pid, &oo);
@@ -326,7 +329,7 @@ static int add_pid_target(struct tracer *t, const char *prov, const char *name)
 	if (!p) {
 		err = -errno;
 		if (t->warnings == warned)
-			trace_err("pid %d: %s", t->pid, strerror(-err));
+			trace_err(t, "pid %d: %s", t->pid, strerror(-err));
 		return err;
 	}
 	for (i = 0; !err && i < usdtkit_proc_object_count(p); i++)
@@ -342,11 +345,11 @@ static int add_pid_target(struct tracer *t, const char *prov, const char *name)
 		for (i = 0; !is_glob(prov) && !is_glob(name) &&
 			    i < usdtkit_proc_object_count(p); i++)
 			if (usdtkit_proc_object(p, i))
-				typo |= trace_nearest_probe(usdtkit_proc_object(p, i),
+				typo |= usdtkit__nearest_probe(usdtkit_proc_object(p, i),
 							    prov, name, near,
 							    sizeof(near), &best);
 		snprintf(where, sizeof(where), "pid %d", t->pid);
-		no_probe(where, prov, name, typo ? near : NULL);
+		no_probe(t, where, prov, name, typo ? near : NULL);
 		err = -ENOENT;
 	}
 	usdtkit_proc_close(p);
@@ -357,7 +360,7 @@ static int add_pid_target(struct tracer *t, const char *prov, const char *name)
  * PATH:PROVIDER:NAME, split from the right (a path may hold ':'), or
  * PROVIDER:NAME with -p. An empty PROVIDER or NAME matches any.
  */
-int trace_add_target(struct tracer *t, const char *target)
+int usdtkit__trace_add_target(struct usdtkit_trace *t, const char *target)
 {
 	char *s = strdup(target), *name, *prov, *path = NULL;
 	int err;
@@ -377,19 +380,19 @@ int trace_add_target(struct tracer *t, const char *target)
 	}
 	if (path && !*path)
 		goto bad;
-	if (!path && !t->pid && !t->cmd_path)
+	if (!path && !t->pid && !t->cmd.path)
 		goto bad;
 	if (path)
 		err = add_path_target(t, path, *prov ? prov : NULL, *name ? name : NULL);
-	else if (t->cmd_path)
+	else if (t->cmd.path)
 		err = add_cmd_target(t, *prov ? prov : NULL, *name ? name : NULL);
 	else
 		err = add_pid_target(t, *prov ? prov : NULL, *name ? name : NULL);
 	free(s);
 	return err;
 bad:
-	trace_err("bad target '%s': want PATH:PROVIDER:NAME%s", target,
-		t->pid || t->cmd_path ? " or PROVIDER:NAME" :
+	trace_err(t, "bad target '%s': want PATH:PROVIDER:NAME%s", target,
+		t->pid || t->cmd.path ? " or PROVIDER:NAME" :
 		" (or PROVIDER:NAME with -p PID or -c CMD)");
 	free(s);
 	return -EINVAL;

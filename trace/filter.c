@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * `usdtkit trace --filter EXPR`: EXPR parsed once into a tree, then
- * compiled for each probe into the program cli/bpf/trace_filter.h
+ * compiled for each probe into the program trace/bpf/trace_filter.h
  * describes (a probe's argument types decide which argN exist and how
  * they compare, so the programs of two probes may differ).
  *
@@ -57,7 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "internal.h"
 #include "trace_filter.h"
 
 /* Bounds on the tree, so that no input recurses deeply or grows without
@@ -104,10 +104,10 @@ struct filter_expr {
 	struct node nodes[FILTER_MAX_NODES];
 };
 
-static int set_err(struct filter_err *err, int col, const char *fmt, ...)
+static int set_err(struct usdtkit_trace_filter_err *err, int col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int set_err(struct filter_err *err, int col, const char *fmt, ...)
+static int set_err(struct usdtkit_trace_filter_err *err, int col, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -143,7 +143,7 @@ struct parser {
 	size_t pos;
 	struct tok cur;		/* the lookahead */
 	struct filter_expr *e;
-	struct filter_err *err;
+	struct usdtkit_trace_filter_err *err;
 	int depth;
 };
 
@@ -760,8 +760,8 @@ static int parse_or(struct parser *p)
 	return parse_chain(p, T_LOR, N_OR, parse_and, check_logic);
 }
 
-int trace_filter_parse(const char *expr, struct filter_expr **out,
-		       struct filter_err *err)
+int usdtkit__filter_parse(const char *expr, struct filter_expr **out,
+		       struct usdtkit_trace_filter_err *err)
 {
 	struct parser p = { .s = expr, .err = err };
 	char d[64];
@@ -800,7 +800,7 @@ fail:
 	return ret;
 }
 
-void trace_filter_free(struct filter_expr *e)
+void usdtkit__filter_free(struct filter_expr *e)
 {
 	free(e);
 }
@@ -813,10 +813,10 @@ void trace_filter_free(struct filter_expr *e)
 
 struct compiler {
 	const struct filter_expr *e;
-	const struct arg_type *args;
+	const struct usdtkit_trace_type *args;
 	int nargs;
 	struct usdtkit_filter *f;
-	struct filter_err *err;
+	struct usdtkit_trace_filter_err *err;
 	/* jumps name labels until the end, when every label is bound */
 	int jt[USDTKIT_FILTER_MAX_INSNS], jf[USDTKIT_FILTER_MAX_INSNS];
 	int label[FILTER_MAX_LABELS];	/* its instruction, -1: unbound */
@@ -1144,9 +1144,9 @@ static int resolve_jumps(struct compiler *c)
 	return 0;
 }
 
-int trace_filter_compile(const struct filter_expr *e,
-			 const struct arg_type *args, int nargs,
-			 struct usdtkit_filter *out, struct filter_err *err)
+int usdtkit__filter_compile(const struct filter_expr *e,
+			 const struct usdtkit_trace_type *args, int nargs,
+			 struct usdtkit_filter *out, struct usdtkit_trace_filter_err *err)
 {
 	struct compiler c = {
 		.e = e, .args = args, .nargs = nargs, .f = out, .err = err,
@@ -1180,5 +1180,16 @@ int trace_filter_compile(const struct filter_expr *e,
 	}
 	if (ret)
 		memset(out, 0, sizeof(*out));
+	return ret;
+}
+
+int usdtkit_trace_filter_check(const char *expr, struct usdtkit_trace_filter_err *err)
+{
+	struct usdtkit_trace_filter_err local = { 0 };
+	struct filter_expr *e;
+	int ret;
+
+	ret = usdtkit__filter_parse(expr, &e, err ? err : &local);
+	usdtkit__filter_free(e);
 	return ret;
 }

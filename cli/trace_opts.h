@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* usdtkit trace: the option keys, and the parser of those of a filter
+ * and of the aggregations (trace_agg_opts.c). */
+#ifndef USDTKIT_CLI_TRACE_OPTS_H
+#define USDTKIT_CLI_TRACE_OPTS_H
+
+#include "opts.h"
+#include "trace.h"
+
+/* OPT_SUM..OPT_MAX in the order of USDTKIT_TRACE_AGG_SUM..MAX */
+enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN, OPT_COUNT,
+       OPT_FILTER, OPT_COUNTS, OPT_COUNT_BY, OPT_TOP, OPT_HIST, OPT_SUM,
+       OPT_AVG, OPT_MIN, OPT_MAX, OPT_INTERVAL, OPT_LATENCY, OPT_KEY };
+
+/* an aggregation option into t->agg: 0, or -1 (a usage error, told) */
+int trace_parse_agg_opt(struct tracer *t, struct cli_parser *p, int key);
+/* options that mean nothing without others: 0, or -1 (told) */
+int trace_check_agg_opts(struct tracer *t, const struct cli_cmd *c);
+/* t->agg as the engine's requests, once the TARGETs are added */
+int trace_request_aggs(struct tracer *t);
+
+#endif

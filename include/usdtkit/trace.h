@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * usdtkit trace engine: what `usdtkit trace` does, for a C program, with
+ * no BPF code and no compiler. One precompiled BPF program (embedded in
+ * the library) is configured by data: which probes, a filter, which
+ * arguments are strings, which aggregations. Hits come back decoded,
+ * aggregations as plain structs.
+ *
+ * A trace goes through these steps, each a call:
+ *
+ *	t = usdtkit_trace_new(&opts);		filter, strings, mode, pid
+ *	usdtkit_trace_add(t, "PATH:PROVIDER:NAME");	(any number)
+ *	usdtkit_trace_add_agg(t, KIND, &agg_opts);	(optional)
+ *	usdtkit_trace_prepare(t);	checks the request against the probes
+ *	usdtkit_trace_load(t);		the kernel verifies the program
+ *	usdtkit_trace_attach(t);	every probe attached, or none
+ *	usdtkit_trace_go(t);		a command (set_command) may run now
+ *	loop: poll(usdtkit_trace_fd(t)), usdtkit_trace_consume(t);
+ *	      usdtkit_trace_read_*() at any time, as often as wanted
+ *	usdtkit_trace_free(t);
+ *
+ * Errors are negative errnos, NULL with errno for constructors, and one
+ * line each through opts.print naming the file, probe and argument. The
+ * library never prints, exits or installs signal handlers. -EINVAL from
+ * usdtkit_trace_add*() or usdtkit_trace_prepare() means the request does
+ * not fit (a bad target, an argument a probe lacks): the caller's fault,
+ * where the later steps' errors are the system's.
+ *
+ * Needs the attach layer and the BPF programs (USDTKIT_HAVE_TRACE).
+ */
+#ifndef USDTKIT_TRACE_H
+#define USDTKIT_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <usdtkit/attach.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct usdtkit_trace;
+struct usdtkit_trace_hit;
+
+/* Return non-zero to stop usdtkit_trace_consume() (it returns that). */
+typedef int (*usdtkit_trace_hit_fn)(void *ctx, const struct usdtkit_trace_hit *hit);
+
+/* bytes of a string argument kept by default, and at most */
+#define USDTKIT_TRACE_STRLEN_DEFAULT 128
+#define USDTKIT_TRACE_STRLEN_MAX 4096
+
+struct usdtkit_trace_opts {
+	size_t sz;		/* sizeof(struct usdtkit_trace_opts) */
+	int pid;		/* 0: every process; N: only N, and
+				 * PROVIDER:NAME targets are N's objects */
+	enum usdtkit_mode mode;	/* AUTO: the best this kernel has */
+	const char *filter;	/* keep only the hits where this holds
+				 * (usdtkit_trace_filter_check()); NULL */
+	unsigned int str_mask;	/* hits: bit n, argument n is a pointer to
+				 * a NUL-terminated string, read as one */
+	unsigned int str_len;	/* bytes of a string kept (0: 128, at most
+				 * 4096); also the cut of str(argN) keys */
+	bool best_effort;	/* a probe only a glob matched that cannot
+				 * be attached is skipped, not an error */
+	usdtkit_print_fn print;	/* diagnostics, may be NULL */
+	void *print_ctx;
+	usdtkit_trace_hit_fn on_hit;	/* each hit, in usdtkit_trace_consume() */
+	void *hit_ctx;
+	size_t :0;		/* new fields go above */
+};
+#define usdtkit_trace_opts__last_field hit_ctx
+
+USDTKIT_API struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts);
+
+/*
+ * Stops a command still running (SIGTERM, then SIGKILL 2 s later, and
+ * waits for it), detaches every probe and frees @t. NULL is a no-op.
+ */
+USDTKIT_API void usdtkit_trace_free(struct usdtkit_trace *t);
+
+/* Where the filter expression @expr is wrong: its 1-based column and why. */
+struct usdtkit_trace_filter_err {
+	int col;
+	char msg[160];
+};
+
+/* 0, or -EINVAL and @err (may be NULL). Checks the syntax alone: whether
+ * the arguments it names exist is told per probe by prepare(). */
+USDTKIT_API int usdtkit_trace_filter_check(const char *expr,
+					   struct usdtkit_trace_filter_err *err);
+
+/*
+ * Run @argv (execvp()'s $PATH search, done now: -ENOENT, -EACCES) as the
+ * traced process, held before its exec until usdtkit_trace_go(), so its
+ * first instruction is traced. PROVIDER:NAME targets added after this are
+ * its executable's probes and those of the libraries the loader maps for
+ * it (usdtkit_needed()). Exclusive with opts.pid.
+ */
+USDTKIT_API int usdtkit_trace_set_command(struct usdtkit_trace *t,
+					  char *const argv[]);
+
+/*
+ * A target: "PATH:PROVIDER:NAME", or "PROVIDER:NAME" with opts.pid or a
+ * command. Shell globs in PROVIDER and NAME (empty: any); each matching
+ * probe is attached on its own, so a hit names its exact probe. -ENOENT
+ * when nothing matches (the message names the nearest probe, or the
+ * library that has it), -EINVAL for a malformed target.
+ */
+USDTKIT_API int usdtkit_trace_add(struct usdtkit_trace *t, const char *target);
+
+/* ---- aggregations: counted in the kernel, read with read_*() ---- */
+
+enum usdtkit_trace_agg_kind {
+	USDTKIT_TRACE_AGG_COUNTS = 0,	/* hits per probe */
+	USDTKIT_TRACE_AGG_COUNT_BY,	/* hits per probe and key: argN or
+					 * str(argN) */
+	USDTKIT_TRACE_AGG_HIST,		/* log2 histogram of argN per probe */
+	USDTKIT_TRACE_AGG_SUM,		/* sum, avg, min, max of argN: one */
+	USDTKIT_TRACE_AGG_AVG,		/* argument for all four */
+	USDTKIT_TRACE_AGG_MIN,
+	USDTKIT_TRACE_AGG_MAX,
+	USDTKIT_TRACE_AGG_LATENCY,	/* START hit -> next END hit, ns */
+	USDTKIT_TRACE_AGG_NR
+};
+
+/* --latency: what pairs a START hit with its END */
+enum usdtkit_trace_pair {
+	USDTKIT_TRACE_PAIR_TID = 0,	/* the same thread */
+	USDTKIT_TRACE_PAIR_PID,		/* the same process */
+	USDTKIT_TRACE_PAIR_ARG,		/* the same value of argument arg */
+	USDTKIT_TRACE_PAIR_STR,		/* the same string at argument arg */
+};
+
+struct usdtkit_trace_agg_opts {
+	size_t sz;		/* sizeof(struct usdtkit_trace_agg_opts) */
+	int arg;		/* argN of COUNT_BY, HIST, SUM..MAX, and of
+				 * a LATENCY pair by ARG or STR */
+	bool str;		/* COUNT_BY: key by the string at argN */
+	const char *start, *end; /* LATENCY: targets, as usdtkit_trace_add() */
+	enum usdtkit_trace_pair pair;	/* LATENCY */
+	size_t :0;
+};
+#define usdtkit_trace_agg_opts__last_field pair
+
+/*
+ * Ask for an aggregation. With any, hits are no longer handed to
+ * opts.on_hit: they are counted. 0 or -EINVAL (a second, different
+ * argument for SUM..MAX, a str where none is allowed, a probe that is
+ * both START and END...). Arguments are checked against each probe by
+ * usdtkit_trace_prepare().
+ */
+USDTKIT_API int usdtkit_trace_add_agg(struct usdtkit_trace *t,
+				      enum usdtkit_trace_agg_kind kind,
+				      const struct usdtkit_trace_agg_opts *opts);
+/* "counts", "count_by", "hist", "sum", "avg", "min", "max", "latency" */
+USDTKIT_API const char *usdtkit_trace_agg_name(enum usdtkit_trace_agg_kind kind);
+/* Is the aggregation asked for? */
+USDTKIT_API bool usdtkit_trace_has_agg(const struct usdtkit_trace *t,
+				       enum usdtkit_trace_agg_kind kind);
+
+/* ---- the steps ---- */
+
+/* The request against the probes: every argument it names exists and
+ * is an integer (a string for str), the filter compiles for each. */
+USDTKIT_API int usdtkit_trace_prepare(struct usdtkit_trace *t);
+/* Checks the kernel (ring buffer, the mode's feature), forks a command
+ * held before its exec, and loads the program: only the paths the
+ * request uses are verified. */
+USDTKIT_API int usdtkit_trace_load(struct usdtkit_trace *t);
+/* Attaches every probe (0), or fails having attached none; with
+ * opts.best_effort skips the optional probes that fail. The trace's
+ * clock starts here: hits from before are dropped. */
+USDTKIT_API int usdtkit_trace_attach(struct usdtkit_trace *t);
+/* Lets the command exec (0 once it has; -errno of its exec); 0 without one. */
+USDTKIT_API int usdtkit_trace_go(struct usdtkit_trace *t);
+
+/* ---- the probes ---- */
+
+struct usdtkit_trace_type {
+	uint8_t size;		/* bytes: 1, 2, 4, 8 */
+	bool is_signed, is_float;
+};
+
+/* roles of a probe in USDTKIT_TRACE_AGG_LATENCY */
+#define USDTKIT_TRACE_ROLE_START 1
+#define USDTKIT_TRACE_ROLE_END 2
+
+/* Owned by the trace; fields are only ever appended. */
+struct usdtkit_trace_probe {
+	const char *path;	/* NULL: every object of the pid */
+	const char *provider, *name;
+	int nargs;		/* at most USDTKIT_BPF_MAX_ARGS */
+	struct usdtkit_trace_type args[USDTKIT_BPF_MAX_ARGS];
+	bool mixed;		/* its sites disagree on the arguments */
+	bool optional;		/* only a glob named it */
+	unsigned int role;	/* USDTKIT_TRACE_ROLE_* */
+	const struct usdtkit_link *link; /* once attached; NULL if skipped */
+};
+
+USDTKIT_API size_t usdtkit_trace_probe_count(const struct usdtkit_trace *t);
+USDTKIT_API const struct usdtkit_trace_probe *
+usdtkit_trace_probe(const struct usdtkit_trace *t, size_t i);
+/* the mode every probe gets once loaded (AUTO resolved) */
+USDTKIT_API enum usdtkit_mode usdtkit_trace_mode(const struct usdtkit_trace *t);
+/* the traced pid: opts.pid, the command's once forked, or 0 */
+USDTKIT_API int usdtkit_trace_pid(const struct usdtkit_trace *t);
+/* CLOCK_MONOTONIC ns when the trace began (attach), as hits' ts_ns */
+USDTKIT_API uint64_t usdtkit_trace_start_ns(const struct usdtkit_trace *t);
+
+/* ---- hits ---- */
+
+/* One argument of a hit: the width and sign of the site that fired. */
+struct usdtkit_trace_value {
+	struct usdtkit_trace_type type;
+	bool ok;		/* read; else the hit's err says why */
+	uint64_t raw;		/* as read: sign- or zero-extended */
+	union {
+		int64_t i;	/* type.is_signed */
+		uint64_t u;
+		double f;	/* type.is_float */
+	};
+	/* opts.str_mask arguments: the string (not NUL-terminated: str_len
+	 * bytes), or NULL with str_err (-EFAULT: a bad pointer) */
+	const char *str;
+	size_t str_len;
+	bool str_cut;		/* longer than opts.str_len */
+	int str_err;
+};
+
+struct usdtkit_trace_hit {
+	size_t probe;		/* usdtkit_trace_probe(t, probe) */
+	uint32_t pid, tid;
+	uint64_t ts_ns;		/* CLOCK_MONOTONIC */
+	int nargs;		/* < 0: the site has no spec (an errno) */
+	int err;		/* first failing read, 0 if none */
+	struct usdtkit_trace_value args[USDTKIT_BPF_MAX_ARGS];
+};
+
+/* An fd to poll() for POLLIN: hits may be waiting. */
+USDTKIT_API int usdtkit_trace_fd(const struct usdtkit_trace *t);
+/* Hand every waiting hit to opts.on_hit: their number, a negative errno,
+ * or what on_hit returned to stop. Hits are sent when the buffer fills
+ * or at the latest when this is called: call it at each poll wakeup and
+ * at a timeout of your choosing (the CLI: 100 ms). */
+USDTKIT_API int usdtkit_trace_consume(struct usdtkit_trace *t);
+
+/* ---- reading back (at any time; RESET zeroes what was read) ---- */
+
+#define USDTKIT_TRACE_READ_RESET 1
+
+enum usdtkit_trace_counter {
+	USDTKIT_TRACE_KEPT = 0,		/* hits the filter kept (all without) */
+	USDTKIT_TRACE_LOST,		/* hits the ring buffer had no room for */
+	USDTKIT_TRACE_DROPPED,		/* hits the filter dropped */
+	USDTKIT_TRACE_BY_FULL,		/* COUNT_BY hits of keys past the first
+					 * USDTKIT_TRACE_BY_KEYS */
+	USDTKIT_TRACE_UNMATCHED,	/* LATENCY ENDs with no START */
+};
+
+USDTKIT_API int usdtkit_trace_counter(const struct usdtkit_trace *t,
+				      enum usdtkit_trace_counter which,
+				      uint64_t *value);
+
+/* COUNTS and SUM..MAX of one probe, LATENCY's in ns */
+struct usdtkit_trace_stats {
+	uint64_t count;
+	uint64_t sum;		/* wraps like the argument's C type */
+	uint64_t min, max;	/* valid when count > 0; signed as is_signed */
+	bool is_signed;
+};
+
+/* log2 buckets: 0 counts negative values, 1 zero, k + 2 [2^k, 2^(k+1)) */
+#define USDTKIT_TRACE_HIST_SLOTS 66
+
+USDTKIT_API int usdtkit_trace_read_stats(struct usdtkit_trace *t, size_t probe,
+					 unsigned int flags,
+					 struct usdtkit_trace_stats *out);
+USDTKIT_API int usdtkit_trace_read_hist(struct usdtkit_trace *t, size_t probe,
+					unsigned int flags,
+					uint64_t buckets[USDTKIT_TRACE_HIST_SLOTS]);
+USDTKIT_API int usdtkit_trace_read_latency(struct usdtkit_trace *t,
+					   unsigned int flags,
+					   struct usdtkit_trace_stats *stats,
+					   uint64_t buckets[USDTKIT_TRACE_HIST_SLOTS],
+					   uint64_t *unmatched);
+
+/* COUNT_BY keys kept in all (the kernel's table is sized at load) */
+#define USDTKIT_TRACE_BY_KEYS 10240
+
+/* One key of COUNT_BY. */
+struct usdtkit_trace_key_count {
+	size_t probe;
+	uint64_t count;
+	uint64_t value;		/* argN's value (signed as is_signed) */
+	bool is_signed;
+	const char *str;	/* str(argN): str_len bytes; NULL: a bad pointer */
+	size_t str_len;
+	bool cut;		/* longer than opts.str_len: cut at a UTF-8
+				 * character boundary, and keys equal once cut
+				 * summed into this one */
+};
+
+/*
+ * Every key of every probe, highest count first, ties by key (so the
+ * order is reproducible). *@rows is freed with usdtkit_trace_keys_free().
+ */
+USDTKIT_API int usdtkit_trace_read_keys(struct usdtkit_trace *t, unsigned int flags,
+					struct usdtkit_trace_key_count **rows,
+					size_t *n);
+USDTKIT_API void usdtkit_trace_keys_free(struct usdtkit_trace_key_count *rows,
+					 size_t n);
+
+/* ---- the command ---- */
+
+/*
+ * Has the command exited? 0: it runs; 1: it has exited, and *@wstatus
+ * is its waitpid() status, the first time only (-1 after, or when it
+ * never ran). @block: wait for it.
+ */
+USDTKIT_API int usdtkit_trace_command_exited(struct usdtkit_trace *t, bool block,
+					     int *wstatus);
+/* End the command as usdtkit_trace_free() does; its status as above. */
+USDTKIT_API int usdtkit_trace_command_stop(struct usdtkit_trace *t, int *wstatus);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* USDTKIT_TRACE_H */

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The trace engine as a library (<usdtkit/trace.h>), without the CLI:
+ * every feature against the known values of fx_tlib (fx_tlib.c says
+ * them): hits with a filter, strings, every aggregation, latency, a
+ * command whose probe is in its library, a pid target, and requests the
+ * engine must refuse. Needs root and BPF.
+ * usage: test_trace_lib DIR   (DIR: where fx_tlib and its library are)
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <usdtkit/trace.h>
+
+#include "check.h"
+
+static char fx[4096];
+
+struct hits {
+	int n;
+	struct usdtkit_trace_hit last[128];
+	char strs[128][8];
+};
+
+static int on_hit(void *ctx, const struct usdtkit_trace_hit *h)
+{
+	struct hits *hs = ctx;
+
+	if (hs->n < 128) {
+		hs->last[hs->n] = *h;
+		/* the string lives in the ring buffer only during the call */
+		if (h->args[0].str)
+			snprintf(hs->strs[hs->n], sizeof(hs->strs[0]), "%.*s",
+				 (int)h->args[0].str_len, h->args[0].str);
+	}
+	hs->n++;
+	return 0;
+}
+
+/* messages, kept for the tests of refusals */
+static char last_msg[512];
+
+static void print(void *ctx, enum usdtkit_log_level level, const char *msg)
+{
+	(void)ctx;
+	if (level == USDTKIT_LOG_WARN)
+		snprintf(last_msg, sizeof(last_msg), "%s", msg);
+}
+
+static struct usdtkit_trace *new_trace(const char *filter, unsigned int str_mask,
+				       unsigned int str_len, struct hits *hs, int pid)
+{
+	USDTKIT_OPTS(usdtkit_trace_opts, o, .filter = filter, .str_mask = str_mask,
+		     .str_len = str_len, .print = print, .on_hit = on_hit,
+		     .hit_ctx = hs, .pid = pid);
+
+	return usdtkit_trace_new(&o);
+}
+
+/* run fx_tlib as the trace's command, attached to @targets */
+static int with_cmd(struct usdtkit_trace *t, const char *const *targets)
+{
+	char *argv[] = { fx, NULL };
+	int err = usdtkit_trace_set_command(t, argv);
+
+	for (; !err && *targets; targets++)
+		err = usdtkit_trace_add(t, *targets);
+	return err;
+}
+
+static int start(struct usdtkit_trace *t)
+{
+	int err = usdtkit_trace_prepare(t);
+
+	if (!err)
+		err = usdtkit_trace_load(t);
+	if (!err)
+		err = usdtkit_trace_attach(t);
+	if (!err)
+		err = usdtkit_trace_go(t);
+	return err;
+}
+
+/* until the command exits, then what is left in the buffer */
+static void drain_cmd(struct usdtkit_trace *t)
+{
+	struct pollfd pf = { .fd = usdtkit_trace_fd(t), .events = POLLIN };
+	int st, i;
+
+	for (i = 0; i < 1000 && usdtkit_trace_command_exited(t, false, &st) != 1; i++) {
+		poll(&pf, 1, 10);
+		usdtkit_trace_consume(t);
+	}
+	usdtkit_trace_consume(t);
+}
+
+static void test_hits_filter(void)
+{
+	static const char *const targets[] = { "tl:val", NULL };
+	struct hits hs = { 0 };
+	struct usdtkit_trace *t = new_trace("arg0 >= 90", 0, 0, &hs, 0);
+	uint64_t kept = 0, dropped = 0;
+	int err, i;
+
+	CHECK(t, "new: %s", strerror(errno));
+	if (!t)
+		return;
+	err = with_cmd(t, targets);
+	if (!err)
+		err = start(t);
+	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
+	drain_cmd(t);
+	CHECK(hs.n == 10, "filtered hits: %d, want 10", hs.n);
+	for (i = 0; i < hs.n && i < 10; i++) {
+		const struct usdtkit_trace_hit *h = &hs.last[i];
+
+		CHECK(h->nargs == 2 && h->args[0].ok && h->args[0].i == 90 + i &&
+		      h->args[1].i == 1000L * (90 + i) - 50000,
+		      "hit %d: nargs %d, %lld %lld", i, h->nargs,
+		      (long long)h->args[0].i, (long long)h->args[1].i);
+		CHECK(h->args[0].type.size == 4 && h->args[0].type.is_signed &&
+		      h->args[1].type.size == 8, "hit %d: types %u %u", i,
+		      h->args[0].type.size, h->args[1].type.size);
+		CHECK(h->pid == (uint32_t)usdtkit_trace_pid(t) && h->probe == 0 &&
+		      h->ts_ns >= usdtkit_trace_start_ns(t), "hit %d: pid %u", i, h->pid);
+	}
+	CHECK(!usdtkit_trace_counter(t, USDTKIT_TRACE_KEPT, &kept) && kept == 10,
+	      "kept %llu", (unsigned long long)kept);
+	CHECK(!usdtkit_trace_counter(t, USDTKIT_TRACE_DROPPED, &dropped) && dropped == 90,
+	      "dropped %llu", (unsigned long long)dropped);
+	usdtkit_trace_free(t);
+}
+
+static void test_strings(void)
+{
+	static const char *const targets[] = { "tl:name", NULL };
+	static const char *const want[] = { "alp", "bet", "gam" };
+	struct hits hs = { 0 };
+	struct usdtkit_trace *t = new_trace(NULL, 1, 3, &hs, 0);
+	int err, i, bad = 0;
+
+	if (!t)
+		return;
+	err = with_cmd(t, targets);
+	if (!err)
+		err = start(t);
+	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
+	drain_cmd(t);
+	CHECK(hs.n == 30, "string hits: %d", hs.n);
+	for (i = 0; i < hs.n && i < 30; i++)
+		bad += strcmp(hs.strs[i], want[i % 3]) || !hs.last[i].args[0].str_cut ||
+		       hs.last[i].args[1].i != i;
+	CHECK(!bad, "%d hits with a wrong string, cut mark or number", bad);
+	usdtkit_trace_free(t);
+}
+
+static int add(struct usdtkit_trace *t, enum usdtkit_trace_agg_kind k, int arg, bool str)
+{
+	USDTKIT_OPTS(usdtkit_trace_agg_opts, o, .arg = arg, .str = str);
+
+	return usdtkit_trace_add_agg(t, k, &o);
+}
+
+/* tl:val arg0 = 0..99: count, sum, min, max and the log2 buckets */
+static void test_stats_hist(void)
+{
+	static const char *const targets[] = { "tl:val", NULL };
+	/* [0] [1] [2,4) [4,8) ... [64,128): slots 1..8 */
+	static const uint64_t want[] = { 0, 1, 1, 2, 4, 8, 16, 32, 36 };
+	enum usdtkit_trace_agg_kind k;
+	struct usdtkit_trace_stats s;
+	uint64_t h[USDTKIT_TRACE_HIST_SLOTS];
+	struct hits hs = { 0 };
+	struct usdtkit_trace *t = new_trace(NULL, 0, 0, &hs, 0);
+	int err = 0, i, bad = 0;
+
+	if (!t)
+		return;
+	err = add(t, USDTKIT_TRACE_AGG_COUNTS, 0, false);
+	err = err ? err : add(t, USDTKIT_TRACE_AGG_HIST, 0, false);
+	for (k = USDTKIT_TRACE_AGG_SUM; !err && k <= USDTKIT_TRACE_AGG_MAX; k++)
+		err = add(t, k, 0, false);
+	CHECK(add(t, USDTKIT_TRACE_AGG_MIN, 1, false) == -EINVAL,
+	      "a second argument for the stats is refused");
+	if (!err)
+		err = with_cmd(t, targets);
+	if (!err)
+		err = start(t);
+	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
+	drain_cmd(t);
+	CHECK(hs.n == 0, "aggregated hits are not handed over: %d", hs.n);
+	err = usdtkit_trace_read_stats(t, 0, 0, &s);
+	CHECK(!err && s.count == 100 && s.sum == 4950 && s.min == 0 && s.max == 99 &&
+	      s.is_signed, "stats: %d: count %llu sum %llu min %llu max %llu", err,
+	      (unsigned long long)s.count, (unsigned long long)s.sum,
+	      (unsigned long long)s.min, (unsigned long long)s.max);
+	err = usdtkit_trace_read_hist(t, 0, USDTKIT_TRACE_READ_RESET, h);
+	for (i = 0; !err && i < USDTKIT_TRACE_HIST_SLOTS; i++)
+		bad += h[i] != (i < 9 ? want[i] : 0);
+	CHECK(!err && !bad, "hist: %d, %d buckets wrong", err, bad);
+	/* read again: RESET zeroed it, the stats were not reset */
+	err = usdtkit_trace_read_hist(t, 0, 0, h);
+	for (i = 0, bad = 0; !err && i < USDTKIT_TRACE_HIST_SLOTS; i++)
+		bad += h[i] != 0;
+	CHECK(!err && !bad, "hist after a reset: %d, %d buckets", err, bad);
+	CHECK(!usdtkit_trace_read_stats(t, 0, 0, &s) && s.count == 100, "stats kept");
+	CHECK(usdtkit_trace_read_stats(t, 1, 0, &s) == -EINVAL, "no probe 1");
+	usdtkit_trace_free(t);
+}
+
+static void test_count_by(bool str)
+{
+	static const char *const targets[] = { "tl:name", NULL };
+	struct usdtkit_trace_key_count *rows = NULL;
+	struct hits hs = { 0 };
+	struct usdtkit_trace *t = new_trace(NULL, 0, 0, &hs, 0);
+	size_t n = 0, i;
+	int err, bad = 0;
+
+	if (!t)
+		return;
+	err = add(t, USDTKIT_TRACE_AGG_COUNT_BY, str ? 0 : 1, str);
+	if (!err)
+		err = with_cmd(t, targets);
+	if (!err)
+		err = start(t);
+	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
+	drain_cmd(t);
+	err = usdtkit_trace_read_keys(t, USDTKIT_TRACE_READ_RESET, &rows, &n);
+	CHECK(!err && n == (str ? 3 : 30), "keys: %d, %zu", err, n);
+	for (i = 0; !err && i < n; i++) {
+		if (str)
+			bad += rows[i].count != 10 || !rows[i].str || rows[i].cut ||
+			       rows[i].str_len != strlen(rows[i].str);
+		else
+			bad += rows[i].count != 1 || rows[i].str || rows[i].value >= 30;
+	}
+	/* equal counts: ordered by key */
+	if (str && n == 3)
+		bad += strcmp(rows[0].str, "alpha") || strcmp(rows[2].str, "gamma");
+	CHECK(!bad, "%d wrong key rows", bad);
+	usdtkit_trace_keys_free(rows, n);
+	err = usdtkit_trace_read_keys(t, 0, &rows, &n);
+	CHECK(!err && n == 0, "keys after a reset: %zu", n);
+	usdtkit_trace_keys_free(rows, n);
+	usdtkit_trace_free(t);
+}
+
+static void test_latency(void)
+{
+	struct usdtkit_trace_stats s;
+	uint64_t h[USDTKIT_TRACE_HIST_SLOTS], unmatched = 1;
+	struct hits hs = { 0 };
+	struct usdtkit_trace *t = new_trace(NULL, 0, 0, &hs, 0);
+	char *argv[] = { fx, NULL };
+	int err;
+
+	if (!t)
+		return;
+	USDTKIT_OPTS(usdtkit_trace_agg_opts, o, .start = "tl:begin", .end = "tl:end",
+		     .pair = USDTKIT_TRACE_PAIR_ARG, .arg = 0);
+	err = usdtkit_trace_set_command(t, argv);
+	if (!err)
+		err = usdtkit_trace_add_agg(t, USDTKIT_TRACE_AGG_LATENCY, &o);
+	if (!err)
+		err = start(t);
+	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
+	drain_cmd(t);
+	err = usdtkit_trace_read_latency(t, 0, &s, h, &unmatched);
+	/* 2 ms asleep between begin and end, each of 5 ids */
+	CHECK(!err && s.count == 5 && s.min >= 2000000 && unmatched == 0,
+	      "latency: %d: count %llu min %llu unmatched %llu", err,
+	      (unsigned long long)s.count, (unsigned long long)s.min,
+	      (unsigned long long)unmatched);
+	CHECK(usdtkit_trace_probe_count(t) == 2 &&
+	      usdtkit_trace_probe(t, 0)->role == USDTKIT_TRACE_ROLE_START &&
+	      usdtkit_trace_probe(t, 1)->role == USDTKIT_TRACE_ROLE_END, "roles");
+	usdtkit_trace_free(t);
+}
+
+/* the probe is in the command's library, found as the loader finds it */
+static void test_cmd_library(void)
+{
+	static const char *const targets[] = { "tlibl:fire", NULL };
+	struct hits hs = { 0 };
+	struct usdtkit_trace *t = new_trace(NULL, 0, 0, &hs, 0);
+	const struct usdtkit_trace_probe *p;
+	int err;
+
+	if (!t)
+		return;
+	err = with_cmd(t, targets);
+	CHECK(!err, "library target: %s (%s)", strerror(-err), last_msg);
+	if (!err)
+		err = start(t);
+	drain_cmd(t);
+	p = usdtkit_trace_probe(t, 0);
+	CHECK(hs.n == 7 && p && p->path && strstr(p->path, "libfx_tlib.so"),
+	      "library hits %d, path %s", hs.n, p && p->path ? p->path : "-");
+	usdtkit_trace_free(t);
+}
+
+/* -p: a process that is running, its objects' probes */
+static void test_pid(void)
+{
+	struct hits hs = { 0 };
+	struct usdtkit_trace *t;
+	int fd[2], st, err, i;
+	pid_t pid;
+
+	if (pipe(fd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd[0], 0);
+		close(fd[1]);
+		execl(fx, fx, "wait", (char *)NULL);
+		_exit(127);
+	}
+	close(fd[0]);
+	/* its libraries are mapped once the loader is done: wait for it */
+	for (i = 0; i < 200; i++) {
+		char maps[64], buf[8192];
+		FILE *f;
+		size_t n;
+
+		snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+		f = fopen(maps, "r");
+		n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+		if (f)
+			fclose(f);
+		buf[n] = 0;
+		if (strstr(buf, "libfx_tlib.so"))
+			break;
+		usleep(10000);
+	}
+	t = new_trace(NULL, 0, 0, &hs, pid);
+	err = t ? usdtkit_trace_add(t, "tl:val") : -errno;
+	if (!err)
+		err = usdtkit_trace_add(t, "tlibl:fire");
+	if (!err)
+		err = start(t);
+	CHECK(!err, "pid target: %s (%s)", strerror(-err), last_msg);
+	if (write(fd[1], "go\n", 3) != 3)
+		CHECK(0, "write");
+	close(fd[1]);
+	waitpid(pid, &st, 0);
+	if (t)
+		usdtkit_trace_consume(t);
+	CHECK(hs.n == 107, "pid hits %d, want 100 + 7", hs.n);
+	usdtkit_trace_free(t);
+}
+
+/* what the engine refuses, each with -errno and a message */
+static void test_refusals(void)
+{
+	struct hits hs = { 0 };
+	struct usdtkit_trace *t;
+	char path[4200];
+	int err;
+
+	errno = 0;
+	CHECK(!new_trace("arg0 >", 0, 0, &hs, 0) && errno == EINVAL &&
+	      strstr(last_msg, "column"), "bad filter: %s", last_msg);
+	CHECK(!new_trace(NULL, 0, 5000, &hs, 0) && errno == EINVAL, "str_len 5000");
+	CHECK(usdtkit_trace_filter_check("arg1 == 3 && pid != 1", NULL) == 0, "good filter");
+	t = new_trace(NULL, 0, 0, &hs, 0);
+	if (!t)
+		return;
+	CHECK(usdtkit_trace_add(t, "nopath") == -EINVAL, "bad target");
+	CHECK(usdtkit_trace_add(t, "tl:val") == -EINVAL, "PROVIDER:NAME without pid");
+	snprintf(path, sizeof(path), "%s:tl:vals", fx);
+	err = usdtkit_trace_add(t, path);
+	CHECK(err == -ENOENT && strstr(last_msg, "did you mean tl:val"),
+	      "a typo: %d %s", err, last_msg);
+	CHECK(add(t, USDTKIT_TRACE_AGG_COUNT_BY, 12, false) == -EINVAL, "arg12");
+	CHECK(add(t, USDTKIT_TRACE_AGG_HIST, 0, true) == -EINVAL, "hist of a string");
+	snprintf(path, sizeof(path), "%s:tl:begin", fx);
+	CHECK(!usdtkit_trace_add(t, path), "add begin");
+	CHECK(!add(t, USDTKIT_TRACE_AGG_HIST, 1, false), "hist arg1");
+	err = usdtkit_trace_prepare(t);
+	CHECK(err == -EINVAL && strstr(last_msg, "the probe has 1 argument"),
+	      "hist arg1 of a 1-argument probe: %d %s", err, last_msg);
+	CHECK(usdtkit_trace_load(t) == -EINVAL, "load before a prepare that passed");
+	usdtkit_trace_free(t);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2 || snprintf(fx, sizeof(fx), "%s/fx_tlib", argv[1]) >= (int)sizeof(fx)) {
+		fprintf(stderr, "usage: test_trace_lib DIR\n");
+		return 2;
+	}
+	if (!usdtkit_features()->bpf) {
+		printf("SKIP: no BPF for this process (%s)\n",
+		       strerror(-usdtkit_features()->bpf_err));
+		return 77;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	test_refusals();
+	test_hits_filter();
+	test_strings();
+	test_stats_hist();
+	test_count_by(true);
+	test_count_by(false);
+	test_latency();
+	test_cmd_library();
+	test_pid();
+	return check_done();
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* One event of the ring buffer -> a struct usdtkit_trace_hit, typed by
+ * the site that fired and its probe's note. */
+#include <string.h>
+
+#include "internal.h"
+
+/* A string slot: sizeof(struct usdtkit_trace_str), then str_len + 2
+ * bytes (the NUL, and one to see a longer string), 8-aligned. */
+static size_t slot_size(const struct usdtkit_trace *t)
+{
+	return sizeof(struct usdtkit_trace_str) + ((t->str_len + 2 + 7) & ~7u);
+}
+
+/* the string arguments' slots in the event, and the event's size */
+size_t usdtkit__str_layout(struct usdtkit_trace *t)
+{
+	size_t off = sizeof(struct usdtkit_trace_event);
+	int i;
+
+	for (i = 0; i < MAX_ARGS; i++) {
+		t->str_off[i] = 0;
+		if (!(t->str_mask & (1u << i)))
+			continue;
+		/* at most 144 + 12 * 4112 bytes: fits the u16 offsets */
+		t->str_off[i] = (unsigned short)off;
+		off += slot_size(t);
+	}
+	return off;
+}
+
+static const struct usdtkit_trace_type unknown_type = { .size = 8, .is_signed = true };
+
+/*
+ * Argument @i of @e: the width and sign of the site that fired, as the
+ * program sends them (sites of one probe may differ: an int at one, a
+ * long at another); whether it is a float, from the probe's note.
+ */
+static struct usdtkit_trace_type hit_type(const struct probe *p,
+					  const struct usdtkit_trace_event *e, int i)
+{
+	struct usdtkit_trace_type ty = i < p->pub.nargs ? p->pub.args[i] : unknown_type;
+
+	if (e->types[i] & 15) {
+		ty.size = e->types[i] & 15;
+		ty.is_signed = e->types[i] & USDTKIT_TRACE_SIGNED;
+	}
+	return ty;
+}
+
+/* The value at the width and sign of its type (the program extended it
+ * already; this keeps the two sides honest). */
+static void set_value(struct usdtkit_trace_value *v, long long raw)
+{
+	unsigned int bits = 64 - 8 * (v->type.size & 15);
+	uint64_t u = (uint64_t)raw;
+
+	v->raw = u;
+	if (v->type.is_float) {
+		if (v->type.size == 4) {
+			uint32_t w = (uint32_t)u;
+			float f;
+
+			memcpy(&f, &w, sizeof(f));
+			v->f = f;
+		} else {
+			memcpy(&v->f, &u, sizeof(v->f));
+		}
+		return;
+	}
+	if (bits && bits < 64) {
+		if (v->type.is_signed)
+			u = (uint64_t)((int64_t)(u << bits) >> bits);
+		else
+			u &= ~0ull >> bits;
+	}
+	v->u = u;
+}
+
+/* argument @i as a string, if it is one and its pointer was read */
+static void set_str(const struct usdtkit_trace *t, const struct usdtkit_trace_event *e,
+		    size_t size, int i, struct usdtkit_trace_value *v)
+{
+	const struct usdtkit_trace_str *s;
+	size_t n = 0;
+
+	if (!t->str_off[i] || (e->err_mask & (1u << i)) ||
+	    t->str_off[i] + slot_size(t) > size)
+		return;
+	s = (const void *)((const char *)e + t->str_off[i]);
+	if (s->len < 0) {
+		v->str_err = s->len;
+		return;
+	}
+	if (s->len > 0) {
+		/* len counts the NUL; the slot holds one more byte than kept */
+		n = (size_t)s->len - 1;
+		if (n > t->str_len) {
+			n = t->str_len;
+			v->str_cut = true;
+		}
+		n = strnlen(s->data, n);
+	}
+	v->str = s->data;
+	v->str_len = n;
+}
+
+static void decode(const struct usdtkit_trace *t, const struct probe *p,
+		   const struct usdtkit_trace_event *e, size_t size,
+		   struct usdtkit_trace_hit *h)
+{
+	int i;
+
+	memset(h, 0, sizeof(*h));
+	h->probe = (size_t)(e->cookie - 1);
+	h->pid = e->pid;
+	h->tid = e->tid;
+	h->ts_ns = e->ts_ns;
+	h->nargs = e->nargs < MAX_ARGS ? e->nargs : MAX_ARGS;
+	h->err = e->err;
+	for (i = 0; i < e->nargs && i < MAX_ARGS; i++) {
+		struct usdtkit_trace_value *v = &h->args[i];
+
+		v->type = hit_type(p, e, i);
+		v->ok = !(e->err_mask & (1u << i));
+		set_value(v, e->args[i]);
+		set_str(t, e, size, i, v);
+	}
+}
+
+int usdtkit__on_event(void *ctx, void *data, size_t size)
+{
+	struct usdtkit_trace *t = ctx;
+	const struct usdtkit_trace_event *e = data;
+	struct usdtkit_trace_hit h;
+
+	if (size < sizeof(*e) || e->ts_ns < t->start_ns || !t->on_hit)
+		return 0;
+	/* the cookie is the probe's index + 1; anything else is not ours */
+	if (e->cookie < 1 || (unsigned long long)e->cookie > t->nprobes)
+		return 0;
+	decode(t, &t->probes[e->cookie - 1], e, size, &h);
+	return t->on_hit(t->hit_ctx, &h);
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The trace engine's internals: shared by the files of trace/ only. */
+#ifndef USDTKIT_TRACE_INTERNAL_H
+#define USDTKIT_TRACE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <usdtkit/trace.h>
+
+#include "log.h"
+#include "trace_event.h"
+
+#define MAX_ARGS USDTKIT_BPF_MAX_ARGS
+
+/* One PROVIDER:NAME of one target, attached with cookie = index + 1. */
+struct probe {
+	struct usdtkit_trace_probe pub;	/* what the caller sees */
+	char *path;		/* NULL: every object mapped by the pid */
+	char *provider, *name;
+	/* @path as read when the targets were found (in t->files until
+	 * the probes are attached): attached from, not read again */
+	const struct usdtkit_file *file;
+	struct usdtkit_link *link;
+};
+
+struct trace;
+struct ring_buffer;
+struct filter_expr;
+
+/* an aggregation's argument: argN, or str(argN) where allowed */
+struct agg_arg {
+	bool set, str;
+	unsigned char arg;
+};
+
+/* What the request asks for, before the probes are known. */
+struct trace_aggs {
+	unsigned int kinds;		/* bit k: enum usdtkit_trace_agg_kind k */
+	struct agg_arg by, hist, stats;
+	const char *lat_start, *lat_end; /* copies, freed with the trace */
+	unsigned int key_kind;		/* enum usdtkit_trace_key */
+	struct agg_arg key;
+	char *filter_text;
+	struct filter_expr *filter;
+	struct usdtkit_trace_cfg *cfgs;	/* one per probe, once prepared */
+};
+
+/* -c: the command, held before its exec (cmd.c) */
+struct trace_cmd {
+	char **argv, *path;
+	int go_fd, err_fd;
+	bool reaped, said;
+};
+
+struct usdtkit_trace {
+	struct usdtkit_log log;
+	int pid;
+	enum usdtkit_mode mode;
+	unsigned int str_mask, str_len;
+	unsigned short str_off[MAX_ARGS]; /* its slot in the event, 0: none */
+	bool best_effort;
+	usdtkit_trace_hit_fn on_hit;
+	void *hit_ctx;
+	unsigned char adding_role;	/* USDTKIT_TRACE_ROLE_* being added */
+	bool prepared, loaded, attached;
+
+	struct trace_cmd cmd;
+	bool has_cmd;
+
+	struct trace_aggs agg;
+
+	struct trace *skel;
+	struct ring_buffer *rb;
+	struct probe *probes;
+	size_t nprobes, cap;
+	struct usdtkit_file **files;	/* the PATH targets' files, parsed */
+	size_t nfiles;
+	size_t nsites;		/* of every probe: sizes the maps */
+	unsigned int warnings;	/* the library's, said so far */
+	/* while attaching: the first warning is kept here, to become the
+	 * one line that reports the failure */
+	bool capture;
+	char *captured;
+	uint64_t start_ns;	/* CLOCK_MONOTONIC, the clock of ts_ns */
+};
+
+#define trace_err(t, ...) usdtkit__warn(&(t)->log, __VA_ARGS__)
+
+/* trace.c: the print callback the engine hands to the layers below */
+void usdtkit__trace_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
+uint64_t usdtkit__now_ns(void);
+
+/* targets.c: TARGET -> probes of t (globs expanded) */
+int usdtkit__trace_add_target(struct usdtkit_trace *t, const char *target);
+/* once attached: the targets' parsed files are no longer needed */
+void usdtkit__trace_targets_release(struct usdtkit_trace *t);
+/* "PATH:PROVIDER:NAME" of @p, for messages */
+void usdtkit__probe_label(const struct probe *p, char *buf, size_t n);
+/* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */
+char *usdtkit__glob_quote(const char *s);
+/* suggest.c: the probe nearest a name that matched none */
+bool usdtkit__nearest_probe(const struct usdtkit_file *f, const char *prov,
+			    const char *name, char *buf, size_t len, size_t *best);
+
+/* cmd.c: the command (see there for how it is held before its exec) */
+char *usdtkit__cmd_resolve(const char *file);
+int usdtkit__cmd_start(struct usdtkit_trace *t);
+int usdtkit__cmd_go(struct usdtkit_trace *t);
+int usdtkit__cmd_exited(struct usdtkit_trace *t, bool block, int *wstatus);
+int usdtkit__cmd_stop(struct usdtkit_trace *t, int *wstatus);
+void usdtkit__cmd_free(struct usdtkit_trace *t);
+
+/* filter.c: a filter, parsed once, then compiled per probe into the
+ * program of trace/bpf/trace_filter.h (its arguments' types decide which
+ * argN exist and how they compare) */
+struct filter_expr;
+struct usdtkit_filter;
+int usdtkit__filter_parse(const char *expr, struct filter_expr **out,
+			  struct usdtkit_trace_filter_err *err);
+int usdtkit__filter_compile(const struct filter_expr *e,
+			    const struct usdtkit_trace_type *args, int nargs,
+			    struct usdtkit_filter *out,
+			    struct usdtkit_trace_filter_err *err);
+void usdtkit__filter_free(struct filter_expr *e);
+
+/* agg.c: the request -> each probe's configuration and the maps' sizes
+ * (before the load), then the configuration into the map (after it) */
+bool usdtkit__agg_any(const struct usdtkit_trace *t);
+int usdtkit__agg_check(struct usdtkit_trace *t);
+int usdtkit__agg_size(struct usdtkit_trace *t);
+int usdtkit__agg_write(struct usdtkit_trace *t);
+void usdtkit__agg_free(struct usdtkit_trace *t);
+/* bytes of a string key in the maps */
+unsigned int usdtkit__key_str_bytes(const struct usdtkit_trace *t);
+
+/* hit.c: the events' layout, and one event decoded */
+size_t usdtkit__str_layout(struct usdtkit_trace *t);
+int usdtkit__on_event(void *ctx, void *data, size_t size);
+
+#endif
