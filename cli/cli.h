@@ -22,9 +22,6 @@ int cmd_trace(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 #endif
 
-/* " NAME NAME ...\n": every architecture of the registry. */
-void print_arch_list(FILE *f);
-
 /*
  * Parse @spec into a growing array: returns the argument count and sets
  * *@args (caller frees), or a negative errno.

@@ -20,6 +20,17 @@ struct parse_opts {
 	struct jw *out;	/* JSON output buffer */
 };
 
+/* " NAME NAME ...\n": every architecture of the registry. */
+static void print_arch_list(FILE *f)
+{
+	const struct usdtkit_arch *a;
+	size_t i;
+
+	for (i = 0; (a = usdtkit_arch_at(i)); i++)
+		fprintf(f, " %s", usdtkit_arch_name(a));
+	fputc('\n', f);
+}
+
 int parse_all_args(const struct usdtkit_arch *arch, const char *spec,
 		   size_t len, struct usdtkit_arg **out)
 {

@@ -515,13 +515,13 @@ static void say_tracing(const struct tracer *t)
 	int m;
 
 	for (i = 0; i < usdtkit_trace_probe_count(t->tr); i++) {
-		const struct usdtkit_link *l = usdtkit_trace_probe(t->tr, i)->link;
+		const struct usdtkit_trace_probe *p = usdtkit_trace_probe(t->tr, i);
 
-		if (!l)
+		if (!p->link)
 			continue;
 		probes++;
-		sites += usdtkit_link_site_count(l);
-		m = (int)usdtkit_link_mode(l);
+		sites += p->sites;
+		m = (int)p->mode;
 		if (m >= 0 && m < 32 && !(seen & (1u << m))) {
 			seen |= 1u << m;
 			nmodes++;

@@ -34,16 +34,6 @@ static void usage(FILE *f)
 		"usdtkit -V, --version: the version\n");
 }
 
-void print_arch_list(FILE *f)
-{
-	const struct usdtkit_arch *a;
-	size_t i;
-
-	for (i = 0; (a = usdtkit_arch_at(i)); i++)
-		fprintf(f, " %s", usdtkit_arch_name(a));
-	fputc('\n', f);
-}
-
 static const struct cli_cmd *find_command(const char *name)
 {
 	size_t i;

@@ -352,6 +352,10 @@ static int attach_one(struct usdtkit_trace *t, size_t i, char **why)
 	err = p->link ? 0 : -errno;
 	t->capture = false;
 	p->pub.link = p->link;
+	if (p->link) {
+		p->pub.sites = usdtkit_link_site_count(p->link);
+		p->pub.mode = usdtkit_link_mode(p->link);
+	}
 	if (!p->link) {
 		usdtkit__probe_label(p, label, sizeof(label));
 		if (t->captured) {
@@ -371,8 +375,7 @@ static int attach_one(struct usdtkit_trace *t, size_t i, char **why)
 	/* a probe whose sites differ (an int here, a long there) is fine:
 	 * every hit carries the width and sign of the site that fired */
 	usdtkit__info(&t->log, "%s:%s: %zu site(s), mode %s%s", p->provider, p->name,
-		      usdtkit_link_site_count(p->link),
-		      usdtkit_mode_str(usdtkit_link_mode(p->link)),
+		      p->pub.sites, usdtkit_mode_str(p->pub.mode),
 		      p->pub.mixed ? ", sites differ in their arguments" : "");
 out:
 	free(prov);

@@ -197,6 +197,8 @@ struct usdtkit_trace_probe {
 	bool optional;		/* only a glob named it */
 	unsigned int role;	/* USDTKIT_TRACE_ROLE_* */
 	const struct usdtkit_link *link; /* once attached; NULL if skipped */
+	size_t sites;		/* sites attached (0: not attached) */
+	enum usdtkit_mode mode;	/* the backend of its link, once attached */
 };
 
 USDTKIT_API size_t usdtkit_trace_probe_count(const struct usdtkit_trace *t);

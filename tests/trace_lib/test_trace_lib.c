@@ -100,22 +100,27 @@ static void drain_cmd(struct usdtkit_trace *t)
 	usdtkit_trace_consume(t);
 }
 
+/* the steps after a setup that returned @err, then the command's hits */
+static void run(struct usdtkit_trace *t, int err)
+{
+	if (!err)
+		err = start(t);
+	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
+	drain_cmd(t);
+}
+
 static void test_hits_filter(void)
 {
 	static const char *const targets[] = { "tl:val", NULL };
 	struct hits hs = { 0 };
 	struct usdtkit_trace *t = new_trace("arg0 >= 90", 0, 0, &hs, 0);
 	uint64_t kept = 0, dropped = 0;
-	int err, i;
+	int i;
 
 	CHECK(t, "new: %s", strerror(errno));
 	if (!t)
 		return;
-	err = with_cmd(t, targets);
-	if (!err)
-		err = start(t);
-	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
-	drain_cmd(t);
+	run(t, with_cmd(t, targets));
 	CHECK(hs.n == 10, "filtered hits: %d, want 10", hs.n);
 	for (i = 0; i < hs.n && i < 10; i++) {
 		const struct usdtkit_trace_hit *h = &hs.last[i];
@@ -143,15 +148,11 @@ static void test_strings(void)
 	static const char *const want[] = { "alp", "bet", "gam" };
 	struct hits hs = { 0 };
 	struct usdtkit_trace *t = new_trace(NULL, 1, 3, &hs, 0);
-	int err, i, bad = 0;
+	int i, bad = 0;
 
 	if (!t)
 		return;
-	err = with_cmd(t, targets);
-	if (!err)
-		err = start(t);
-	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
-	drain_cmd(t);
+	run(t, with_cmd(t, targets));
 	CHECK(hs.n == 30, "string hits: %d", hs.n);
 	for (i = 0; i < hs.n && i < 30; i++)
 		bad += strcmp(hs.strs[i], want[i % 3]) || !hs.last[i].args[0].str_cut ||
@@ -188,12 +189,7 @@ static void test_stats_hist(void)
 		err = add(t, k, 0, false);
 	CHECK(add(t, USDTKIT_TRACE_AGG_MIN, 1, false) == -EINVAL,
 	      "a second argument for the stats is refused");
-	if (!err)
-		err = with_cmd(t, targets);
-	if (!err)
-		err = start(t);
-	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
-	drain_cmd(t);
+	run(t, err ? err : with_cmd(t, targets));
 	CHECK(hs.n == 0, "aggregated hits are not handed over: %d", hs.n);
 	err = usdtkit_trace_read_stats(t, 0, 0, &s);
 	CHECK(!err && s.count == 100 && s.sum == 4950 && s.min == 0 && s.max == 99 &&
@@ -226,12 +222,7 @@ static void test_count_by(bool str)
 	if (!t)
 		return;
 	err = add(t, USDTKIT_TRACE_AGG_COUNT_BY, str ? 0 : 1, str);
-	if (!err)
-		err = with_cmd(t, targets);
-	if (!err)
-		err = start(t);
-	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
-	drain_cmd(t);
+	run(t, err ? err : with_cmd(t, targets));
 	err = usdtkit_trace_read_keys(t, USDTKIT_TRACE_READ_RESET, &rows, &n);
 	CHECK(!err && n == (str ? 3 : 30), "keys: %d, %zu", err, n);
 	for (i = 0; !err && i < n; i++) {
@@ -268,10 +259,7 @@ static void test_latency(void)
 	err = usdtkit_trace_set_command(t, argv);
 	if (!err)
 		err = usdtkit_trace_add_agg(t, USDTKIT_TRACE_AGG_LATENCY, &o);
-	if (!err)
-		err = start(t);
-	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
-	drain_cmd(t);
+	run(t, err);
 	err = usdtkit_trace_read_latency(t, 0, &s, h, &unmatched);
 	/* 2 ms asleep between begin and end, each of 5 ids */
 	CHECK(!err && s.count == 5 && s.min >= 2000000 && unmatched == 0,
@@ -291,15 +279,10 @@ static void test_cmd_library(void)
 	struct hits hs = { 0 };
 	struct usdtkit_trace *t = new_trace(NULL, 0, 0, &hs, 0);
 	const struct usdtkit_trace_probe *p;
-	int err;
 
 	if (!t)
 		return;
-	err = with_cmd(t, targets);
-	CHECK(!err, "library target: %s (%s)", strerror(-err), last_msg);
-	if (!err)
-		err = start(t);
-	drain_cmd(t);
+	run(t, with_cmd(t, targets));
 	p = usdtkit_trace_probe(t, 0);
 	CHECK(hs.n == 7 && p && p->path && strstr(p->path, "libfx_tlib.so"),
 	      "library hits %d, path %s", hs.n, p && p->path ? p->path : "-");
