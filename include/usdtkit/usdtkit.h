@@ -399,7 +399,9 @@ struct usdtkit_proc;
  * notes, through /proc/PID/root (so paths inside containers work) or, for
  * a "(deleted)" file, /proc/PID/map_files. Objects that cannot be opened
  * are reported and skipped. NULL with errno (ESRCH: no such process, or it
- * exited while being read).
+ * exited while being read). The handle also holds /proc/PID/mem, opened
+ * first, for usdtkit_proc_semaphore(); failing to open it (no ptrace
+ * rights) is that function's error, not this one's.
  */
 USDTKIT_API struct usdtkit_proc *
 usdtkit_proc_open(int pid, const struct usdtkit_open_opts *opts);
