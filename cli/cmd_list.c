@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <elf.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,13 +26,6 @@ struct filter {
 	const char *provider, *name;
 };
 
-/* One line of /proc/PID/maps, for the semaphores' addresses */
-struct map {
-	uint64_t start, end, offset;
-	bool writable;
-	char *path;
-};
-
 struct list_opts {
 	bool json;
 	bool recursive;		/* -r: walk the directories among FILEs */
@@ -41,10 +33,6 @@ struct list_opts {
 	struct filter *filters;
 	size_t nfilters;
 	struct jw *out;		/* all of stdout goes through this buffer */
-	/* -p: the maps and /proc/PID/mem, to read each semaphore */
-	struct map *maps;
-	size_t nmaps;
-	int mem_fd;
 };
 
 /* What a semaphore of a live process holds (list -p only). */
@@ -227,13 +215,7 @@ static void site_text(struct jw *w, const struct list_opts *o,
 	}
 }
 
-/* -P: a site passes when any filter matches it (all, without -P). The
- * same glob rules as usdtkit_file_next_site(): NULL or "" is any. */
-static bool glob_ok(const char *glob, const char *s)
-{
-	return !glob || !*glob || fnmatch(glob, s, 0) == 0;
-}
-
+/* -P: a site passes when any filter matches it (all, without -P) */
 static bool site_wanted(const struct list_opts *o, const struct usdtkit_site *s)
 {
 	size_t i;
@@ -241,65 +223,33 @@ static bool site_wanted(const struct list_opts *o, const struct usdtkit_site *s)
 	if (!o->nfilters)
 		return true;
 	for (i = 0; i < o->nfilters; i++)
-		if (glob_ok(o->filters[i].provider, usdtkit_site_provider(s)) &&
-		    glob_ok(o->filters[i].name, usdtkit_site_name(s)))
+		if (usdtkit_site_match(s, o->filters[i].provider, o->filters[i].name))
 			return true;
 	return false;
 }
 
-/*
- * The semaphore of @s in the process: the mapping of the object's file
- * that holds the semaphore's file offset (a writable one first: the data
- * segment, not a read-only page that shares its file page), then two
- * bytes of /proc/PID/mem in the object's byte order. A tracer raises it
+/* The semaphore of @s in process @p (list -p only). A tracer raises it
  * (the kernel's ref_ctr_offset, or a debugger writing it); the program
- * evaluates the probe's arguments only while it is not 0.
- */
-static void sema_read(const struct list_opts *o, const struct usdtkit_file *f,
-		      const char *path, const struct usdtkit_site *s,
+ * evaluates the probe's arguments only while it is not 0. */
+static void sema_read(const struct usdtkit_proc *p, const struct usdtkit_site *s,
 		      struct sema_state *st)
 {
-	uint64_t off = usdtkit_site_semaphore_offset(s), addr = 0;
-	const struct map *best = NULL;
-	unsigned char b[2];
-	size_t i;
+	uint16_t v = 0;
+	int err;
 
 	memset(st, 0, sizeof(*st));
-	if (!o->pid || !usdtkit_site_semaphore(s))
+	if (!p || !usdtkit_site_semaphore(s))
 		return;
 	st->have = true;
-	if (o->mem_fd < 0) {
-		st->err = -o->mem_fd;
-		return;
-	}
-	for (i = 0; i < o->nmaps; i++) {
-		const struct map *m = &o->maps[i];
-
-		if (strcmp(m->path, path) || off < m->offset ||
-		    off - m->offset >= m->end - m->start)
-			continue;
-		if (!best || (m->writable && !best->writable))
-			best = m;
-	}
-	if (!best) {
-		st->err = ENOENT;	/* its page is not mapped */
-		return;
-	}
-	addr = best->start + (off - best->offset);
-	if (pread(o->mem_fd, b, sizeof(b), (off_t)addr) != (ssize_t)sizeof(b)) {
-		st->err = errno ? errno : EIO;
-		return;
-	}
-	if (usdtkit_arch_elf_data(usdtkit_file_arch(f)) == ELFDATA2MSB)
-		st->value = (unsigned)b[0] << 8 | b[1];
-	else
-		st->value = (unsigned)b[1] << 8 | b[0];
+	err = usdtkit_proc_semaphore(p, s, &v);
+	st->err = -err;
+	st->value = v;
 }
 
-/* Print the sites of @f that pass the filters; returns how many. @path:
- * the object's path in the maps of -p PID, else NULL. */
+/* Print the sites of @f (an object of @p with -p PID, else @p is NULL)
+ * that pass the filters; returns how many. */
 static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f,
-			 const struct usdtkit_proc *p, const char *path)
+			 const struct usdtkit_proc *p)
 {
 	const struct usdtkit_site *s = NULL;
 	struct sema_state sem = { 0 };
@@ -312,8 +262,7 @@ static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f
 			continue;
 		if (p && usdtkit_proc_site_addr(p, s, &abs) == 0)
 			absp = &abs;
-		if (p)
-			sema_read(o, f, path, s, &sem);
+		sema_read(p, s, &sem);
 		if (o->json)
 			site_json(o->out, o, f, s, p, absp, &sem);
 		else
@@ -355,7 +304,7 @@ static int list_path(const struct list_opts *o, const char *path)
 		return EXIT_BAD_INPUT;
 	if (!usdtkit_file_site_count(f))
 		fprintf(stderr, "usdtkit list: %s: no USDT probes\n", path);
-	else if (!list_sites(o, f, NULL, NULL) && o->nfilters)
+	else if (!list_sites(o, f, NULL) && o->nfilters)
 		fprintf(stderr, "usdtkit list: %s: no probe matches\n", path);
 	usdtkit_file_close(f);
 	return EXIT_OK;
@@ -415,7 +364,7 @@ static void walk_file(struct walk *w, const char *path)
 		return;
 	}
 	/* no "no USDT probes" per file: most files of a tree have none */
-	w->sites += list_sites(w->o, f, NULL, NULL);
+	w->sites += list_sites(w->o, f, NULL);
 	usdtkit_file_close(f);
 }
 
@@ -517,84 +466,23 @@ static int list_tree(const struct list_opts *o, const char *path)
 
 /* ---- -p PID ---- */
 
-static void free_maps(struct list_opts *o)
-{
-	size_t i;
-
-	for (i = 0; i < o->nmaps; i++)
-		free(o->maps[i].path);
-	free(o->maps);
-	o->maps = NULL;
-	o->nmaps = 0;
-}
-
-/* The file mappings of the process, for sema_read(). The library has
- * read them too, but keeps them to itself (no ABI change for this). */
-static void read_maps(struct list_opts *o)
-{
-	char file[64], *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	snprintf(file, sizeof(file), "/proc/%d/maps", o->pid);
-	f = fopen(file, "re");
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0) {
-		unsigned long long start, end, offset;
-		char perms[8];
-		int pos = 0;
-		struct map *m;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
-			   perms, &offset, &pos) < 4 || !pos || line[pos] != '/')
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		m = realloc(o->maps, (o->nmaps + 1) * sizeof(*m));
-		if (!m)
-			break;
-		o->maps = m;
-		m = &o->maps[o->nmaps];
-		m->path = strdup(line + pos);
-		if (!m->path)
-			break;
-		m->start = start;
-		m->end = end;
-		m->offset = offset;
-		m->writable = perms[1] == 'w';
-		o->nmaps++;
-	}
-	free(line);
-	fclose(f);
-}
-
 static int list_pid(struct list_opts *o)
 {
 	unsigned warned = 0;
 	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg,
 					.print_ctx = &warned };
 	struct usdtkit_proc *p = usdtkit_proc_open(o->pid, &oo);
-	char mem[64];
 	size_t i, n = 0;
 
 	if (!p) {
 		fprintf(stderr, "usdtkit list: pid %d: %s\n", o->pid, strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
-	read_maps(o);
-	snprintf(mem, sizeof(mem), "/proc/%d/mem", o->pid);
-	o->mem_fd = open(mem, O_RDONLY | O_CLOEXEC);
-	if (o->mem_fd < 0)
-		o->mem_fd = -errno;
 	for (i = 0; i < usdtkit_proc_object_count(p); i++)
-		n += list_sites(o, usdtkit_proc_object(p, i), p,
-				usdtkit_proc_object_path(p, i));
+		n += list_sites(o, usdtkit_proc_object(p, i), p);
 	if (!n)
 		fprintf(stderr, "usdtkit list: pid %d: no USDT probes%s\n", o->pid,
 			o->nfilters ? " match" : "");
-	if (o->mem_fd >= 0)
-		close(o->mem_fd);
-	free_maps(o);
 	usdtkit_proc_close(p);
 	return EXIT_OK;
 }
@@ -663,7 +551,7 @@ static void free_filters(struct list_opts *o)
 int cmd_list(int argc, char **argv)
 {
 	const struct cli_cmd *c = &cli_cmd_list;
-	struct list_opts o = { .mem_fd = -1 };
+	struct list_opts o = { 0 };
 	unsigned long long v;
 	struct cli_parser p;
 	int i, key, nfiles = 0, rc = EXIT_OK;

@@ -7,11 +7,16 @@
  * Absolute addresses come from the executable mapping that covers the
  * site's file offset, which holds for PIE, shared libraries and ET_EXEC.
  */
+/* pread() at an address above 2 GiB from a 32-bit build */
+#define _FILE_OFFSET_BITS 64
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "file.h"
 #include "opts.h"
@@ -19,17 +24,21 @@
 
 struct mapping {
 	uint64_t start, end, offset;
+	bool exec, writable;
 };
 
 struct object {
 	char *path;
 	struct usdtkit_file *file;
-	struct mapping *maps;
+	struct mapping *maps;	/* every mapping of the file, in maps order */
 	size_t nmaps;
+	bool exec;		/* some mapping is executable: code, maybe probes */
 };
 
 struct usdtkit_proc {
 	int pid;
+	/* /proc/PID/mem, or -errno of its open(): see usdtkit_proc_open() */
+	int mem_fd;
 	struct usdtkit_log log;
 	struct object *objs;
 	size_t nobjs, cap;
@@ -67,37 +76,43 @@ static struct object *add_object(struct usdtkit_proc *p, const char *path)
 	return o;
 }
 
-static int add_mapping(struct object *o, uint64_t start, uint64_t end,
-		       uint64_t off)
+static int add_mapping(struct object *o, const struct mapping *m)
 {
 	void *n = realloc(o->maps, (o->nmaps + 1) * sizeof(*o->maps));
 
 	if (!n)
 		return -ENOMEM;
 	o->maps = n;
-	o->maps[o->nmaps++] = (struct mapping){ start, end, off };
+	o->maps[o->nmaps++] = *m;
+	o->exec |= m->exec;
 	return 0;
 }
 
-/* One maps line: only executable, file-backed mappings matter. */
+/*
+ * One maps line: file-backed mappings matter, the executable ones for the
+ * probes' addresses and the others too, for the semaphores in the data
+ * segment (only objects with code are opened, see open_object()).
+ */
 static int parse_line(struct usdtkit_proc *p, char *line)
 {
-	uint64_t start, end, off;
+	struct mapping m = { 0 };
 	char perms[8], *path;
 	struct object *o;
 	int n = 0;
 
 	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n",
-		   &start, &end, perms, &off, &n) < 4 || !n)
+		   &m.start, &m.end, perms, &m.offset, &n) < 4 || !n)
 		return 0;
 	path = line + n;
 	path[strcspn(path, "\n")] = 0;
-	if (perms[2] != 'x' || path[0] != '/')
+	if (path[0] != '/' || strlen(perms) < 3)
 		return 0;
+	m.writable = perms[1] == 'w';
+	m.exec = perms[2] == 'x';
 	o = find_object(p, path);
 	if (!o)
 		o = add_object(p, path);
-	return o ? add_mapping(o, start, end, off) : -ENOMEM;
+	return o ? add_mapping(o, &m) : -ENOMEM;
 }
 
 static int read_maps(struct usdtkit_proc *p)
@@ -159,6 +174,9 @@ static void open_object(struct usdtkit_proc *p, struct object *o)
 	};
 	char fname[4200];
 
+	/* a data file (locale archive, font, cache): no code, no probes */
+	if (!o->exec)
+		return;
 	errno = -object_kpath(p, o, fname, sizeof(fname));
 	o->file = errno ? NULL : usdtkit_file_open(fname, &opts);
 	if (!o->file && errno != ENOEXEC && errno != EPROTONOSUPPORT)
@@ -185,6 +203,26 @@ static void prune(struct usdtkit_proc *p)
 	p->nobjs = k;
 }
 
+/*
+ * /proc/PID/mem, opened before the maps are read and kept: the open binds
+ * the fd to the address space of that moment, so a semaphore is never
+ * read from another program at the addresses of this one's maps (the pid
+ * reused by a new process, or an execve() since: both read as -ESRCH).
+ * pread() on it needs no lock, so the handle stays const and can be
+ * shared by threads. Opening takes ptrace rights (PTRACE_MODE_ATTACH); a
+ * process the caller may not trace still opens, with its semaphores
+ * unreadable: the error is kept for usdtkit_proc_semaphore().
+ */
+static int open_mem(int pid)
+{
+	char fname[64];
+	int fd;
+
+	snprintf(fname, sizeof(fname), "/proc/%d/mem", pid);
+	fd = open(fname, O_RDONLY | O_CLOEXEC);
+	return fd >= 0 ? fd : errno == ENOENT ? -ESRCH : -errno;
+}
+
 struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *user)
 {
 	struct usdtkit_open_opts o, *opts = &o;
@@ -200,6 +238,7 @@ struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *
 	if (!p)
 		return NULL;
 	p->pid = pid;
+	p->mem_fd = open_mem(pid);
 	if (opts) {
 		p->log.print = opts->print;
 		p->log.ctx = opts->print_ctx;
@@ -230,6 +269,8 @@ void usdtkit_proc_close(struct usdtkit_proc *p)
 		free(p->objs[i].path);
 	}
 	free(p->objs);
+	if (p->mem_fd >= 0)
+		close(p->mem_fd);
 	free(p);
 }
 
@@ -253,31 +294,100 @@ const char *usdtkit_proc_object_path(const struct usdtkit_proc *p, size_t i)
 	return p && i < p->nobjs ? p->objs[i].path : NULL;
 }
 
+/* The object of the process that @s is a site of, or NULL. */
+static const struct object *site_object(const struct usdtkit_proc *p,
+					const struct usdtkit_site *s)
+{
+	size_t i;
+
+	for (i = 0; i < p->nobjs; i++)
+		if (p->objs[i].file == s->file)
+			return &p->objs[i];
+	return NULL;
+}
+
+static bool covers(const struct mapping *m, uint64_t off)
+{
+	return off >= m->offset && off - m->offset < m->end - m->start;
+}
+
 int usdtkit_proc_site_addr(const struct usdtkit_proc *p,
 			   const struct usdtkit_site *s, uint64_t *addr)
 {
-	size_t i, k;
+	const struct object *o;
+	size_t k;
 
 	if (!p || !s || !addr)
 		return -EINVAL;
 	/* a site that cannot be placed has no file offset (pc_offset 0 would
 	 * land on the start of a mapping of offset 0) */
-	if (s->status)
+	o = s->status ? NULL : site_object(p, s);
+	if (!o)
 		return -ENOENT;
-	for (i = 0; i < p->nobjs; i++) {
-		const struct object *o = &p->objs[i];
+	for (k = 0; k < o->nmaps; k++) {
+		const struct mapping *m = &o->maps[k];
 
-		if (o->file != s->file)
-			continue;
-		for (k = 0; k < o->nmaps; k++) {
-			const struct mapping *m = &o->maps[k];
-
-			if (s->pc_offset >= m->offset &&
-			    s->pc_offset - m->offset < m->end - m->start) {
-				*addr = m->start + (s->pc_offset - m->offset);
-				return 0;
-			}
+		if (m->exec && covers(m, s->pc_offset)) {
+			*addr = m->start + (s->pc_offset - m->offset);
+			return 0;
 		}
 	}
 	return -ENOENT;
+}
+
+/*
+ * The mapping of @o that holds file offset @off, a writable one first:
+ * the kernel raises a semaphore (ref_ctr_offset) only in a private
+ * writable mapping of the file, and a read-only mapping that shares the
+ * file page (the end of the text segment) still holds the file's 0.
+ */
+static const struct mapping *sema_mapping(const struct object *o, uint64_t off)
+{
+	const struct mapping *best = NULL;
+	size_t k;
+
+	for (k = 0; k < o->nmaps; k++) {
+		const struct mapping *m = &o->maps[k];
+
+		if (covers(m, off) && (!best || (m->writable && !best->writable)))
+			best = m;
+	}
+	return best;
+}
+
+int usdtkit_proc_semaphore(const struct usdtkit_proc *p,
+			   const struct usdtkit_site *s, uint16_t *value)
+{
+	const struct mapping *m;
+	const struct object *o;
+	unsigned char b[2];
+	ssize_t n;
+
+	if (!p || !s || !value)
+		return -EINVAL;
+	o = site_object(p, s);
+	if (!o)
+		return -EINVAL;
+	/* no semaphore, or one outside the data segments (not placed) */
+	if (!s->sema || !s->sema_offset)
+		return -ENOENT;
+	if (p->mem_fd < 0)
+		return p->mem_fd;
+	m = sema_mapping(o, s->sema_offset);
+	if (!m)
+		return -ENOENT;
+	n = pread(p->mem_fd, b, sizeof(b),
+		  (off_t)(m->start + (s->sema_offset - m->offset)));
+	if (n < 0)
+		return -errno;
+	/* 0 bytes: the address space is gone (exit, or an execve()) */
+	if (n == 0)
+		return -ESRCH;
+	if (n != (ssize_t)sizeof(b))
+		return -EIO;
+	if (usdtkit_arch_elf_data(s->file->arch) == ELFDATA2MSB)
+		*value = (uint16_t)(b[0] << 8 | b[1]);
+	else
+		*value = (uint16_t)(b[1] << 8 | b[0]);
+	return 0;
 }

@@ -41,6 +41,12 @@ static bool match(const char *glob, const char *s)
 	return !glob || !*glob || fnmatch(glob, s, 0) == 0;
 }
 
+bool usdtkit_site_match(const struct usdtkit_site *s, const char *provider,
+			const char *name)
+{
+	return match(provider, s->provider) && match(name, s->name);
+}
+
 const struct usdtkit_site *usdtkit_file_next_site(const struct usdtkit_file *f,
 						  const struct usdtkit_site *prev,
 						  const char *provider,
@@ -52,8 +58,7 @@ const struct usdtkit_site *usdtkit_file_next_site(const struct usdtkit_file *f,
 		return NULL;
 	i = prev ? (size_t)(prev - f->sites) + 1 : 0;
 	for (; i < f->nsites; i++)
-		if (match(provider, f->sites[i].provider) &&
-		    match(name, f->sites[i].name))
+		if (usdtkit_site_match(&f->sites[i], provider, name))
 			return &f->sites[i];
 	return NULL;
 }

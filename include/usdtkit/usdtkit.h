@@ -348,6 +348,12 @@ usdtkit_file_next_site(const struct usdtkit_file *file,
 		       const struct usdtkit_site *prev, const char *provider,
 		       const char *name);
 
+/* Whether @s matches shell globs @provider and @name (NULL or "" matches
+ * anything): the test of usdtkit_file_next_site(), for a caller with
+ * several filters. */
+USDTKIT_API bool usdtkit_site_match(const struct usdtkit_site *s,
+				   const char *provider, const char *name);
+
 USDTKIT_API const char *usdtkit_site_provider(const struct usdtkit_site *s);
 USDTKIT_API const char *usdtkit_site_name(const struct usdtkit_site *s);
 USDTKIT_API const char *usdtkit_site_args_text(const struct usdtkit_site *s);
@@ -393,7 +399,9 @@ struct usdtkit_proc;
  * notes, through /proc/PID/root (so paths inside containers work) or, for
  * a "(deleted)" file, /proc/PID/map_files. Objects that cannot be opened
  * are reported and skipped. NULL with errno (ESRCH: no such process, or it
- * exited while being read).
+ * exited while being read). The handle also holds /proc/PID/mem, opened
+ * first, for usdtkit_proc_semaphore(); failing to open it (no ptrace
+ * rights) is that function's error, not this one's.
  */
 USDTKIT_API struct usdtkit_proc *
 usdtkit_proc_open(int pid, const struct usdtkit_open_opts *opts);
@@ -411,6 +419,20 @@ USDTKIT_API const char *usdtkit_proc_object_path(const struct usdtkit_proc *proc
 USDTKIT_API int usdtkit_proc_site_addr(const struct usdtkit_proc *proc,
 				       const struct usdtkit_site *site,
 				       uint64_t *addr);
+/*
+ * The value of the semaphore of @site (a site of one of the process's
+ * objects, usdtkit_proc_object()) in the process now: the count of
+ * tracers that enabled the probe, read from the address the maps of
+ * usdtkit_proc_open() give it, in the object's byte order. 0 and
+ * *@value; -EINVAL when @site is not a site of @proc's objects, -ENOENT
+ * when it has no semaphore or its page is not mapped, -ESRCH when the
+ * process has exited or exec'd since usdtkit_proc_open(), -EPERM or
+ * -EACCES without the right to trace the process (ptrace), or the
+ * errno of the read. Thread-safe; no system call but one pread().
+ */
+USDTKIT_API int usdtkit_proc_semaphore(const struct usdtkit_proc *proc,
+				       const struct usdtkit_site *site,
+				       uint16_t *value);
 
 /* ------------------------------------------------------------------ */
 /* Shared libraries an executable needs                               */
