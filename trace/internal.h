@@ -91,6 +91,9 @@ struct usdtkit_trace {
 void usdtkit__trace_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
 uint64_t usdtkit__now_ns(void);
 
+/* attach.c: every link of the trace, released at once */
+void usdtkit__trace_detach(struct usdtkit_trace *t);
+
 /* targets.c: TARGET -> probes of t (globs expanded) */
 int usdtkit__trace_add_target(struct usdtkit_trace *t, const char *target);
 /* once attached: the targets' parsed files are no longer needed */

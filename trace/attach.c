@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * usdtkit_trace_attach(): every probe attached with cookie = its index +
+ * 1 (a hit names its probe), all or none but the optional ones; then the
+ * ring buffer, and the trace's clock. Detached all at once at the end.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "internal.h"
+#include "trace.skel.h"
+
+/* Attach probe @i; on failure, -errno and *@why: the reason, naming the
+ * file, probe and argument when the library said which (malloc'ed). */
+static int attach_one(struct usdtkit_trace *t, size_t i, char **why)
+{
+	struct probe *p = &t->probes[i];
+	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
+					 .mode = t->mode, .print = usdtkit__trace_msg,
+					 .print_ctx = t, .file = p->file };
+	char *prov = usdtkit__glob_quote(p->provider), *name = usdtkit__glob_quote(p->name);
+	char label[512];
+	int err = 0;
+
+	if (!prov || !name) {
+		err = -ENOMEM;
+		goto out;
+	}
+	t->capture = true;
+	if (p->path)
+		p->link = usdtkit_attach(t->skel->progs.usdtkit_trace,
+					 t->pid ? t->pid : -1, p->path, prov, name, &o);
+	else
+		p->link = usdtkit_attach_pid(t->skel->progs.usdtkit_trace, t->pid,
+					     prov, name, &o);
+	err = p->link ? 0 : -errno;
+	t->capture = false;
+	p->pub.link = p->link;
+	if (p->link) {
+		p->pub.sites = usdtkit_link_site_count(p->link);
+		p->pub.mode = usdtkit_link_mode(p->link);
+	}
+	if (!p->link) {
+		usdtkit__probe_label(p, label, sizeof(label));
+		if (t->captured) {
+			*why = t->captured;
+			t->captured = NULL;
+		} else if (asprintf(why, "%s: %s", label, strerror(-err)) < 0) {
+			*why = NULL;
+		}
+		goto out;
+	}
+	/* warnings of a link that did attach are news, not a failure */
+	if (t->captured) {
+		trace_err(t, "%s", t->captured);
+		free(t->captured);
+		t->captured = NULL;
+	}
+	/* a probe whose sites differ (an int here, a long there) is fine:
+	 * every hit carries the width and sign of the site that fired */
+	usdtkit__info(&t->log, "%s:%s: %zu site(s), mode %s%s", p->provider, p->name,
+		      p->pub.sites, usdtkit_mode_str(p->pub.mode),
+		      p->pub.mixed ? ", sites differ in their arguments" : "");
+out:
+	free(prov);
+	free(name);
+	return err;
+}
+
+/* a probe that failed: one line, with the attach layer's reason; a
+ * probe named by a glob, not by the caller, leaves the rest with
+ * best_effort (1), any other fails the trace (the error) */
+static int attach_failed(struct usdtkit_trace *t, size_t i, int err, char *why)
+{
+	const struct probe *p = &t->probes[i];
+
+	if (p->pub.optional && t->best_effort)
+		trace_err(t, "skipping %s:%s (%s)", p->provider, p->name,
+			  why ? why : strerror(-err));
+	else
+		trace_err(t, "cannot attach: %s", why ? why : strerror(-err));
+	free(why);
+	return p->pub.optional ? 1 : err;
+}
+
+int usdtkit_trace_attach(struct usdtkit_trace *t)
+{
+	size_t i, attached = 0, skipped = 0;
+	int err;
+
+	if (!t->loaded || t->attached)
+		return -EINVAL;
+	for (i = 0; i < t->nprobes; i++) {
+		char *why = NULL;
+
+		err = attach_one(t, i, &why);
+		if (!err) {
+			attached++;
+			continue;
+		}
+		err = attach_failed(t, i, err, why);
+		if (err < 0)
+			return err;
+		skipped++;
+	}
+	usdtkit__trace_targets_release(t);
+	if (skipped && !t->best_effort) {
+		trace_err(t, "%zu of %zu probes could not be attached "
+			  "(--best-effort traces the others)", skipped, t->nprobes);
+		return -EOPNOTSUPP;
+	}
+	if (!attached) {
+		trace_err(t, "no probe could be attached");
+		return -ENOENT;
+	}
+	/* the trace starts once every target is attached: hits of the first
+	 * targets while later ones were still attaching are dropped, so no
+	 * caller sees one probe and not yet another */
+	t->start_ns = usdtkit__now_ns();
+	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events),
+				 usdtkit__on_event, t, NULL);
+	if (!t->rb) {
+		err = -errno;
+		trace_err(t, "ring buffer: %s", strerror(-err));
+		return err;
+	}
+	t->attached = true;
+	return 0;
+}
+
+void usdtkit__trace_detach(struct usdtkit_trace *t)
+{
+	struct usdtkit_link **links;
+	size_t i;
+
+	/* links first (they hold entries of the program's maps), all at
+	 * once: each waits for a kernel grace period */
+	links = calloc(t->nprobes ? t->nprobes : 1, sizeof(*links));
+	for (i = 0; i < t->nprobes; i++) {
+		if (links)
+			links[i] = t->probes[i].link;
+		else
+			usdtkit_link_destroy(t->probes[i].link);
+	}
+	usdtkit_links_destroy(links, links ? t->nprobes : 0);
+	free(links);
+}

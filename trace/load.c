@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * usdtkit_trace_load(): what the kernel lacks, said once and before
+ * anything is forked; then the generic program opened, sized to the
+ * request and loaded, the verifier walking only what the request uses.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "internal.h"
+#include "trace.skel.h"
+
+/*
+ * -c in IPMAP mode (AUTO before Linux 5.15): the map needs each site's
+ * address in CMD, and a PIE or a shared library is placed only once CMD
+ * runs, after the probes must be attached. Said once, before anything is
+ * forked, instead of a failed attach per probe.
+ */
+static int check_ipmap_cmd(struct usdtkit_trace *t)
+{
+	size_t i;
+
+	if (!t->has_cmd || t->mode != USDTKIT_MODE_IPMAP)
+		return 0;
+	for (i = 0; i < t->nprobes; i++) {
+		const struct probe *p = &t->probes[i];
+
+		if (p->file && usdtkit_file_type(p->file) != ET_EXEC) {
+			trace_err(t, "-c with --mode ipmap%s: %s is placed in memory only "
+				  "once the command runs (a PIE or a shared library), "
+				  "too late to attach: run it, then trace it with -p PID",
+				  usdtkit_features()->bpf_cookie ? "" :
+				  " (this kernel has no BPF cookies, Linux 5.15)",
+				  p->path);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+/*
+ * What this kernel lacks fails once, before anything is loaded or
+ * forked, naming what is missing, rather than once per probe or as
+ * libbpf's errors from the middle of the load.
+ */
+static int check_kernel(struct usdtkit_trace *t)
+{
+	const struct usdtkit_features *f = usdtkit_features();
+
+	if (!f->bpf)
+		return 0;	/* the load says why */
+	if (!f->ringbuf) {
+		/* every hit and every counter read goes through it */
+		trace_err(t, "this kernel has no BPF ring buffer "
+			  "(Linux 5.8 and later), which trace needs");
+		return -EOPNOTSUPP;
+	}
+	if (t->mode == USDTKIT_MODE_MULTI && !f->uprobe_multi) {
+		trace_err(t, "--mode multi: this kernel has no uprobe_multi links "
+			  "(Linux 6.6 and later, 64-bit kernels): use --mode perf or ipmap");
+		return -EOPNOTSUPP;
+	}
+	if (t->mode == USDTKIT_MODE_PERF && !f->bpf_cookie) {
+		trace_err(t, "--mode perf: this kernel has no BPF cookies "
+			  "(Linux 5.15 and later): use --mode ipmap");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/*
+ * Room for every site the targets have: a site needs at most one spec
+ * and one IP-map entry. The program's own capacities stay the floor, so
+ * a small trace costs what it did; the caller has no limit to hit short
+ * of kernel memory (a spec is 304 bytes).
+ */
+static int size_maps(struct usdtkit_trace *t)
+{
+	struct bpf_map *maps[] = { t->skel->maps.usdtkit_specs,
+				   t->skel->maps.usdtkit_ip_map };
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		if (bpf_map__max_entries(maps[i]) >= t->nsites)
+			continue;
+		if (t->nsites > INT32_MAX)
+			return -E2BIG;
+		err = bpf_map__set_max_entries(maps[i], (uint32_t)t->nsites);
+		if (err) {
+			trace_err(t, "sizing map %s for %zu sites: %s",
+				  bpf_map__name(maps[i]), t->nsites, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Why a load failed, where the kernel lacks something the program needs:
+ * the feature and the Linux version that has it, not a bare errno.
+ * EACCES is the verifier's answer too: only a non-root user is told that
+ * privileges are missing.
+ */
+static const char *load_hint(int err)
+{
+	const struct usdtkit_features *f = usdtkit_features();
+
+	if (geteuid() && (err == -EPERM || err == -EACCES))
+		return " (tracing needs root, or CAP_BPF and CAP_PERFMON)";
+	if (f->bpf && !f->ringbuf)
+		return ": this kernel has no BPF ring buffer (Linux 5.8 and later)";
+	/* no /proc/sys/net: libbpf's probes of what the kernel supports
+	 * load socket filters, which need it (README) */
+	if (f->jit_sysctl < 0)
+		return ": this kernel has no CONFIG_NET, which libbpf needs to "
+		       "probe the kernel's BPF support";
+	return " (rejected by the kernel; -v shows the verifier's log)";
+}
+
+/*
+ * What the load cost, from the verifier's statistics (log level 4: a
+ * few lines, and no slower verification), said at INFO level. "processed
+ * N insns" is on every kernel, where verified_insns in bpf_prog_info
+ * needs 5.16. bench/startup_bench.sh and the verifier count test read
+ * this line.
+ */
+#define LOAD_LOG_SIZE 16384
+
+static unsigned long long log_num(const char *log, const char *key)
+{
+	const char *p = log ? strstr(log, key) : NULL;
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+static void say_loaded(struct usdtkit_trace *t, const char *log, uint64_t ns)
+{
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info);
+	int fd = bpf_program__fd(t->skel->progs.usdtkit_trace);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		memset(&info, 0, sizeof(info));
+	usdtkit__info(&t->log, "loaded usdtkit_trace: features 0x%x, "
+		      "%llu insns processed, %u xlated, verified in %.3f ms, "
+		      "load %.3f ms", t->skel->rodata->features,
+		      log_num(log, "processed "), info.xlated_prog_len / 8,
+		      log_num(log, "verification time ") / 1e3, ns / 1e6);
+}
+
+static int load_prog(struct usdtkit_trace *t)
+{
+	struct bpf_program *prog = t->skel->progs.usdtkit_trace;
+	char *log = t->log.print ? calloc(1, LOAD_LOG_SIZE) : NULL;
+	uint64_t t0;
+	int err;
+
+	if (log) {
+		bpf_program__set_log_buf(prog, log, LOAD_LOG_SIZE);
+		bpf_program__set_log_level(prog, 4);
+	}
+	t0 = usdtkit__now_ns();
+	err = trace__load(t->skel);
+	if (!err)
+		say_loaded(t, log, usdtkit__now_ns() - t0);
+	free(log);
+	return err;
+}
+
+static int open_prog(struct usdtkit_trace *t)
+{
+	size_t i;
+	int err;
+
+	t->skel = trace__open();
+	if (!t->skel) {
+		err = -errno;
+		trace_err(t, "opening the BPF program: %s", strerror(-err));
+		return err;
+	}
+	if (t->str_mask) {
+		t->skel->rodata->ev_size = (unsigned int)usdtkit__str_layout(t);
+		t->skel->rodata->str_size = t->str_len + 2;
+		for (i = 0; i < MAX_ARGS; i++)
+			t->skel->rodata->str_off[i] = t->str_off[i];
+	}
+	return 0;
+}
+
+int usdtkit_trace_load(struct usdtkit_trace *t)
+{
+	int err;
+
+	if (!t->prepared || t->loaded)
+		return -EINVAL;
+	t->mode = usdtkit_mode_resolve(t->mode);
+	err = check_kernel(t);
+	if (!err)
+		err = check_ipmap_cmd(t);
+	/* a command's pid is needed to attach: forked now, held before
+	 * its exec (the probes are not in its address space before that) */
+	if (!err && t->has_cmd)
+		err = usdtkit__cmd_start(t);
+	if (!err)
+		err = open_prog(t);
+	if (err)
+		return err;
+	err = usdtkit__agg_size(t);
+	if (!err)
+		err = usdtkit_prog_prepare(t->skel->progs.usdtkit_trace, t->mode);
+	if (!err)
+		err = size_maps(t);
+	if (!err)
+		err = load_prog(t);
+	if (err) {
+		trace_err(t, "loading the BPF program: %s%s", strerror(-err),
+			  load_hint(err));
+		return err;
+	}
+	err = usdtkit__agg_write(t);
+	if (!err)
+		t->loaded = true;
+	return err;
+}
