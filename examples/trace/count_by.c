@@ -54,9 +54,10 @@ static int parse_key(const char *s, struct usdtkit_trace_agg_opts *by)
 }
 
 /*
- * CPython 3.11 skips function__entry and __return in a frame that began
- * before the trace unless python:line's semaphore is up too: line is
- * attached for that alone, past the first @nprobes, which are reported.
+ * python3.11 (Debian 12's 3.11.2) fires function__entry for a call made by
+ * Python code only while python:line's semaphore is up too: without it,
+ * only calls from C fire. line is attached for that alone, past the
+ * first @nprobes, the ones reported.
  */
 static int add_python_line(struct usdtkit_trace *t, size_t nprobes)
 {
@@ -66,7 +67,7 @@ static int add_python_line(struct usdtkit_trace *t, size_t nprobes)
 
 	for (i = 0; i < nprobes; i++) {
 		p = usdtkit_trace_probe(t, i);
-		if (strcmp(p->provider, "python") || strncmp(p->name, "function__", 10))
+		if (strcmp(p->provider, "python") || strcmp(p->name, "function__entry"))
 			continue;
 		snprintf(target, sizeof(target), "%s%spython:line",
 			 p->path ? p->path : "", p->path ? ":" : "");
@@ -125,6 +126,13 @@ static int report(struct usdtkit_trace *t, size_t nprobes, bool str, int top)
 	return err;
 }
 
+static int usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [-p PID | -c 'CMD ARGS'] [-d SEC] [-n TOP]"
+		" [TARGET [argN | str(argN)]]\n", prog);
+	return 2;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct usdtkit_trace *t);
@@ -157,17 +165,14 @@ int main(int argc, char **argv)
 		else if (c == 'n')
 			top = atoi(optarg);
 		else
-			optind = argc + 1;
+			return usage(argv[0]);
 	}
 	if (optind < argc)
 		target = argv[optind++];
 	if (optind < argc)
 		key = argv[optind++];
-	if (optind != argc || parse_key(key, &by)) {
-		fprintf(stderr, "usage: %s [-p PID | -c 'CMD ARGS'] [-d SEC] [-n TOP]"
-			" [TARGET [argN | str(argN)]]\n", argv[0]);
-		return 2;
-	}
+	if (optind != argc || (o.pid && n) || parse_key(key, &by))
+		return usage(argv[0]);
 	/* no SA_RESTART: a signal cuts the wait short (the library handles
 	 * none, and usdtkit_trace_free() stops a command still running) */
 	sigaction(SIGINT, &sa, NULL);
