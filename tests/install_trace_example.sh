@@ -105,7 +105,7 @@ cb() {
 # script calls once a line comes on stdin
 if [ ! -x "$py" ]; then
 	echo "install_trace_example: SKIP python: no $py (apt-get install python3.11)"
-elif ! "$prefix/bin/usdtkit" list "$py" 2>/dev/null | grep -q '^python:function__entry '; then
+elif ! readelf -n "$py" | grep -q 'Name: function__entry$'; then
 	echo "install_trace_example: SKIP python: $py has no python:function__entry probe"
 else
 	cat >"$work/calls.py" <<'PY'

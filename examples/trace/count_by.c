@@ -92,9 +92,9 @@ static void wait_end(struct usdtkit_trace *t, bool cmd, int secs)
 
 static int report(struct usdtkit_trace *t, size_t nprobes, bool str, int top)
 {
-	struct usdtkit_trace_key_count *rows;
+	struct usdtkit_trace_key_count *rows = NULL;
 	const struct usdtkit_trace_probe *p;
-	size_t n, i, shown = 0;
+	size_t n = 0, i, shown = 0;
 	uint64_t full = 0;
 	int err = usdtkit_trace_read_keys(t, 0, &rows, &n);
 
