@@ -202,6 +202,30 @@ if [ -f "$src/examples/attach/CMakeLists.txt" ]; then
 		bad "examples/attach builds against the installed package"
 	fi
 fi
+# examples/trace (<usdtkit/trace.h> alone): find_package, and the
+# pkg-config line its CMakeLists.txt shows; as root both count a
+# python3.11 script's calls
+if [ -f "$src/examples/trace/CMakeLists.txt" ]; then
+	if cmake -S "$src/examples/trace" -B "$c/trace" >"$c/trace.log" 2>&1 &&
+		cmake --build "$c/trace" >>"$c/trace.log" 2>&1; then
+		ok
+	else
+		cat "$c/trace.log"
+		bad "examples/trace builds against the installed package"
+	fi
+	# shellcheck disable=SC2046
+	check "examples/trace builds with pkg-config" cc -Wall -Wextra -Werror \
+		-o "$c/count_by_pc" $(pkg-config --cflags usdtkit) \
+		"$src/examples/trace/count_by.c" $(pkg-config --libs usdtkit)
+	if [ "$(id -u)" = 0 ] && [ -x /usr/bin/python3.11 ]; then
+		printf 'def seven():\n    pass\n\n\nfor i in range(7):\n    seven()\n' \
+			>"$c/seven.py"
+		for cb in "$c/trace/count_by" "$c/count_by_pc"; do
+			check "$cb counts python3.11's calls" sh -c "'$cb' -n 0 \
+				-c '/usr/bin/python3.11 -S $c/seven.py' | grep -qx ' *7  seven'"
+		done
+	fi
+fi
 
 # ---- purge: nothing of the packages is left ----
 # shellcheck disable=SC2086
