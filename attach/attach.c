@@ -187,7 +187,7 @@ static struct usdtkit_link *link_new(struct attach_req *r,
 	if (!man)
 		return NULL;
 	mode = usdtkit__mode_pick(r->prog, r->o.mode, man->abi, &log);
-	b = mode < 0 ? NULL : usdtkit__backend((enum usdtkit_mode)mode);
+	b = mode < 0 ? NULL : usdtkit__backend_of((enum usdtkit_mode)mode);
 	l = b ? calloc(1, sizeof(*l) + b->state_size) : NULL;
 	if (!l) {
 		usdtkit__manager_put(man);

@@ -22,7 +22,7 @@ static const struct usdtkit__backend *const backends[] = {
 
 static const char auto_name[] = "auto";
 
-const struct usdtkit__backend *usdtkit__backend(enum usdtkit_mode mode)
+const struct usdtkit__backend *usdtkit__backend_of(enum usdtkit_mode mode)
 {
 	return (unsigned int)mode < NMODES ? backends[mode] : NULL;
 }
@@ -61,7 +61,7 @@ enum usdtkit_mode usdtkit_mode_resolve(enum usdtkit_mode mode)
 
 const char *usdtkit_mode_str(enum usdtkit_mode mode)
 {
-	const struct usdtkit__backend *b = usdtkit__backend(mode);
+	const struct usdtkit__backend *b = usdtkit__backend_of(mode);
 
 	if (mode == USDTKIT_MODE_AUTO)
 		return auto_name;
@@ -84,7 +84,7 @@ int usdtkit_mode_parse(const char *s)
 
 int usdtkit_prog_prepare(struct bpf_program *prog, enum usdtkit_mode mode)
 {
-	const struct usdtkit__backend *b = usdtkit__backend(usdtkit_mode_resolve(mode));
+	const struct usdtkit__backend *b = usdtkit__backend_of(usdtkit_mode_resolve(mode));
 
 	if (!prog || !b)
 		return -EINVAL;
@@ -118,7 +118,7 @@ int usdtkit__mode_pick(const struct bpf_program *prog, enum usdtkit_mode mode,
 
 	if (mode == USDTKIT_MODE_AUTO)
 		mode = mode_auto(true, have->attach_type);
-	b = usdtkit__backend(mode);
+	b = usdtkit__backend_of(mode);
 	if ((b ? b->attach_type : 0) != have->attach_type) {
 		usdtkit__warn(lg, "program '%s' was loaded for %s links, not %s: call "
 			      "usdtkit_prog_prepare(prog, %s) before loading it",

@@ -57,7 +57,7 @@ extern const struct usdtkit__backend usdtkit__backend_perf;	/* perf.c */
 extern const struct usdtkit__backend usdtkit__backend_ipmap;	/* ipmap.c */
 
 /* backend.c: the backend of @mode, NULL for AUTO and unknown modes */
-const struct usdtkit__backend *usdtkit__backend(enum usdtkit_mode mode);
+const struct usdtkit__backend *usdtkit__backend_of(enum usdtkit_mode mode);
 
 /*
  * The mode an attach of @prog in @mode uses: AUTO resolved among the
