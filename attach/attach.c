@@ -15,7 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "internal.h"
+#include "backend.h"
 #include "opts.h"
 #include "proc.h"
 #include "spectable.h"
@@ -29,24 +29,20 @@ struct attach_req {
 	const char *provider, *name;
 };
 
+/* The backend's part first: no site may run the program once its spec
+ * id can be handed out again. */
 static void link_release(struct usdtkit_link *l)
 {
 	size_t i;
 
-	if (l->multi_fd >= 0)
-		close(l->multi_fd);
-	l->multi_fd = -1;
-	usdtkit__perf_release(l->perf, l->nperf, l->detach_wait);
-	l->nperf = 0;
-	if (l->man) {
+	l->b->release(l);
+	if (l->nids) {
 		pthread_mutex_lock(&l->man->lock);
-		for (i = 0; i < l->nips; i++)
-			usdtkit__ip_del(l->man, l->ips[i]);
 		for (i = 0; i < l->nids; i++)
 			usdtkit__spec_table_put(l->man->specs, l->ids[i]);
 		pthread_mutex_unlock(&l->man->lock);
 	}
-	l->nips = l->nids = 0;
+	l->nids = 0;
 }
 
 void usdtkit_link_destroy(struct usdtkit_link *l)
@@ -55,70 +51,11 @@ void usdtkit_link_destroy(struct usdtkit_link *l)
 		return;
 	link_release(l);
 	usdtkit__manager_put(l->man);
-	free(l->perf);
 	free(l->ids);
-	free(l->ips);
 	free(l);
 }
 
-/* ---- mode ---- */
-
-static int pick_mode(const struct attach_req *r, enum usdtkit_spec_abi abi,
-		     const struct usdtkit_log *lg)
-{
-	bool prepared = bpf_program__expected_attach_type(r->prog) ==
-			(enum bpf_attach_type)USDTKIT_TRACE_UPROBE_MULTI;
-	enum usdtkit_mode m = r->o.mode;
-
-	if (m == USDTKIT_MODE_AUTO)
-		m = prepared ? USDTKIT_MODE_MULTI :
-		    usdtkit_features()->bpf_cookie ? USDTKIT_MODE_PERF :
-		    USDTKIT_MODE_IPMAP;
-	if ((m == USDTKIT_MODE_MULTI) != prepared) {
-		usdtkit__warn(lg, "program '%s' was loaded for %s links, not %s: call "
-			      "usdtkit_prog_prepare(prog, %s) before loading it",
-			      bpf_program__name(r->prog), prepared ? "uprobe_multi" : "perf",
-			      usdtkit_mode_str(m), usdtkit_mode_str(m));
-		return -EINVAL;
-	}
-	/* say which feature is missing: EOPNOTSUPP alone does not tell a
-	 * user on a 6.1 board that the kernel, not the probe, is the cause */
-	if (m == USDTKIT_MODE_MULTI && !usdtkit_features()->uprobe_multi) {
-		usdtkit__warn(lg, "mode multi: this kernel has no uprobe_multi links "
-			      "(Linux 6.6 and later): use mode perf or ipmap");
-		return -EOPNOTSUPP;
-	}
-	if (m == USDTKIT_MODE_PERF && !usdtkit_features()->bpf_cookie) {
-		usdtkit__warn(lg, "mode perf: this kernel has no BPF cookies "
-			      "(Linux 5.15 and later): use mode ipmap");
-		return -EOPNOTSUPP;
-	}
-	/* libbpf's usdt.bpf.h looks at the IP map only on kernels without
-	 * cookies; on others a cookie-less link would read spec 0 */
-	if (m == USDTKIT_MODE_IPMAP && !usdtkit__abi_own(abi) &&
-	    usdtkit_features()->bpf_cookie) {
-		usdtkit__warn(lg, "programs built with libbpf's usdt.bpf.h use BPF "
-			      "cookies on this kernel: IP-map mode would misread them");
-		return -EOPNOTSUPP;
-	}
-	if ((unsigned int)m > USDTKIT_MODE_IPMAP)
-		return -EINVAL;
-	return (int)m;
-}
-
 /* ---- per site ---- */
-
-static int record(void **arr, size_t *n, size_t elem, const void *v)
-{
-	void *p = realloc(*arr, (*n + 1) * elem);
-
-	if (!p)
-		return -ENOMEM;
-	memcpy((char *)p + *n * elem, v, elem);
-	*arr = p;
-	(*n)++;
-	return 0;
-}
 
 /* Encode the site's spec, take an id for it and write it to the map. */
 static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
@@ -144,7 +81,7 @@ static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
 	pthread_mutex_lock(&m->lock);
 	id = usdtkit__spec_table_get_raw(m->specs, spec, m->spec_value_size, &created);
 	if (id >= 0) {
-		err = record((void **)&l->ids, &l->nids, sizeof(int), &id);
+		err = usdtkit__append((void **)&l->ids, &l->nids, sizeof(int), &id);
 		if (err)
 			usdtkit__spec_table_put(m->specs, id);
 		else if (created && bpf_map_update_elem(m->spec_fd, &id, spec, BPF_ANY))
@@ -175,30 +112,6 @@ static int site_check(const struct usdtkit_link *l, const struct usdtkit_file *f
 		      usdtkit_site_provider(s), usdtkit_site_name(s),
 		      (unsigned long long)usdtkit_site_pc(s), usdtkit_site_error(s));
 	return usdtkit_site_status(s);
-}
-
-static int site_ip(struct usdtkit_link *l, const struct usdtkit_file *f,
-		   const struct usdtkit_site *s, const struct usdtkit_proc *proc,
-		   uint64_t *ip)
-{
-	int err;
-
-	if (usdtkit_file_type(f) == ET_EXEC_TYPE) {
-		*ip = usdtkit_site_pc(s);
-		return 0;
-	}
-	if (!proc) {
-		usdtkit__warn(&l->log, "%s: IP-map attach to a PIE or shared library "
-			      "needs a PID (its load address differs per process)",
-			      usdtkit_file_name(f));
-		return -EINVAL;
-	}
-	err = usdtkit_proc_site_addr(proc, s, ip);
-	if (err)
-		usdtkit__warn(&l->log, "%s: %s:%s is not mapped in pid %d",
-			      usdtkit_file_name(f), usdtkit_site_provider(s),
-			      usdtkit_site_name(s), usdtkit_proc_pid(proc));
-	return err;
 }
 
 /* Everything one file contributes, then one backend call for it. */
@@ -237,35 +150,13 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 			tg.ref_ctr = usdtkit_site_semaphore_offset(s);
 		}
 		err = site_spec(l, r, f, s, delta, &tg.spec_id);
-		if (!err && l->mode == USDTKIT_MODE_IPMAP) {
-			err = site_ip(l, f, s, proc, &tg.ip);
-			if (!err) {
-				char where[512];
-
-				snprintf(where, sizeof(where), "%s: %s:%s",
-					 usdtkit_file_name(f), usdtkit_site_provider(s),
-					 usdtkit_site_name(s));
-				tg.ip += (uint64_t)delta;
-				pthread_mutex_lock(&l->man->lock);
-				err = usdtkit__ip_add(l->man, tg.ip, tg.spec_id, &l->log,
-						      where);
-				if (!err && (err = record((void **)&l->ips, &l->nips,
-							  sizeof(uint64_t), &tg.ip)))
-					usdtkit__ip_del(l->man, tg.ip);
-				pthread_mutex_unlock(&l->man->lock);
-			}
-		}
+		if (!err && l->b->site)
+			err = l->b->site(l, &tg, f, s, proc, delta);
 		if (!err)
-			err = record((void **)&t, &n, sizeof(*t), &tg);
+			err = usdtkit__append((void **)&t, &n, sizeof(*t), &tg);
 	}
 	if (!err && n) {
-		int kpid = r->pid == 0 ? getpid() : r->pid;
-
-		if (l->mode == USDTKIT_MODE_MULTI)
-			err = usdtkit__attach_multi(l, r->prog, t, n, kpid);
-		else
-			err = usdtkit__attach_perf(l, r->prog, t, n, r->pid,
-						   l->mode == USDTKIT_MODE_PERF);
+		err = l->b->attach(l, r->prog, t, n, r->pid);
 		if (!err)
 			l->nsites += n;
 	}
@@ -279,6 +170,9 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 static struct usdtkit_link *link_new(struct attach_req *r,
 				     const struct usdtkit_attach_opts *opts)
 {
+	struct usdtkit_log log;
+	struct usdtkit_manager *man;
+	const struct usdtkit__backend *b;
 	struct usdtkit_link *l;
 	int mode;
 
@@ -287,21 +181,24 @@ static struct usdtkit_link *link_new(struct attach_req *r,
 		errno = -mode;
 		return NULL;
 	}
-	l = calloc(1, sizeof(*l));
-	if (!l)
+	log.print = r->o.print;
+	log.ctx = r->o.print_ctx;
+	man = usdtkit__manager_get(r->prog, &log);
+	if (!man)
 		return NULL;
-	l->multi_fd = -1;
-	l->log.print = r->o.print;
-	l->log.ctx = r->o.print_ctx;
-	l->detach_wait = r->o.detach_wait;
-	l->man = usdtkit__manager_get(r->prog, &l->log);
-	mode = l->man ? pick_mode(r, l->man->abi, &l->log) : -errno;
-	if (mode < 0) {
-		usdtkit_link_destroy(l);
-		errno = -mode;
+	mode = usdtkit__mode_pick(r->prog, r->o.mode, man->abi, &log);
+	b = mode < 0 ? NULL : usdtkit__backend_of((enum usdtkit_mode)mode);
+	l = b ? calloc(1, sizeof(*l) + b->state_size) : NULL;
+	if (!l) {
+		usdtkit__manager_put(man);
+		errno = mode < 0 ? -mode : ENOMEM;
 		return NULL;
 	}
+	l->man = man;
+	l->log = log;
 	l->mode = (enum usdtkit_mode)mode;
+	l->b = b;
+	l->detach_wait = r->o.detach_wait;
 	return l;
 }
 
@@ -402,8 +299,7 @@ struct usdtkit_link *usdtkit_attach(struct bpf_program *prog, int pid,
 	}
 	/* IP-map addresses of a PIE or library come from the process: attach
 	 * through its own view of the file, the one it has the mappings of */
-	if (l->mode == USDTKIT_MODE_IPMAP && pid != -1 &&
-	    usdtkit_file_type(f) != ET_EXEC_TYPE)
+	if (l->b->by_address && pid != -1 && usdtkit_file_type(f) != ET_EXEC_TYPE)
 		err = attach_mapped(l, &r, path, f, &proc);
 	else
 		err = attach_file(l, &r, path, f, NULL);
@@ -466,15 +362,5 @@ size_t usdtkit_link_site_count(const struct usdtkit_link *l)
 
 size_t usdtkit_link_fd_count(const struct usdtkit_link *l)
 {
-	return l ? (l->multi_fd >= 0) + l->nperf : 0;
-}
-
-int usdtkit_prog_prepare(struct bpf_program *prog, enum usdtkit_mode mode)
-{
-	mode = usdtkit_mode_resolve(mode);
-	if (!prog || (unsigned int)mode > USDTKIT_MODE_IPMAP)
-		return -EINVAL;
-	bpf_program__set_type(prog, BPF_PROG_TYPE_KPROBE);
-	return bpf_program__set_expected_attach_type(prog, mode == USDTKIT_MODE_MULTI ?
-			(enum bpf_attach_type)USDTKIT_TRACE_UPROBE_MULTI : 0);
+	return l ? l->b->fd_count(l) : 0;
 }

@@ -282,35 +282,3 @@ const struct usdtkit_features *usdtkit_features(void)
 	pthread_once(&features_once, probe_all);
 	return &features;
 }
-
-enum usdtkit_mode usdtkit_mode_resolve(enum usdtkit_mode mode)
-{
-	const struct usdtkit_features *f;
-
-	if (mode != USDTKIT_MODE_AUTO)
-		return mode;
-	f = usdtkit_features();
-	if (f->uprobe_multi)
-		return USDTKIT_MODE_MULTI;
-	return f->bpf_cookie ? USDTKIT_MODE_PERF : USDTKIT_MODE_IPMAP;
-}
-
-static const char *const mode_names[] = {
-	[USDTKIT_MODE_AUTO] = "auto", [USDTKIT_MODE_MULTI] = "multi",
-	[USDTKIT_MODE_PERF] = "perf", [USDTKIT_MODE_IPMAP] = "ipmap",
-};
-
-const char *usdtkit_mode_str(enum usdtkit_mode mode)
-{
-	return (unsigned int)mode < 4 ? mode_names[mode] : "unknown";
-}
-
-int usdtkit_mode_parse(const char *s)
-{
-	int i;
-
-	for (i = 0; s && i < 4; i++)
-		if (!strcmp(s, mode_names[i]))
-			return i;
-	return -EINVAL;
-}

@@ -3,7 +3,11 @@
 #ifndef USDTKIT_ATTACH_INTERNAL_H
 #define USDTKIT_ATTACH_INTERNAL_H
 
+#include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <usdtkit/attach.h>
 #include <usdtkit/bpf_spec.h>
@@ -63,26 +67,36 @@ struct usdtkit_target {
 	const char *provider, *name;	/* for messages */
 };
 
-/* A perf-event uprobe and the BPF link that binds the program to it. */
-struct usdtkit_perf_site {
-	int pfd;
-	int link_fd;	/* -1: none (the event itself holds the program) */
-};
+struct usdtkit__backend;
 
+/*
+ * What every backend shares; the backend's own part (backend.h) follows,
+ * sized by it: nothing here knows one backend from another.
+ */
 struct usdtkit_link {
 	struct usdtkit_manager *man;
 	struct usdtkit_log log;
 	enum usdtkit_mode mode;
+	const struct usdtkit__backend *b;	/* of mode */
 	size_t nsites;
-	int multi_fd;			/* MULTI, else -1 */
-	struct usdtkit_perf_site *perf;	/* PERF / IPMAP */
-	size_t nperf;
 	bool detach_wait;		/* opts.detach_wait */
 	int *ids;			/* spec ids this link holds */
 	size_t nids;
-	uint64_t *ips;			/* IP-map entries this link holds */
-	size_t nips;
+	max_align_t state[];		/* the backend's */
 };
+
+/* Append @v (@elem bytes) to the array *@arr of *@n; 0 or -ENOMEM. */
+static inline int usdtkit__append(void **arr, size_t *n, size_t elem, const void *v)
+{
+	void *p = realloc(*arr, (*n + 1) * elem);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy((char *)p + *n * elem, v, elem);
+	*arr = p;
+	(*n)++;
+	return 0;
+}
 
 /* features.c */
 int usdtkit__sys_uprobe_multi(int prog_fd, const char *path,
@@ -92,7 +106,7 @@ int usdtkit__noop_multi_prog(void);
 
 /*
  * Why the kernel refused to register the uprobe at @t, where the errno
- * alone does not say: an empty string or ": <reason>" (perf.c).
+ * alone does not say: an empty string or ": <reason>" (hint.c).
  */
 void usdtkit__uprobe_hint(char *buf, size_t size, int err,
 			  const struct usdtkit_target *t, bool perf_event);
@@ -118,16 +132,6 @@ void usdtkit__manager_put(struct usdtkit_manager *m);
 int usdtkit__ip_add(struct usdtkit_manager *m, uint64_t ip, int id,
 		    const struct usdtkit_log *lg, const char *where);
 void usdtkit__ip_del(struct usdtkit_manager *m, uint64_t ip);
-
-/* multi.c */
-int usdtkit__attach_multi(struct usdtkit_link *l, const struct bpf_program *prog,
-			  const struct usdtkit_target *t, size_t n, int pid);
-
-/* perf.c */
-int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
-			 const struct usdtkit_target *t, size_t n, int pid,
-			 bool cookies);
-void usdtkit__perf_release(const struct usdtkit_perf_site *s, size_t n, bool wait);
 
 /* reaper.c */
 int usdtkit__close_in_background(const int *fds, size_t n);

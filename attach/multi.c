@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * uprobe_multi: one link for every site of one file, made with a raw
- * bpf(2) call (Debian 12's libbpf 1.1 has no API for it).
+ * The MULTI backend: one uprobe_multi link for every site of one file,
+ * made with a raw bpf(2) call (Debian 12's libbpf 1.1 has no API for
+ * it). Closing a link restores every site before close() returns.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,7 +11,13 @@
 
 #include <bpf/libbpf.h>
 
-#include "internal.h"
+#include "backend.h"
+
+/* Its part of the link: a uprobe_multi link per file attached. */
+struct multi_links {
+	int *fds;
+	size_t n;
+};
 
 /* A link for @t[lo..hi) made and closed at once: 0 or the kernel's errno. */
 static int try_sites(int prog_fd, const struct usdtkit_target *t, size_t lo,
@@ -79,9 +86,10 @@ static void multi_failed(struct usdtkit_link *l, const struct usdtkit_target *t,
  * checks every offset and semaphore before it installs anything, so a
  * bad site fails the whole call with nothing attached.
  */
-int usdtkit__attach_multi(struct usdtkit_link *l, const struct bpf_program *prog,
-			  const struct usdtkit_target *t, size_t n, int pid)
+static int multi_attach(struct usdtkit_link *l, const struct bpf_program *prog,
+			const struct usdtkit_target *t, size_t n, int pid)
 {
+	struct multi_links *ml = usdtkit__link_state(l);
 	uint64_t *offs = calloc(n, sizeof(*offs));
 	uint64_t *refs = calloc(n, sizeof(*refs));
 	uint64_t *cookies = calloc(n, sizeof(*cookies));
@@ -100,16 +108,56 @@ int usdtkit__attach_multi(struct usdtkit_link *l, const struct bpf_program *prog
 		cookies[i] = usdtkit__cookie(l->man, t[i].spec_id);
 	}
 	/* the kernel's pid 0 means any process */
+	pid = pid == 0 ? getpid() : pid < 0 ? 0 : pid;
 	fd = usdtkit__sys_uprobe_multi(bpf_program__fd(prog), t[0].path, offs,
 				       any_ref ? refs : NULL, cookies,
-				       (uint32_t)n, pid < 0 ? 0 : pid);
+				       (uint32_t)n, pid);
 	if (fd < 0)
-		multi_failed(l, t, n, offs, any_ref ? refs : NULL, pid < 0 ? 0 : pid, fd);
-	else
-		l->multi_fd = fd;
+		multi_failed(l, t, n, offs, any_ref ? refs : NULL, pid, fd);
+	else if (usdtkit__append((void **)&ml->fds, &ml->n, sizeof(fd), &fd)) {
+		close(fd);
+		fd = -ENOMEM;
+	}
 out:
 	free(offs);
 	free(refs);
 	free(cookies);
 	return fd < 0 ? fd : 0;
 }
+
+static void multi_release(struct usdtkit_link *l)
+{
+	struct multi_links *ml = usdtkit__link_state(l);
+	size_t i;
+
+	for (i = 0; i < ml->n; i++)
+		close(ml->fds[i]);
+	free(ml->fds);
+	ml->fds = NULL;
+	ml->n = 0;
+}
+
+static size_t multi_fd_count(const struct usdtkit_link *l)
+{
+	const struct multi_links *ml = usdtkit__link_state(l);
+
+	return ml->n;
+}
+
+static bool multi_supported(const struct usdtkit_features *f)
+{
+	return f->uprobe_multi;
+}
+
+const struct usdtkit__backend usdtkit__backend_multi = {
+	.name = "multi",
+	.attach_type = (enum bpf_attach_type)USDTKIT_TRACE_UPROBE_MULTI,
+	.links = "uprobe_multi",
+	.supported = multi_supported,
+	.refusal = "this kernel has no uprobe_multi links (Linux 6.6 and "
+		   "later): use mode perf or ipmap",
+	.state_size = sizeof(struct multi_links),
+	.attach = multi_attach,
+	.release = multi_release,
+	.fd_count = multi_fd_count,
+};

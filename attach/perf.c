@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Perf-event uprobes: one per site, each bound to the program by a BPF
- * link that carries the site's cookie.
+ * link that carries the site's cookie (the PERF backend, at the end) or
+ * none (IPMAP, ipmap.c, which uses the same events).
  *
  * usdtkit opens the perf events itself rather than through libbpf, whose
  * bpf_link owns both fds and closes them together, because detach has
@@ -28,9 +29,15 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "internal.h"
+#include "backend.h"
 
 #define UPROBE_PMU "/sys/bus/event_source/devices/uprobe/"
+
+/* A perf-event uprobe and the BPF link that binds the program to it. */
+struct usdtkit_perf_site {
+	int pfd;
+	int link_fd;	/* -1: none (the event itself holds the program) */
+};
 
 static int read_small(const char *path, char *buf, size_t size)
 {
@@ -112,44 +119,14 @@ static int perf_bind(int prog_fd, struct usdtkit_perf_site *s, uint64_t cookie)
 	return 0;
 }
 
-/*
- * The kernel keeps one uprobe per file and offset, shared by every tracer,
- * and refuses a registration whose semaphore offset differs from the
- * existing one's with EINVAL, saying why only in its log ("ref_ctr_offset
- * mismatch"). bcc registers ref_ctr_offset 0x6 on probes that have no
- * semaphore, so this is what EINVAL on a site we parsed ourselves usually
- * means. Since 2025 ("perf: Require CAP_SYS_ADMIN for uprobes", also in
- * stable kernels) a perf-event uprobe needs CAP_SYS_ADMIN, where
- * uprobe_multi needs CAP_BPF and CAP_PERFMON.
- */
-void usdtkit__uprobe_hint(char *buf, size_t size, int err,
-			  const struct usdtkit_target *t, bool perf_event)
-{
-	buf[0] = 0;
-	if (err == -EINVAL && t->ref_ctr)
-		snprintf(buf, size, ": another uprobe at this site probably has a "
-			 "different semaphore offset (ref_ctr_offset) than its "
-			 "semaphore's 0x%llx, e.g. a bcc tracer (the kernel logs "
-			 "\"ref_ctr_offset mismatch\")",
-			 (unsigned long long)t->ref_ctr);
-	else if (err == -EINVAL)
-		snprintf(buf, size, ": another uprobe at this site probably has a "
-			 "semaphore offset (ref_ctr_offset) where the probe has no "
-			 "semaphore, e.g. a bcc tracer, which registers 0x6 (the "
-			 "kernel logs \"ref_ctr_offset mismatch\")");
-	else if (err == -EACCES && perf_event)
-		snprintf(buf, size, ": perf-event uprobes need CAP_SYS_ADMIN on this "
-			 "kernel; uprobe_multi links (mode multi) need only CAP_BPF "
-			 "and CAP_PERFMON");
-}
-
 /* One perf-event uprobe per site; the cookie carries the spec id unless
  * the program looks IPs up instead (IPMAP). */
-int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
+int usdtkit__perf_attach(struct usdtkit_link *l, struct usdtkit__perf_sites *ps,
+			 const struct bpf_program *prog,
 			 const struct usdtkit_target *t, size_t n, int pid,
 			 bool cookies)
 {
-	struct usdtkit_perf_site *ps;
+	struct usdtkit_perf_site *arr;
 	const char *what = "perf_event_open";
 	int type, shift = -1, err = 0;
 	size_t i;
@@ -160,12 +137,12 @@ int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
 			      t[0].path, strerror(-type));
 		return type;
 	}
-	ps = realloc(l->perf, (l->nperf + n) * sizeof(*ps));
-	if (!ps)
+	arr = realloc(ps->s, (ps->n + n) * sizeof(*arr));
+	if (!arr)
 		return -ENOMEM;
-	l->perf = ps;
+	ps->s = arr;
 	for (i = 0; i < n && !err; i++) {
-		struct usdtkit_perf_site *s = &l->perf[l->nperf];
+		struct usdtkit_perf_site *s = &ps->s[ps->n];
 
 		s->link_fd = -1;
 		what = "perf_event_open";
@@ -174,7 +151,7 @@ int usdtkit__attach_perf(struct usdtkit_link *l, const struct bpf_program *prog,
 			err = s->pfd;
 			break;
 		}
-		l->nperf++;	/* from here on the teardown closes it */
+		ps->n++;	/* from here on the teardown closes it */
 		what = "BPF link";
 		err = perf_bind(bpf_program__fd(prog), s, cookies ?
 				usdtkit__cookie(l->man, t[i].spec_id) : 0);
@@ -251,13 +228,11 @@ static void links_close(const struct usdtkit_perf_site *s, size_t n)
  * started. Events that hold the program themselves (no link) are always
  * closed here, since closing them is what detaches.
  */
-void usdtkit__perf_release(const struct usdtkit_perf_site *s, size_t n, bool wait)
+static void events_release(const struct usdtkit_perf_site *s, size_t n, bool wait)
 {
 	int *fds = NULL;
 	size_t i, k = 0;
 
-	if (!n)
-		return;
 	links_close(s, n);
 	if (!wait)
 		fds = malloc(n * sizeof(*fds));
@@ -271,3 +246,51 @@ void usdtkit__perf_release(const struct usdtkit_perf_site *s, size_t n, bool wai
 		usdtkit__close_in_background(fds, k);
 	free(fds);
 }
+
+/* All of @ps's events, then its array: @ps is empty again. */
+void usdtkit__perf_release(struct usdtkit__perf_sites *ps, bool wait)
+{
+	if (ps->n)
+		events_release(ps->s, ps->n, wait);
+	free(ps->s);
+	ps->s = NULL;
+	ps->n = 0;
+}
+
+/* ---- the backend: a cookie per site ---- */
+
+static bool perf_supported(const struct usdtkit_features *f)
+{
+	return f->bpf_cookie;
+}
+
+static int perf_attach(struct usdtkit_link *l, const struct bpf_program *prog,
+		       const struct usdtkit_target *t, size_t n, int pid)
+{
+	return usdtkit__perf_attach(l, usdtkit__link_state(l), prog, t, n, pid, true);
+}
+
+static void perf_release(struct usdtkit_link *l)
+{
+	usdtkit__perf_release(usdtkit__link_state(l), l->detach_wait);
+}
+
+static size_t perf_fd_count(const struct usdtkit_link *l)
+{
+	const struct usdtkit__perf_sites *ps = usdtkit__link_state(l);
+
+	return ps->n;
+}
+
+const struct usdtkit__backend usdtkit__backend_perf = {
+	.name = "perf",
+	.attach_type = 0,
+	.links = "perf",
+	.supported = perf_supported,
+	.refusal = "this kernel has no BPF cookies (Linux 5.15 and later): "
+		   "use mode ipmap",
+	.state_size = sizeof(struct usdtkit__perf_sites),
+	.attach = perf_attach,
+	.release = perf_release,
+	.fd_count = perf_fd_count,
+};

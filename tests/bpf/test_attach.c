@@ -1050,6 +1050,36 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
 	usdtkit_file_close(f);
 }
 
+/*
+ * usdtkit_attach_pid() in multi mode: one uprobe_multi link per file with
+ * the probe (the executable's fx:zero and its library's fxlib:zero). The
+ * link holds both, and destroy closes both: nothing is left attached.
+ */
+static void detach_files(void)
+{
+	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = USDTKIT_MODE_MULTI,
+		    .print = print_msg);
+	struct usdtkit_link *l;
+	struct progset ps;
+	struct fx_proc a;
+	int fds, links;
+
+	printf("  detach / multi / two files by pid\n");
+	CHECK(!progset_load(&ps, false, USDTKIT_MODE_MULTI), "load");
+	CHECK(!fx_start(&a, path_of("fx_pie"), 1), "start");
+	fds = count_fds();
+	links = settled_links(-1);
+	l = usdtkit_attach_pid(ps.prog, a.pid, "*", "zero", &o);
+	CHECK(l && usdtkit_link_fd_count(l) == 2, "attach: %zu links for 2 files %s",
+	      usdtkit_link_fd_count(l), l ? "" : last_msg);
+	usdtkit_link_destroy(l);
+	CHECK(count_fds() == fds, "fds %d, baseline %d", count_fds(), fds);
+	CHECK(settled_links(links) == links, "links %d, baseline %d", count_links(),
+	      links);
+	fx_stop(&a);
+	progset_destroy(&ps);
+}
+
 int main(int argc, char **argv)
 {
 	int mode;
@@ -1095,8 +1125,10 @@ int main(int argc, char **argv)
 		return check_done();
 	}
 	if (!strcmp(argv[1], "detach")) {
-		if (usdtkit_features()->uprobe_multi)
+		if (usdtkit_features()->uprobe_multi) {
 			detach_case(USDTKIT_MODE_MULTI, false);
+			detach_files();
+		}
 		detach_case(USDTKIT_MODE_PERF, false);
 		detach_case(USDTKIT_MODE_PERF, true);
 		detach_case(USDTKIT_MODE_IPMAP, false);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-#ifndef USDTKIT_CORE_SPECTABLE_H
-#define USDTKIT_CORE_SPECTABLE_H
+#ifndef USDTKIT_ATTACH_SPECTABLE_H
+#define USDTKIT_ATTACH_SPECTABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The backends by mode, and the one place a mode is decided: AUTO is
+ * the first backend, in the order of the modes, that the kernel
+ * supports (usdtkit_mode_resolve(), the libbpf handler's prepare at
+ * open, and an attach of a program prepared for it all come here).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "backend.h"
+
+static const struct usdtkit__backend *const backends[] = {
+	[USDTKIT_MODE_MULTI] = &usdtkit__backend_multi,
+	[USDTKIT_MODE_PERF] = &usdtkit__backend_perf,
+	[USDTKIT_MODE_IPMAP] = &usdtkit__backend_ipmap,
+};
+
+#define NMODES (sizeof(backends) / sizeof(backends[0]))
+
+static const char auto_name[] = "auto";
+
+const struct usdtkit__backend *usdtkit__backend_of(enum usdtkit_mode mode)
+{
+	return (unsigned int)mode < NMODES ? backends[mode] : NULL;
+}
+
+static bool supported(const struct usdtkit__backend *b,
+		      const struct usdtkit_features *f)
+{
+	return !b->supported || b->supported(f);
+}
+
+/*
+ * AUTO among the backends whose programs are loaded as @type (any when
+ * !@typed): the first this kernel supports, else the last of them, whose
+ * attach then says what is missing.
+ */
+static enum usdtkit_mode mode_auto(bool typed, enum bpf_attach_type type)
+{
+	const struct usdtkit_features *f = usdtkit_features();
+	enum usdtkit_mode last = USDTKIT_MODE_AUTO;
+	unsigned int m;
+
+	for (m = 0; m < NMODES; m++) {
+		if (!backends[m] || (typed && backends[m]->attach_type != type))
+			continue;
+		if (supported(backends[m], f))
+			return (enum usdtkit_mode)m;
+		last = (enum usdtkit_mode)m;
+	}
+	return last;
+}
+
+enum usdtkit_mode usdtkit_mode_resolve(enum usdtkit_mode mode)
+{
+	return mode == USDTKIT_MODE_AUTO ? mode_auto(false, 0) : mode;
+}
+
+const char *usdtkit_mode_str(enum usdtkit_mode mode)
+{
+	const struct usdtkit__backend *b = usdtkit__backend_of(mode);
+
+	if (mode == USDTKIT_MODE_AUTO)
+		return auto_name;
+	return b ? b->name : "unknown";
+}
+
+int usdtkit_mode_parse(const char *s)
+{
+	unsigned int m;
+
+	if (!s)
+		return -EINVAL;
+	if (!strcmp(s, auto_name))
+		return USDTKIT_MODE_AUTO;
+	for (m = 0; m < NMODES; m++)
+		if (backends[m] && !strcmp(s, backends[m]->name))
+			return (int)m;
+	return -EINVAL;
+}
+
+int usdtkit_prog_prepare(struct bpf_program *prog, enum usdtkit_mode mode)
+{
+	const struct usdtkit__backend *b = usdtkit__backend_of(usdtkit_mode_resolve(mode));
+
+	if (!prog || !b)
+		return -EINVAL;
+	bpf_program__set_type(prog, BPF_PROG_TYPE_KPROBE);
+	return bpf_program__set_expected_attach_type(prog, b->attach_type);
+}
+
+/*
+ * The backends' attach type that @prog was loaded with; any other type
+ * counts as perf events' 0, which the kernel then judges at attach.
+ */
+static const struct usdtkit__backend *loaded_for(const struct bpf_program *prog)
+{
+	enum bpf_attach_type t = bpf_program__expected_attach_type(prog);
+	const struct usdtkit__backend *zero = NULL;
+	unsigned int m;
+
+	for (m = 0; m < NMODES; m++) {
+		if (backends[m] && backends[m]->attach_type == t)
+			return backends[m];
+		if (backends[m] && !zero && !backends[m]->attach_type)
+			zero = backends[m];
+	}
+	return zero;
+}
+
+int usdtkit__mode_pick(const struct bpf_program *prog, enum usdtkit_mode mode,
+		       enum usdtkit_spec_abi abi, const struct usdtkit_log *lg)
+{
+	const struct usdtkit__backend *have = loaded_for(prog), *b;
+
+	if (mode == USDTKIT_MODE_AUTO)
+		mode = mode_auto(true, have->attach_type);
+	b = usdtkit__backend_of(mode);
+	if ((b ? b->attach_type : 0) != have->attach_type) {
+		usdtkit__warn(lg, "program '%s' was loaded for %s links, not %s: call "
+			      "usdtkit_prog_prepare(prog, %s) before loading it",
+			      bpf_program__name(prog), have->links,
+			      usdtkit_mode_str(mode), usdtkit_mode_str(mode));
+		return -EINVAL;
+	}
+	if (!b)
+		return -EINVAL;
+	/* say which feature is missing: EOPNOTSUPP alone does not tell a
+	 * user on a 6.1 board that the kernel, not the probe, is the cause */
+	if (!supported(b, usdtkit_features())) {
+		usdtkit__warn(lg, "mode %s: %s", b->name, b->refusal);
+		return -EOPNOTSUPP;
+	}
+	if (b->check_abi) {
+		int err = b->check_abi(abi, lg);
+
+		if (err)
+			return err;
+	}
+	return (int)mode;
+}

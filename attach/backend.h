@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * An attach backend: what it needs from the kernel and from the program,
+ * and its operations. One file per backend fills in one of these; the
+ * table in backend.c indexes them by enum usdtkit_mode, and nothing
+ * outside a backend's file knows its state.
+ */
+#ifndef USDTKIT_ATTACH_BACKEND_H
+#define USDTKIT_ATTACH_BACKEND_H
+
+#include <linux/bpf.h>
+
+#include "internal.h"
+
+struct usdtkit_proc;
+
+struct usdtkit__backend {
+	const char *name;	/* usdtkit_mode_str(), usdtkit_mode_parse() */
+	/* the program's expected attach type, fixed before load, and the
+	 * kernel objects it binds to ("... was loaded for %s links") */
+	enum bpf_attach_type attach_type;
+	const char *links;
+	/* does the kernel have what it needs? NULL: whatever attaches at all */
+	bool (*supported)(const struct usdtkit_features *f);
+	/* when it does not: the missing feature, the Linux that has it and
+	 * what to use instead, after "mode NAME: " */
+	const char *refusal;
+	/* may a program of this spec layout use it on this kernel? NULL: any */
+	int (*check_abi)(enum usdtkit_spec_abi abi, const struct usdtkit_log *lg);
+	/* the program finds a site's spec by its absolute address, so a PIE's
+	 * or library's sites are attached through a process's own mappings */
+	bool by_address;
+	size_t state_size;	/* its part of struct usdtkit_link, zeroed */
+	/*
+	 * One site, after its spec id is taken and before its file's
+	 * attach (@delta: the attach point's distance from the probe pc);
+	 * may set t->ip. NULL: nothing to do.
+	 */
+	int (*site)(struct usdtkit_link *l, struct usdtkit_target *t,
+		    const struct usdtkit_file *f, const struct usdtkit_site *s,
+		    const struct usdtkit_proc *proc, int64_t delta);
+	/* The @n targets of one file; @pid as libbpf: -1 any, 0 self, N. */
+	int (*attach)(struct usdtkit_link *l, const struct bpf_program *prog,
+		      const struct usdtkit_target *t, size_t n, int pid);
+	/*
+	 * Detach everything its state holds and free it, once, before the
+	 * link's spec ids go. After it the program runs at none of the
+	 * link's sites; l->detach_wait says whether what stays in the kernel
+	 * may be released in the background.
+	 */
+	void (*release)(struct usdtkit_link *l);
+	size_t (*fd_count)(const struct usdtkit_link *l);
+};
+
+extern const struct usdtkit__backend usdtkit__backend_multi;	/* multi.c */
+extern const struct usdtkit__backend usdtkit__backend_perf;	/* perf.c */
+extern const struct usdtkit__backend usdtkit__backend_ipmap;	/* ipmap.c */
+
+/* backend.c: the backend of @mode, NULL for AUTO and unknown modes */
+const struct usdtkit__backend *usdtkit__backend_of(enum usdtkit_mode mode);
+
+/*
+ * The mode an attach of @prog in @mode uses: AUTO resolved among the
+ * backends the program was loaded for, then refused (one line through
+ * @lg, negative errno) when the program, its spec layout or the kernel
+ * does not fit it.
+ */
+int usdtkit__mode_pick(const struct bpf_program *prog, enum usdtkit_mode mode,
+		       enum usdtkit_spec_abi abi, const struct usdtkit_log *lg);
+
+/* The backend's part of @l (state_size bytes). */
+static inline void *usdtkit__link_state(const struct usdtkit_link *l)
+{
+	return (void *)l->state;
+}
+
+/* perf.c: the perf-event uprobes that PERF and IPMAP are made of */
+struct usdtkit_perf_site;
+struct usdtkit__perf_sites {
+	struct usdtkit_perf_site *s;
+	size_t n;
+};
+
+/* One event per target; each binds the program with the spec id's
+ * cookie when @cookies, else with none. */
+int usdtkit__perf_attach(struct usdtkit_link *l, struct usdtkit__perf_sites *ps,
+			 const struct bpf_program *prog,
+			 const struct usdtkit_target *t, size_t n, int pid,
+			 bool cookies);
+void usdtkit__perf_release(struct usdtkit__perf_sites *ps, bool wait);
+
+#endif
