@@ -33,6 +33,16 @@ static bool supported(const struct usdtkit__backend *b,
 	return !b->supported || b->supported(f);
 }
 
+const char *usdtkit__mode_refusal(enum usdtkit_mode mode, const char **instead)
+{
+	const struct usdtkit__backend *b = usdtkit__backend_of(mode);
+
+	if (!b || supported(b, usdtkit_features()))
+		return NULL;
+	*instead = b->instead;
+	return b->refusal;
+}
+
 /*
  * AUTO among the backends whose programs are loaded as @type (any when
  * !@typed): the first this kernel supports, else the last of them, whose
@@ -131,7 +141,8 @@ int usdtkit__mode_pick(const struct bpf_program *prog, enum usdtkit_mode mode,
 	/* say which feature is missing: EOPNOTSUPP alone does not tell a
 	 * user on a 6.1 board that the kernel, not the probe, is the cause */
 	if (!supported(b, usdtkit_features())) {
-		usdtkit__warn(lg, "mode %s: %s", b->name, b->refusal);
+		usdtkit__warn(lg, "mode %s: %s: use mode %s", b->name, b->refusal,
+			      b->instead);
 		return -EOPNOTSUPP;
 	}
 	if (b->check_abi) {

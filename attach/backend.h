@@ -22,9 +22,9 @@ struct usdtkit__backend {
 	const char *links;
 	/* does the kernel have what it needs? NULL: whatever attaches at all */
 	bool (*supported)(const struct usdtkit_features *f);
-	/* when it does not: the missing feature, the Linux that has it and
-	 * what to use instead, after "mode NAME: " */
-	const char *refusal;
+	/* when it does not: the missing feature and the Linux that has it,
+	 * after "mode NAME: ", and the modes to use instead */
+	const char *refusal, *instead;
 	/* may a program of this spec layout use it on this kernel? NULL: any */
 	int (*check_abi)(enum usdtkit_spec_abi abi, const struct usdtkit_log *lg);
 	/* the program finds a site's spec by its absolute address, so a PIE's
@@ -58,6 +58,9 @@ extern const struct usdtkit__backend usdtkit__backend_ipmap;	/* ipmap.c */
 
 /* backend.c: the backend of @mode, NULL for AUTO and unknown modes */
 const struct usdtkit__backend *usdtkit__backend_of(enum usdtkit_mode mode);
+/* why this kernel cannot attach in @mode, and what to use instead: NULL
+ * when it can (the trace engine says it in its own words) */
+const char *usdtkit__mode_refusal(enum usdtkit_mode mode, const char **instead);
 
 /*
  * The mode an attach of @prog in @mode uses: AUTO resolved among the

@@ -155,7 +155,8 @@ const struct usdtkit__backend usdtkit__backend_multi = {
 	.links = "uprobe_multi",
 	.supported = multi_supported,
 	.refusal = "this kernel has no uprobe_multi links (Linux 6.6 and "
-		   "later): use mode perf or ipmap",
+		   "later, 64-bit kernels)",
+	.instead = "perf or ipmap",
 	.state_size = sizeof(struct multi_links),
 	.attach = multi_attach,
 	.release = multi_release,

@@ -287,8 +287,8 @@ const struct usdtkit__backend usdtkit__backend_perf = {
 	.attach_type = 0,
 	.links = "perf",
 	.supported = perf_supported,
-	.refusal = "this kernel has no BPF cookies (Linux 5.15 and later): "
-		   "use mode ipmap",
+	.refusal = "this kernel has no BPF cookies (Linux 5.15 and later)",
+	.instead = "ipmap",
 	.state_size = sizeof(struct usdtkit__perf_sites),
 	.attach = perf_attach,
 	.release = perf_release,

@@ -91,6 +91,10 @@ struct usdtkit_trace {
 void usdtkit__trace_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
 uint64_t usdtkit__now_ns(void);
 
+/* attach/backend.c: why this kernel cannot attach in @mode, and the
+ * modes to use instead; NULL when it can */
+const char *usdtkit__mode_refusal(enum usdtkit_mode mode, const char **instead);
+
 /* attach.c: every link of the trace, released at once */
 void usdtkit__trace_detach(struct usdtkit_trace *t);
 

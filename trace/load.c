@@ -52,6 +52,7 @@ static int check_ipmap_cmd(struct usdtkit_trace *t)
 static int check_kernel(struct usdtkit_trace *t)
 {
 	const struct usdtkit_features *f = usdtkit_features();
+	const char *why, *instead;
 
 	if (!f->bpf)
 		return 0;	/* the load says why */
@@ -61,14 +62,11 @@ static int check_kernel(struct usdtkit_trace *t)
 			  "(Linux 5.8 and later), which trace needs");
 		return -EOPNOTSUPP;
 	}
-	if (t->mode == USDTKIT_MODE_MULTI && !f->uprobe_multi) {
-		trace_err(t, "--mode multi: this kernel has no uprobe_multi links "
-			  "(Linux 6.6 and later, 64-bit kernels): use --mode perf or ipmap");
-		return -EOPNOTSUPP;
-	}
-	if (t->mode == USDTKIT_MODE_PERF && !f->bpf_cookie) {
-		trace_err(t, "--mode perf: this kernel has no BPF cookies "
-			  "(Linux 5.15 and later): use --mode ipmap");
+	why = usdtkit__mode_refusal(t->mode, &instead);
+	if (why) {
+		/* the attach layer's reason, in the CLI's words */
+		trace_err(t, "--mode %s: %s: use --mode %s", usdtkit_mode_str(t->mode),
+			  why, instead);
 		return -EOPNOTSUPP;
 	}
 	return 0;

@@ -155,7 +155,8 @@ USDTKIT_API void usdtkit_links_destroy(struct usdtkit_link **links, size_t n);
 
 USDTKIT_API enum usdtkit_mode usdtkit_link_mode(const struct usdtkit_link *link);
 USDTKIT_API size_t usdtkit_link_site_count(const struct usdtkit_link *link);
-/* Kernel links (fds) the link holds: 1 for MULTI, one per site otherwise. */
+/* Kernel links (fds) the link holds: one per file for MULTI, one per site
+ * otherwise. */
 USDTKIT_API size_t usdtkit_link_fd_count(const struct usdtkit_link *link);
 
 /*
