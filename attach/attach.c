@@ -156,7 +156,8 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 			err = usdtkit__append((void **)&t, &n, sizeof(*t), &tg);
 	}
 	if (!err && n) {
-		err = l->b->attach(l, r->prog, t, n, r->pid);
+		/* any_process: @proc placed the sites, the kernel filters none */
+		err = l->b->attach(l, r->prog, t, n, r->o.any_process ? -1 : r->pid);
 		if (!err)
 			l->nsites += n;
 	}

@@ -230,9 +230,11 @@ static int run(struct tracer *t)
 		/* -c: CMD has exited (reaped, with its status on stderr) */
 		if (t->cmd_argv && cmd_exited(t))
 			break;
-		/* -p: nothing more can come once the process is gone */
-		if (!t->cmd_argv && t->pid && kill(t->pid, 0) && errno == ESRCH) {
-			trace_err("pid %d exited", t->pid);
+		/* -p: nothing more can come once the process is gone
+		 * (--children: once every process traced is) */
+		if (!t->cmd_argv && usdtkit_trace_pid_gone(t->tr)) {
+			trace_err("pid %d%s exited", t->pid,
+				  t->children ? " and its children" : "");
 			break;
 		}
 		/* EINTR would be harmless: the signalfd says what came */
@@ -280,6 +282,10 @@ static void report(struct tracer *t)
 			  lost, lost == 1 ? "" : "s", USDTKIT_TRACE_BY_KEYS);
 	if (t->verbose)
 		fprintf(stderr, "usdtkit trace: %" PRIu64 " hits in BPF\n", kept + dropped);
+	if (t->verbose && t->children &&
+	    !usdtkit_trace_counter(t->tr, USDTKIT_TRACE_FORKS, &lost))
+		fprintf(stderr, "usdtkit trace: --children: %" PRIu64 " fork%s followed\n",
+			lost, lost == 1 ? "" : "s");
 }
 
 static void cleanup(struct tracer *t)
@@ -296,6 +302,8 @@ static void cleanup(struct tracer *t)
 static const struct cli_opt trace_options[] = {
 	{ 'p', 'p', "pid", "PID", "only this process; PROVIDER:NAME targets are its objects" },
 	{ 'c', 'c', "command", "CMD", "run CMD, traced from its start, until it exits" },
+	{ OPT_CHILDREN, 0, "children", NULL,
+	  "with -p or -c: also the processes it forks, and theirs" },
 	{ OPT_MODE, 0, "mode", "MODE", "auto, multi, perf or ipmap (default auto)" },
 	{ OPT_COUNT, 0, "count", "N", "stop after N hits" },
 	{ 'd', 'd', "duration", "SEC", "stop after SEC seconds (a fraction is fine)" },
@@ -329,7 +337,7 @@ const struct cli_cmd cli_cmd_trace = {
 	.name = "trace",
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
-	.synopsis = "[-p PID | -c CMD] [--mode auto|multi|perf|ipmap] [--count N]\n"
+	.synopsis = "[-p PID | -c CMD] [--children] [--mode auto|multi|perf|ipmap] [--count N]\n"
 		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L] [-v] [-q]\n"
 		"                     [--filter EXPR] [--counts] [--count-by ARG [--top N]]\n"
 		"                     [--hist ARG] [--sum|--avg|--min|--max ARG] [--interval SEC]\n"
@@ -437,6 +445,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 		case 'q':
 			t->quiet = true;
 			break;
+		case OPT_CHILDREN:
+			t->children = true;
+			break;
 		case 'p':
 			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
 				cli_usage_err(c, "bad pid '%s'", p.val);
@@ -495,6 +506,10 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 done:
 	if (t->pid && t->cmd_argv) {
 		cli_usage_err(c, "-p and -c exclude each other");
+		return -EXIT_USAGE;
+	}
+	if (t->children && !t->pid && !t->cmd_argv) {
+		cli_usage_err(c, "--children goes with -p PID or -c CMD");
 		return -EXIT_USAGE;
 	}
 	if (trace_check_agg_opts(t, c))
@@ -560,7 +575,7 @@ static int make_trace(struct tracer *t, int ntargets, char **targets)
 		     .filter = t->filter, .str_mask = t->str_mask,
 		     .str_len = t->str_len, .best_effort = t->best_effort,
 		     .print = trace_print_msg, .print_ctx = t, .on_hit = on_hit,
-		     .hit_ctx = t);
+		     .hit_ctx = t, .children = t->children);
 	int k, err;
 
 	t->tr = usdtkit_trace_new(&o);

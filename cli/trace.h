@@ -45,6 +45,7 @@ struct tracer {
 	const char *filter;		/* --filter EXPR */
 	unsigned int str_mask, str_len;	/* --str, --strlen */
 	bool best_effort;
+	bool children;			/* --children */
 	unsigned long long count;	/* 0: no limit */
 	double duration;		/* seconds, 0: no limit */
 	bool json, verbose;

@@ -10,7 +10,8 @@
 /* OPT_SUM..OPT_MAX in the order of USDTKIT_TRACE_AGG_SUM..MAX */
 enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN, OPT_COUNT,
        OPT_FILTER, OPT_COUNTS, OPT_COUNT_BY, OPT_TOP, OPT_HIST, OPT_SUM,
-       OPT_AVG, OPT_MIN, OPT_MAX, OPT_INTERVAL, OPT_LATENCY, OPT_KEY };
+       OPT_AVG, OPT_MIN, OPT_MAX, OPT_INTERVAL, OPT_LATENCY, OPT_KEY,
+       OPT_CHILDREN };
 
 /* an aggregation option into t->agg: 0, or -1 (a usage error, told) */
 int trace_parse_agg_opt(struct tracer *t, struct cli_parser *p, int key);

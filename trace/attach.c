@@ -21,7 +21,8 @@ static int attach_one(struct usdtkit_trace *t, size_t i, char **why)
 	struct probe *p = &t->probes[i];
 	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
 					 .mode = t->mode, .print = usdtkit__trace_msg,
-					 .print_ctx = t, .file = p->file };
+					 .print_ctx = t, .file = p->file,
+					 .any_process = t->kids.on };
 	char *prov = usdtkit__glob_quote(p->provider), *name = usdtkit__glob_quote(p->name);
 	char label[512];
 	int err = 0;
@@ -94,6 +95,10 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 
 	if (!t->loaded || t->attached)
 		return -EINVAL;
+	/* the processes followed, before a probe can fire */
+	err = usdtkit__children_start(t);
+	if (err)
+		return err;
 	for (i = 0; i < t->nprobes; i++) {
 		char *why = NULL;
 

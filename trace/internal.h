@@ -26,6 +26,8 @@ struct probe {
 
 struct trace;
 struct ring_buffer;
+struct bpf_link;
+struct bpf_program;
 struct filter_expr;
 
 /* an aggregation's argument: argN, or str(argN) where allowed */
@@ -53,6 +55,13 @@ struct trace_cmd {
 	bool reaped, said;
 };
 
+/* children: children.c */
+struct trace_children {
+	bool on;
+	struct bpf_program *fork_prog;	/* the one of this kernel's layout */
+	struct bpf_link *fork, *exit;	/* its tracepoints, once attached */
+};
+
 struct usdtkit_trace {
 	struct usdtkit_log log;
 	int pid;
@@ -69,6 +78,7 @@ struct usdtkit_trace {
 	bool has_cmd;
 
 	struct trace_aggs agg;
+	struct trace_children kids;
 
 	struct trace *skel;
 	struct ring_buffer *rb;
@@ -140,6 +150,13 @@ int usdtkit__agg_write(struct usdtkit_trace *t);
 void usdtkit__agg_free(struct usdtkit_trace *t);
 /* bytes of a string key in the maps */
 unsigned int usdtkit__key_str_bytes(const struct usdtkit_trace *t);
+
+/* children.c: set up before the load (prepare) and before the probes
+ * are attached (start); the forks followed; the tracepoints detached */
+int usdtkit__children_prepare(struct usdtkit_trace *t);
+int usdtkit__children_start(struct usdtkit_trace *t);
+int usdtkit__children_forks(const struct usdtkit_trace *t, uint64_t *sum);
+void usdtkit__children_stop(struct usdtkit_trace *t);
 
 /* hit.c: the events' layout, and one event decoded */
 size_t usdtkit__str_layout(struct usdtkit_trace *t);

@@ -216,6 +216,8 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 	if (!err)
 		err = size_maps(t);
 	if (!err)
+		err = usdtkit__children_prepare(t);
+	if (!err)
 		err = load_prog(t);
 	if (err) {
 		trace_err(t, "loading the BPF program: %s%s", strerror(-err),

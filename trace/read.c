@@ -81,6 +81,8 @@ int usdtkit_trace_counter(const struct usdtkit_trace *t,
 		[USDTKIT_TRACE_UNMATCHED] = USDTKIT_TRACE_C_UNMATCHED,
 	};
 
+	if (which == USDTKIT_TRACE_FORKS && loaded(t))
+		return usdtkit__children_forks(t, value);
 	if (!loaded(t) || (unsigned int)which >= sizeof(keys) / sizeof(keys[0]))
 		return -EINVAL;
 	return read_sum(t->skel->maps.counters, keys[which], false, value);

@@ -69,6 +69,7 @@ struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 	t->best_effort = o.best_effort;
 	t->on_hit = o.on_hit;
 	t->hit_ctx = o.hit_ctx;
+	t->kids.on = o.children;
 	t->cmd.go_fd = t->cmd.err_fd = -1;
 	if (o.filter) {
 		t->agg.filter_text = strdup(o.filter);
@@ -162,6 +163,7 @@ void usdtkit_trace_free(struct usdtkit_trace *t)
 	usdtkit__cmd_free(t);
 	ring_buffer__free(t->rb);
 	usdtkit__trace_detach(t);
+	usdtkit__children_stop(t);
 	for (i = 0; i < t->nprobes; i++) {
 		free(t->probes[i].path);
 		free(t->probes[i].provider);

@@ -68,9 +68,13 @@ struct usdtkit_trace_opts {
 	void *print_ctx;
 	usdtkit_trace_hit_fn on_hit;	/* each hit, in usdtkit_trace_consume() */
 	void *hit_ctx;
+	bool children;		/* with a pid or a command: also the
+				 * processes it forks (alive at attach and
+				 * later), and theirs; needs tracefs and the
+				 * initial pid namespace */
 	size_t :0;		/* new fields go above */
 };
-#define usdtkit_trace_opts__last_field hit_ctx
+#define usdtkit_trace_opts__last_field children
 
 USDTKIT_API struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts);
 
@@ -210,6 +214,9 @@ USDTKIT_API enum usdtkit_mode usdtkit_trace_mode(const struct usdtkit_trace *t);
 USDTKIT_API int usdtkit_trace_pid(const struct usdtkit_trace *t);
 /* CLOCK_MONOTONIC ns when the trace began (attach), as hits' ts_ns */
 USDTKIT_API uint64_t usdtkit_trace_start_ns(const struct usdtkit_trace *t);
+/* With a pid (not a command): has it exited, and with opts.children
+ * every process it forked too? Nothing more can come then. */
+USDTKIT_API bool usdtkit_trace_pid_gone(const struct usdtkit_trace *t);
 
 /* ---- hits ---- */
 
@@ -259,6 +266,7 @@ enum usdtkit_trace_counter {
 	USDTKIT_TRACE_BY_FULL,		/* COUNT_BY hits of keys past the first
 					 * USDTKIT_TRACE_BY_KEYS */
 	USDTKIT_TRACE_UNMATCHED,	/* LATENCY ENDs with no START */
+	USDTKIT_TRACE_FORKS,		/* opts.children: forks followed */
 };
 
 USDTKIT_API int usdtkit_trace_counter(const struct usdtkit_trace *t,
