@@ -259,12 +259,14 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 			err = record((void **)&t, &n, sizeof(*t), &tg);
 	}
 	if (!err && n) {
-		int kpid = r->pid == 0 ? getpid() : r->pid;
+		/* any_process: @proc placed the sites, the kernel filters none */
+		int upid = r->o.any_process ? -1 : r->pid;
+		int kpid = upid == 0 ? getpid() : upid;
 
 		if (l->mode == USDTKIT_MODE_MULTI)
 			err = usdtkit__attach_multi(l, r->prog, t, n, kpid);
 		else
-			err = usdtkit__attach_perf(l, r->prog, t, n, r->pid,
+			err = usdtkit__attach_perf(l, r->prog, t, n, upid,
 						   l->mode == USDTKIT_MODE_PERF);
 		if (!err)
 			l->nsites += n;

@@ -343,6 +343,8 @@ static int load(struct tracer *t)
 	if (!err)
 		err = size_maps(t);
 	if (!err)
+		err = trace_children_prepare(t);
+	if (!err)
 		err = load_prog(t);
 	if (err) {
 		trace_err("loading the BPF program: %s%s", strerror(-err),
@@ -359,7 +361,8 @@ static int attach_one(struct tracer *t, size_t i, char **why)
 	struct probe *p = &t->probes[i];
 	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
 					 .mode = t->mode, .print = trace_print_msg,
-					 .print_ctx = t, .file = p->file };
+					 .print_ctx = t, .file = p->file,
+					 .any_process = t->kids.on };
 	char *prov = trace_glob_quote(p->provider), *name = trace_glob_quote(p->name);
 	char label[512];
 	int err = 0;
@@ -493,9 +496,13 @@ static int run(struct tracer *t)
 		/* -c: CMD has exited (reaped, with its status on stderr) */
 		if (t->cmd_argv && trace_cmd_exited(t, false))
 			break;
-		/* -p: nothing more can come once the process is gone */
-		if (!t->cmd_argv && t->pid && kill(t->pid, 0) && errno == ESRCH) {
-			trace_err("pid %d exited", t->pid);
+		/* -p: nothing more can come once the process is gone
+		 * (--children: once every process traced is) */
+		if (!t->cmd_argv && t->pid &&
+		    (t->kids.on ? trace_children_gone(t) :
+		     kill(t->pid, 0) && errno == ESRCH)) {
+			trace_err("pid %d%s exited", t->pid,
+				  t->kids.on ? " and its children" : "");
 			break;
 		}
 		/* EINTR would be harmless: the signalfd says what came */
@@ -566,6 +573,7 @@ static void cleanup(struct tracer *t)
 	}
 	usdtkit_links_destroy(links, links ? t->nprobes : 0);
 	free(links);
+	trace_children_stop(t);
 	for (i = 0; i < t->nprobes; i++) {
 		free(t->probes[i].path);
 		free(t->probes[i].provider);
@@ -584,11 +592,14 @@ static void cleanup(struct tracer *t)
 
 enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN, OPT_COUNT,
        OPT_FILTER, OPT_COUNTS, OPT_COUNT_BY, OPT_TOP, OPT_HIST, OPT_SUM,
-       OPT_AVG, OPT_MIN, OPT_MAX, OPT_INTERVAL, OPT_LATENCY, OPT_KEY };
+       OPT_AVG, OPT_MIN, OPT_MAX, OPT_INTERVAL, OPT_LATENCY, OPT_KEY,
+       OPT_CHILDREN };
 
 static const struct cli_opt trace_options[] = {
 	{ 'p', 'p', "pid", "PID", "only this process; PROVIDER:NAME targets are its objects" },
 	{ 'c', 'c', "command", "CMD", "run CMD, traced from its start, until it exits" },
+	{ OPT_CHILDREN, 0, "children", NULL,
+	  "with -p or -c: also the processes it forks, and theirs" },
 	{ OPT_MODE, 0, "mode", "MODE", "auto, multi, perf or ipmap (default auto)" },
 	{ OPT_COUNT, 0, "count", "N", "stop after N hits" },
 	{ 'd', 'd', "duration", "SEC", "stop after SEC seconds (a fraction is fine)" },
@@ -622,7 +633,7 @@ const struct cli_cmd cli_cmd_trace = {
 	.name = "trace",
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
-	.synopsis = "[-p PID | -c CMD] [--mode auto|multi|perf|ipmap] [--count N]\n"
+	.synopsis = "[-p PID | -c CMD] [--children] [--mode auto|multi|perf|ipmap] [--count N]\n"
 		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L] [-v] [-q]\n"
 		"                     [--filter EXPR] [--counts] [--count-by ARG [--top N]]\n"
 		"                     [--hist ARG] [--sum|--avg|--min|--max ARG] [--interval SEC]\n"
@@ -868,6 +879,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 		case 'q':
 			t->quiet = true;
 			break;
+		case OPT_CHILDREN:
+			t->kids.on = true;
+			break;
 		case 'p':
 			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
 				cli_usage_err(c, "bad pid '%s'", p.val);
@@ -926,6 +940,10 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 done:
 	if (t->pid && t->cmd_argv) {
 		cli_usage_err(c, "-p and -c exclude each other");
+		return -EXIT_USAGE;
+	}
+	if (t->kids.on && !t->pid && !t->cmd_argv) {
+		cli_usage_err(c, "--children goes with -p PID or -c CMD");
 		return -EXIT_USAGE;
 	}
 	if (check_agg_opts(t))
@@ -1031,6 +1049,8 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 	err = load(t);
 	if (!err)
 		err = setup_step(t, STEP_LOAD);
+	if (!err)
+		err = trace_children_start(t);
 	if (err)
 		return err;
 	for (i = 0; i < t->nprobes; i++) {

@@ -39,6 +39,7 @@ struct probe {
 
 struct trace;
 struct ring_buffer;
+struct bpf_link;
 struct filter_expr;
 struct usdtkit_trace_cfg;
 
@@ -70,6 +71,12 @@ struct trace_aggs {
 					 * began (0: the trace's start) */
 };
 
+/* --children: trace_children.c */
+struct trace_children {
+	bool on;
+	struct bpf_link *fork, *exit;	/* its tracepoints, once attached */
+};
+
 struct tracer {
 	int pid;		/* 0: any process */
 	enum usdtkit_mode mode;
@@ -95,6 +102,7 @@ struct tracer {
 	int stop_sig;
 
 	struct trace_aggs agg;
+	struct trace_children kids;
 
 	struct trace *skel;
 	struct ring_buffer *rb;
@@ -138,6 +146,13 @@ int trace_cmd_start(struct tracer *t);
 int trace_cmd_go(struct tracer *t);
 bool trace_cmd_exited(struct tracer *t, bool block);
 void trace_cmd_stop(struct tracer *t);
+
+/* trace_children.c: --children, set up before the load (prepare) and
+ * before the probes are attached (start); gone: no traced process left */
+int trace_children_prepare(struct tracer *t);
+int trace_children_start(struct tracer *t);
+bool trace_children_gone(struct tracer *t);
+void trace_children_stop(struct tracer *t);
 
 /* trace_output.c: one hit, as JSON or as a line of text */
 void trace_event_json(struct jw *w, const struct tracer *t, const struct probe *p,

@@ -38,6 +38,8 @@ const volatile unsigned int filter_insns = USDTKIT_FILTER_MAX_INSNS;
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+#include "trace_children.h"
+
 #define EVENTS_BYTES (1 << 22)
 
 struct {
@@ -416,6 +418,10 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	unsigned int probe = 0, filter_mask = 0;
 	int zero = 0;
 
+	/* --children: a hit outside the traced processes (the probes are
+	 * attached for all) ends here, before anything is counted */
+	if (!tgid_traced())
+		return 0;
 	/* this program's frame is large: keep it off the private stack of
 	 * Linux 6.13+, where each user read costs more (usdtkit.bpf.h) */
 	usdtkit__no_priv_stack(ctx, spec);

@@ -112,10 +112,15 @@ struct usdtkit_attach_opts {
 				 * parsing the file again (a caller that
 				 * listed the probes first has it; the caller
 				 * keeps and closes it) */
+	bool any_process;	/* with a pid: the sites and addresses are
+				 * that process's, but the kernel runs the
+				 * program for every process that hits them
+				 * (the children it forks share them); the
+				 * program does the filtering */
 	size_t :0;		/* new fields go above */
 };
 /* the last field: the library's view of the struct ends there */
-#define usdtkit_attach_opts__last_field file
+#define usdtkit_attach_opts__last_field any_process
 
 struct usdtkit_link;
 

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * --children, the BPF side (cli/trace_children.c is the other): the
+ * probes are attached for every process, and a hit counts only when its
+ * process is in traced_tgids. The CLI seeds the map with the traced pid
+ * (and its descendants alive then); a tracepoint adds each process a
+ * traced one forks, another removes a process when it exits, before its
+ * pid can be given to an unrelated one.
+ *
+ * Included by trace.bpf.c after its helpers; needs <linux/bpf.h> and
+ * <bpf/bpf_helpers.h>.
+ */
+#ifndef USDTKIT_TRACE_CHILDREN_H
+#define USDTKIT_TRACE_CHILDREN_H
+
+#define USDTKIT_CLONE_THREAD 0x00010000	/* <linux/sched.h> */
+
+/*
+ * Load-time constants, set by the CLI before the load. follow_children
+ * 0: the check in trace_hit() is never walked, so a trace without
+ * --children runs what it ran before. The other two: where
+ * task_newtask's pid and the low 32 bits of its clone_flags sit in the
+ * record, read from the tracepoint's format file, as the layout varies
+ * (clone_flags is an unsigned long before Linux 6.18, a u64 since).
+ */
+const volatile unsigned int follow_children;
+const volatile unsigned int newtask_pid_off;
+const volatile unsigned int newtask_flags_off;
+
+/* tgid -> the tgid that forked it (0 for the seeds); max_entries is 1
+ * without --children, so the map costs nothing then */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, unsigned int);
+	__type(value, unsigned int);
+} traced_tgids SEC(".maps");
+
+/* this hit's process is traced (always, without --children) */
+static __always_inline int tgid_traced(void)
+{
+	unsigned int tgid;
+
+	if (!follow_children)
+		return 1;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	return bpf_map_lookup_elem(&traced_tgids, &tgid) != NULL;
+}
+
+/*
+ * A new task, in its parent's context, before it first runs: it cannot
+ * hit a probe before it is in the map. Threads (CLONE_THREAD) are left
+ * out: a hit is looked up by its tgid, and a thread's tid in the map
+ * would only wait there for its number to be reused by a process.
+ */
+SEC("?tracepoint/task/task_newtask")
+int usdtkit_trace_fork(void *ctx)
+{
+	unsigned int parent = bpf_get_current_pid_tgid() >> 32, child, flags;
+
+	if (!bpf_map_lookup_elem(&traced_tgids, &parent))
+		return 0;
+	if (bpf_probe_read_kernel(&flags, sizeof(flags), ctx + newtask_flags_off) ||
+	    (flags & USDTKIT_CLONE_THREAD))
+		return 0;
+	if (bpf_probe_read_kernel(&child, sizeof(child), ctx + newtask_pid_off))
+		return 0;
+	bpf_map_update_elem(&traced_tgids, &child, &parent, BPF_ANY);
+	return 0;
+}
+
+/* a process ends with its group leader (pid == tgid): the exiting task
+ * is current, so no field of the record is needed */
+SEC("?tracepoint/sched/sched_process_exit")
+int usdtkit_trace_exit(void *ctx)
+{
+	unsigned long long id = bpf_get_current_pid_tgid();
+	unsigned int tgid = id >> 32;
+
+	if ((unsigned int)id == tgid)
+		bpf_map_delete_elem(&traced_tgids, &tgid);
+	return 0;
+}
+
+#endif
