@@ -95,10 +95,11 @@ static int newtask_format(char *buf, size_t len)
 	return err;
 }
 
-/* Where the program reads task_newtask's pid and CLONE_THREAD. */
+/* Where the program reads task_newtask's CLONE_THREAD: one of the
+ * three places it knows (bpf/trace_children.h), and its pid at 8. */
 static int newtask_layout(struct trace *skel)
 {
-	unsigned int pid_off, pid_size, fl_off, fl_size;
+	unsigned int pid_off = 0, pid_size = 0, fl_off = 0, fl_size = 0;
 	char fmt[4096];
 	int err = newtask_format(fmt, sizeof(fmt));
 
@@ -107,18 +108,18 @@ static int newtask_layout(struct trace *skel)
 			  "task/task_newtask (is tracefs mounted?): %s", strerror(-err));
 		return err;
 	}
-	if (field_at(fmt, "pid", &pid_off, &pid_size) || pid_size != 4 ||
-	    field_at(fmt, "clone_flags", &fl_off, &fl_size) ||
-	    (fl_size != 4 && fl_size != 8)) {
-		trace_err("--children: tracepoint task/task_newtask has no "
-			  "pid or clone_flags field that trace can read");
-		return -EOPNOTSUPP;
-	}
+	err = field_at(fmt, "pid", &pid_off, &pid_size) ||
+	      field_at(fmt, "clone_flags", &fl_off, &fl_size) ||
+	      pid_off != 8 || pid_size != 4 || (fl_size != 4 && fl_size != 8);
 	/* CLONE_THREAD is in the low 32 bits */
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	fl_off += fl_size - 4;
 #endif
-	skel->rodata->newtask_pid_off = pid_off;
+	if (err || (fl_off != 28 && fl_off != 32 && fl_off != 36)) {
+		trace_err("--children: tracepoint task/task_newtask has a layout "
+			  "trace does not know (pid, clone_flags)");
+		return -EOPNOTSUPP;
+	}
 	skel->rodata->newtask_flags_off = fl_off;
 	return 0;
 }

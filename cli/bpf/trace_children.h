@@ -18,14 +18,14 @@
 /*
  * Load-time constants, set by the CLI before the load. follow_children
  * 0: the check in trace_hit() is never walked, so a trace without
- * --children runs what it ran before. The other two: where
- * task_newtask's pid and the low 32 bits of its clone_flags sit in the
- * record, read from the tracepoint's format file, as the layout varies
- * (clone_flags is an unsigned long before Linux 6.18, a u64 since).
+ * --children runs what it ran before. newtask_flags_off: where the low
+ * 32 bits of task_newtask's clone_flags sit in the record, read from the
+ * tracepoint's format file, as it varies: 32 (an unsigned long on 64-bit
+ * kernels before Linux 6.18, a u64 since), 28 (32-bit kernels before
+ * 6.18), 36 (big-endian). Its pid is at 8 on all of them.
  */
 const volatile unsigned int follow_children;
-const volatile unsigned int newtask_pid_off;
-const volatile unsigned int newtask_flags_off;
+const volatile unsigned int newtask_flags_off = 32;
 
 /* tgid -> the tgid that forked it (0 for the seeds); max_entries is 1
  * without --children, so the map costs nothing then */
@@ -52,19 +52,24 @@ static __always_inline int tgid_traced(void)
  * hit a probe before it is in the map. Threads (CLONE_THREAD) are left
  * out: a hit is looked up by its tgid, and a thread's tid in the map
  * would only wait there for its number to be reused by a process.
+ * The record is read at constant offsets only (a context pointer moved
+ * by a variable is refused), and without a helper: the three places
+ * clone_flags may be, then the one this kernel has.
  */
 SEC("?tracepoint/task/task_newtask")
 int usdtkit_trace_fork(void *ctx)
 {
 	unsigned int parent = bpf_get_current_pid_tgid() >> 32, child, flags;
+	unsigned int w28 = *(unsigned int *)(ctx + 28);
+	unsigned int w32 = *(unsigned int *)(ctx + 32);
+	unsigned int w36 = *(unsigned int *)(ctx + 36);
 
 	if (!bpf_map_lookup_elem(&traced_tgids, &parent))
 		return 0;
-	if (bpf_probe_read_kernel(&flags, sizeof(flags), ctx + newtask_flags_off) ||
-	    (flags & USDTKIT_CLONE_THREAD))
+	flags = newtask_flags_off == 28 ? w28 : newtask_flags_off == 32 ? w32 : w36;
+	if (flags & USDTKIT_CLONE_THREAD)
 		return 0;
-	if (bpf_probe_read_kernel(&child, sizeof(child), ctx + newtask_pid_off))
-		return 0;
+	child = *(unsigned int *)(ctx + 8);
 	bpf_map_update_elem(&traced_tgids, &child, &parent, BPF_ANY);
 	return 0;
 }
