@@ -31,7 +31,9 @@ counts=$(insns --counts)
 rich=$(insns --filter 'arg0 >= 0 && str(arg1) == "key*"' --counts \
 	--count-by 'str(arg1)' --hist arg0 --sum arg0 --avg arg0 --min arg0 \
 	--max arg0 --latency "$S" "$E" --key 'str(arg1)')
-echo "processed insns: print $print, filter $filter, counts $counts, richest $rich"
+kids=$(insns --children --counts)
+echo "processed insns: print $print, filter $filter, counts $counts, richest $rich," \
+	"counts --children $kids"
 
 for n in "$filter" "$counts" "$rich"; do
 	[ -n "$n" ] && ok || ko "a configuration did not load"
@@ -41,5 +43,9 @@ done
 [ "${filter:-0}" -gt "$print" ] && ok || ko "the filter ($filter) adds nothing to print ($print)"
 [ "${counts:-0}" -lt "$print" ] && ok || ko "counts ($counts) verify more than print ($print)"
 [ "${rich:-1000000}" -lt 250000 ] && ok || ko "richest ($rich) is past a quarter of 1M"
+# --children's check is walked with it only (a load-time constant), and
+# is a few instructions
+[ "${kids:-0}" -gt "${counts:-0}" ] && [ "${kids:-0}" -lt $((counts + 100)) ] && ok ||
+	ko "--children ($kids) against counts ($counts): not a few more"
 
 finish trace_verifier_insns
