@@ -74,16 +74,18 @@ int usdtkit_trace_fork(void *ctx)
 	return 0;
 }
 
-/* a process ends with its group leader (pid == tgid): the exiting task
- * is current, so no field of the record is needed */
+/*
+ * A process ends with its main thread, whose tid is its tgid: the
+ * exiting task is current, so no field of the record is needed. Any
+ * task's tid is deleted, not only a main thread's: a thread's is no key
+ * (task_newtask left it out), and should one be, it goes with its thread.
+ */
 SEC("?tracepoint/sched/sched_process_exit")
 int usdtkit_trace_exit(void *ctx)
 {
-	unsigned long long id = bpf_get_current_pid_tgid();
-	unsigned int tgid = id >> 32;
+	unsigned int tid = (unsigned int)bpf_get_current_pid_tgid();
 
-	if ((unsigned int)id == tgid)
-		bpf_map_delete_elem(&traced_tgids, &tgid);
+	bpf_map_delete_elem(&traced_tgids, &tid);
 	return 0;
 }
 
