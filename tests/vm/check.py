@@ -517,6 +517,16 @@ def check_agg(v, log):
     print("trace lat: count %s, unmatched %s, min %.1f ms, max %.1f ms"
           % (o.get("count"), o.get("unmatched"), mn / 1e6, mx / 1e6))
 
+    # --children --counts on vm_agg tree: its 4 tasks (a thread among
+    # them) in 3 processes, each firing once
+    objs, err = agg_objects(v, log, "tree")
+    v.check(len(objs) == 1 and objs[0].get("agg") == "counts" and
+            objs[0].get("name") == "forked" and objs[0].get("count") == 4,
+            "trace tree (--children): %s, want one count of 4" % [json.dumps(o) for o in objs])
+    v.check("usdtkit trace: 4 hits aggregated" in err,
+            "trace tree: no line '4 hits aggregated': %s" % " | ".join(err))
+    print("trace tree: --children counted %s" % (objs[0].get("count") if objs else None))
+
 
 # The verifier stops at 1M processed instructions (BPF_COMPLEXITY_LIMIT_INSNS);
 # every configuration stays under a quarter of it, to leave room to grow

@@ -295,12 +295,13 @@ scenario_thumb() {
 }
 
 # agg: the in-kernel --filter and aggregations of `trace` on vm_agg's
-# known values (vm_agg.c), and --latency on its begin/end pairs by arg0:
-# two CLIs at once, each running its own vm_agg by -c, fired once both
-# have said "Tracing" (a fresh attach after a teardown is slow under TCG)
+# known values (vm_agg.c), --latency on its begin/end pairs by arg0, and
+# --children on its process tree: three CLIs at once, each running its
+# own vm_agg by -c, fired once all have said "Tracing" (a fresh attach
+# after a teardown is slow under TCG)
 scenario_agg() {
-	local ta tl
-	mkdir -p /tmp/agg /tmp/lat
+	local ta tl tt
+	mkdir -p /tmp/agg /tmp/lat /tmp/tree
 	$CLI trace --json -v -c "/w/vm_agg agg /tmp/agg" \
 		--filter 'arg0 > 2 && (str(arg3) == "/api*" || str(arg3) == "/tick" || arg2 <= -28)' \
 		--counts --count-by 'str(arg3)' --hist arg1 \
@@ -312,13 +313,19 @@ scenario_agg() {
 		--latency usdtkit_vm:begin usdtkit_vm:end \
 		> /tmp/trace_lat.json 2> /tmp/trace_lat.err &
 	tl=$!
+	$CLI trace --json -v -c "/w/vm_agg tree /tmp/tree" --children --counts \
+		usdtkit_vm:forked > /tmp/trace_tree.json 2> /tmp/trace_tree.err &
+	tt=$!
 	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_agg.err || ! alive $ta" ||
 		note "trace agg: not attached after 120 s"
 	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_lat.err || ! alive $tl" ||
 		note "trace lat: not attached after 120 s"
-	touch /tmp/agg/go /tmp/lat/go
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_tree.err || ! alive $tt" ||
+		note "trace tree: not attached after 120 s"
+	touch /tmp/agg/go /tmp/lat/go /tmp/tree/go
 	finish_trace agg "$ta"
 	finish_trace lat "$tl"
+	finish_trace tree "$tt"
 	load_configs
 }
 

@@ -18,15 +18,22 @@
  *	  begin(3) begin(4) 5 ms end(4) end(3)	(4 pairs)
  *	  end(1) again, end(99)			(2 unmatched)
  *	  begin(5)				(never ends)
+ *   vm_agg tree DIR
+ *	wait for DIR/go, then usdtkit_vm:forked(who) once in each task of
+ *	a tree: who 0 itself, 1 a child it forks, 3 that child's thread, 2
+ *	the child's child; each waits for its own (4 hits, 1 of them its
+ *	own pid's: `trace --children` sees 4, without it 1)
  *
  * Run by `usdtkit trace -c`, so it is traced from its exec; DIR/go lets
  * the guest fire it once every concurrent trace is attached.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <sys/sdt.h>
+#include <sys/wait.h>
 
 static const char *const paths[] = { "/", "/index.html", "/api/v1/items" };
 
@@ -82,6 +89,54 @@ static void lat(void)
 	begin(5);
 }
 
+static __attribute__((noinline)) void forked(int who)
+{
+	STAP_PROBE1(usdtkit_vm, forked, who);
+}
+
+static void *tree_thread(void *arg)
+{
+	(void)arg;
+	forked(3);
+	return NULL;
+}
+
+/* fork() then @fn in the child, which exits; the child's pid or -1 */
+static pid_t spawn(void (*fn)(void))
+{
+	pid_t p = fork();
+
+	if (p == 0) {
+		fn();
+		_exit(0);
+	}
+	return p;
+}
+
+static void grandchild(void)
+{
+	forked(2);
+}
+
+static void child(void)
+{
+	pthread_t th;
+	int ok = !pthread_create(&th, NULL, tree_thread, NULL);
+
+	forked(1);
+	if (spawn(grandchild) > 0)
+		wait(NULL);
+	if (ok)
+		pthread_join(th, NULL);
+}
+
+static void tree(void)
+{
+	forked(0);
+	if (spawn(child) > 0)
+		wait(NULL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "agg")) {
@@ -94,6 +149,11 @@ int main(int argc, char **argv)
 		lat();
 		return 0;
 	}
-	fprintf(stderr, "usage: vm_agg agg|lat DIR\n");
+	if (argc == 3 && !strcmp(argv[1], "tree")) {
+		wait_go(argv[2]);
+		tree();
+		return 0;
+	}
+	fprintf(stderr, "usage: vm_agg agg|lat|tree DIR\n");
 	return 2;
 }
