@@ -24,9 +24,9 @@
  *     dropped then.
  *
  * The check in the program sits behind the load-time constant
- * follow_children: a trace without --children verifies and runs none
- * of it, its map has one entry and its tracepoint programs are not
- * loaded (SEC("?...")).
+ * follow_children: without --children the verifier drops its branch
+ * (a hit keeps the constant's load), the map has one entry and the
+ * tracepoint programs are not loaded (SEC("?...")).
  */
 #include <ctype.h>
 #include <dirent.h>

@@ -17,12 +17,14 @@
 
 /*
  * Load-time constants, set by the CLI before the load. follow_children
- * 0: the check in trace_hit() is never walked, so a trace without
- * --children runs what it ran before. newtask_flags_off: where the low
- * 32 bits of task_newtask's clone_flags sit in the record, read from the
- * tracepoint's format file, as it varies: 32 (an unsigned long on 64-bit
- * kernels before Linux 6.18, a u64 since), 28 (32-bit kernels before
- * 6.18), 36 (big-endian). Its pid is at 8 on all of them.
+ * 0: the verifier removes the branch of the check in trace_hit() and
+ * never walks the lookup; a hit without --children keeps only the load
+ * of the constant. newtask_flags_off: where the low 32 bits of
+ * task_newtask's clone_flags sit in the record, read from the
+ * tracepoint's format file, as it varies: 32 (64-bit kernels: an
+ * unsigned long, a u64 in recent ones such as 6.18), 28 (32-bit kernels
+ * while it was an unsigned long), 36 (64-bit big-endian). Its pid is
+ * at 8 in all of them.
  */
 const volatile unsigned int follow_children;
 const volatile unsigned int newtask_flags_off = 32;
