@@ -40,6 +40,7 @@ struct probe {
 struct trace;
 struct ring_buffer;
 struct bpf_link;
+struct bpf_program;
 struct filter_expr;
 struct usdtkit_trace_cfg;
 
@@ -74,6 +75,7 @@ struct trace_aggs {
 /* --children: trace_children.c */
 struct trace_children {
 	bool on;
+	struct bpf_program *fork_prog;	/* the one of this kernel's layout */
 	struct bpf_link *fork, *exit;	/* its tracepoints, once attached */
 };
 

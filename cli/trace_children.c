@@ -95,33 +95,40 @@ static int newtask_format(char *buf, size_t len)
 	return err;
 }
 
-/* Where the program reads task_newtask's CLONE_THREAD: one of the
- * three places it knows (bpf/trace_children.h), and its pid at 8. */
-static int newtask_layout(struct trace *skel)
+/* The program for this kernel's task_newtask: the one that reads the
+ * low 32 bits of clone_flags where they are (bpf/trace_children.h) */
+static struct bpf_program *fork_prog(struct trace *skel)
 {
+	const struct { unsigned int off; struct bpf_program *prog; } progs[] = {
+		{ 28, skel->progs.usdtkit_trace_fork28 },
+		{ 32, skel->progs.usdtkit_trace_fork32 },
+		{ 36, skel->progs.usdtkit_trace_fork36 },
+	};
 	unsigned int pid_off = 0, pid_size = 0, fl_off = 0, fl_size = 0;
 	char fmt[4096];
+	size_t i;
 	int err = newtask_format(fmt, sizeof(fmt));
 
 	if (err) {
 		trace_err("--children: cannot read the format of tracepoint "
 			  "task/task_newtask (is tracefs mounted?): %s", strerror(-err));
-		return err;
+		errno = -err;
+		return NULL;
 	}
-	err = field_at(fmt, "pid", &pid_off, &pid_size) ||
-	      field_at(fmt, "clone_flags", &fl_off, &fl_size) ||
-	      pid_off != 8 || pid_size != 4 || (fl_size != 4 && fl_size != 8);
-	/* CLONE_THREAD is in the low 32 bits */
+	if (!field_at(fmt, "pid", &pid_off, &pid_size) && pid_off == 8 &&
+	    pid_size == 4 && !field_at(fmt, "clone_flags", &fl_off, &fl_size) &&
+	    (fl_size == 4 || fl_size == 8)) {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	fl_off += fl_size - 4;
+		fl_off += fl_size - 4;	/* CLONE_THREAD is in the low half */
 #endif
-	if (err || (fl_off != 28 && fl_off != 32 && fl_off != 36)) {
-		trace_err("--children: tracepoint task/task_newtask has a layout "
-			  "trace does not know (pid, clone_flags)");
-		return -EOPNOTSUPP;
+		for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+			if (progs[i].off == fl_off)
+				return progs[i].prog;
 	}
-	skel->rodata->newtask_flags_off = fl_off;
-	return 0;
+	trace_err("--children: tracepoint task/task_newtask has a layout "
+		  "trace does not know (pid, clone_flags)");
+	errno = EOPNOTSUPP;
+	return NULL;
 }
 
 int trace_children_prepare(struct tracer *t)
@@ -131,13 +138,13 @@ int trace_children_prepare(struct tracer *t)
 
 	if (!t->kids.on)
 		return 0;
-	err = newtask_layout(skel);
-	if (err)
-		return err;
+	t->kids.fork_prog = fork_prog(skel);
+	if (!t->kids.fork_prog)
+		return -errno;
 	skel->rodata->follow_children = 1;
 	err = bpf_map__set_max_entries(skel->maps.traced_tgids, CHILDREN_MAX);
 	if (!err)
-		err = bpf_program__set_autoload(skel->progs.usdtkit_trace_fork, true);
+		err = bpf_program__set_autoload(t->kids.fork_prog, true);
 	if (!err)
 		err = bpf_program__set_autoload(skel->progs.usdtkit_trace_exit, true);
 	if (err)
@@ -253,7 +260,7 @@ int trace_children_start(struct tracer *t)
 	fd = bpf_map__fd(t->skel->maps.traced_tgids);
 	err = add_tgid(fd, (unsigned int)t->pid, 0);
 	if (!err)
-		err = attach_tp(t->skel->progs.usdtkit_trace_fork, &t->kids.fork,
+		err = attach_tp(t->kids.fork_prog, &t->kids.fork,
 				"task/task_newtask");
 	if (!err)
 		err = attach_tp(t->skel->progs.usdtkit_trace_exit, &t->kids.exit,

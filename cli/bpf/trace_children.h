@@ -16,18 +16,12 @@
 #define USDTKIT_CLONE_THREAD 0x00010000	/* <linux/sched.h> */
 
 /*
- * Load-time constants, set by the CLI before the load. follow_children
- * 0: the verifier removes the branch of the check in trace_hit() and
- * never walks the lookup; a hit without --children keeps only the load
- * of the constant. newtask_flags_off: where the low 32 bits of
- * task_newtask's clone_flags sit in the record, read from the
- * tracepoint's format file, as it varies: 32 (64-bit kernels: an
- * unsigned long, a u64 in recent ones such as 6.18), 28 (32-bit kernels
- * while it was an unsigned long), 36 (64-bit big-endian). Its pid is
- * at 8 in all of them.
+ * A load-time constant, set by the CLI before the load: 0 (no
+ * --children), the verifier removes the branch of the check in
+ * trace_hit() and never walks the lookup; a hit keeps only the load of
+ * the constant.
  */
 const volatile unsigned int follow_children;
-const volatile unsigned int newtask_flags_off = 32;
 
 /* tgid -> the tgid that forked it (0 for the seeds); max_entries is 1
  * without --children, so the map costs nothing then */
@@ -54,27 +48,37 @@ static __always_inline int tgid_traced(void)
  * hit a probe before it is in the map. Threads (CLONE_THREAD) are left
  * out: a hit is looked up by its tgid, and a thread's tid in the map
  * would only wait there for its number to be reused by a process.
- * The record is read at constant offsets only (a context pointer moved
- * by a variable is refused), and without a helper: the three places
- * clone_flags may be, then the one this kernel has.
  */
-SEC("?tracepoint/task/task_newtask")
-int usdtkit_trace_fork(void *ctx)
+static __always_inline int on_fork(unsigned int child, unsigned int flags)
 {
-	unsigned int parent = bpf_get_current_pid_tgid() >> 32, child, flags;
-	unsigned int w28 = *(unsigned int *)(ctx + 28);
-	unsigned int w32 = *(unsigned int *)(ctx + 32);
-	unsigned int w36 = *(unsigned int *)(ctx + 36);
+	unsigned int parent = bpf_get_current_pid_tgid() >> 32;
 
-	if (!bpf_map_lookup_elem(&traced_tgids, &parent))
+	if ((flags & USDTKIT_CLONE_THREAD) ||
+	    !bpf_map_lookup_elem(&traced_tgids, &parent))
 		return 0;
-	flags = newtask_flags_off == 28 ? w28 : newtask_flags_off == 32 ? w32 : w36;
-	if (flags & USDTKIT_CLONE_THREAD)
-		return 0;
-	child = *(unsigned int *)(ctx + 8);
 	bpf_map_update_elem(&traced_tgids, &child, &parent, BPF_ANY);
 	return 0;
 }
+
+/*
+ * task_newtask's pid is at 8 in every kernel, and the low 32 bits of
+ * its clone_flags at 32 (64-bit kernels: an unsigned long, a u64 in
+ * recent ones such as 6.18), 28 (32-bit kernels while it was an
+ * unsigned long) or 36 (64-bit big-endian): one program per place, the
+ * CLI loads the one the tracepoint's format names. A record is read at
+ * constant offsets only, and none past its end: the kernel refuses to
+ * attach a program that reads further (EACCES).
+ */
+#define USDTKIT_TRACE_FORK(off)						\
+SEC("?tracepoint/task/task_newtask")					\
+int usdtkit_trace_fork##off(void *ctx)					\
+{									\
+	return on_fork(*(unsigned int *)(ctx + 8),			\
+		       *(unsigned int *)(ctx + off));			\
+}
+USDTKIT_TRACE_FORK(28)
+USDTKIT_TRACE_FORK(32)
+USDTKIT_TRACE_FORK(36)
 
 /*
  * A process ends with its main thread, whose tid is its tgid: the
