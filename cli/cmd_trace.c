@@ -549,6 +549,8 @@ static void report(struct tracer *t)
 			  bpf_map__max_entries(t->skel->maps.agg_by));
 	if (t->verbose)
 		fprintf(stderr, "usdtkit trace: %llu hits in BPF\n", kept + dropped);
+	if (t->verbose)
+		trace_children_report(t);
 }
 
 static void cleanup(struct tracer *t)

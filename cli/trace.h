@@ -150,10 +150,12 @@ bool trace_cmd_exited(struct tracer *t, bool block);
 void trace_cmd_stop(struct tracer *t);
 
 /* trace_children.c: --children, set up before the load (prepare) and
- * before the probes are attached (start); gone: no traced process left */
+ * before the probes are attached (start); gone: no traced process left;
+ * report: -v's line */
 int trace_children_prepare(struct tracer *t);
 int trace_children_start(struct tracer *t);
 bool trace_children_gone(struct tracer *t);
+void trace_children_report(struct tracer *t);
 void trace_children_stop(struct tracer *t);
 
 /* trace_output.c: one hit, as JSON or as a line of text */

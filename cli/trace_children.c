@@ -294,6 +294,23 @@ bool trace_children_gone(struct tracer *t)
 	return true;
 }
 
+/* -v: the forks followed (the processes seeded from /proc are not) */
+void trace_children_report(struct tracer *t)
+{
+	int ncpu = libbpf_num_possible_cpus(), zero = 0, i;
+	unsigned long long *v, sum = 0;
+
+	if (!t->kids.on || ncpu <= 0 || !(v = calloc((size_t)ncpu, sizeof(*v))))
+		return;
+	if (!bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.children_forks), &zero, v)) {
+		for (i = 0; i < ncpu; i++)
+			sum += v[i];
+		fprintf(stderr, "usdtkit trace: --children: %llu fork%s followed\n",
+			sum, sum == 1 ? "" : "s");
+	}
+	free(v);
+}
+
 void trace_children_stop(struct tracer *t)
 {
 	bpf_link__destroy(t->kids.fork);

@@ -79,13 +79,17 @@ counts() {
 }
 
 for m in multi perf ipmap; do
-	tree "$tmp/out" "$tmp/err" --mode $m --children -p @PID forkt:hit
+	tree "$tmp/out" "$tmp/err" --mode $m -v --children -p @PID forkt:hit
 	[ $rc -eq 0 ] && [ $wrc -eq 0 ] && ok ||
 		{ ko "$m --children: exit $rc (fx_fork $wrc)"; cat "$tmp/err"; continue; }
 	got=$(counts "$tmp/out")
 	[ "$got" = "$want" ] && ok || { ko "$m --children: hits $got, want $want"; cat "$tmp/err"; }
 	[ "$(grep -c 'forkt:hit(' "$tmp/out")" -eq $all ] && ok ||
 		{ ko "$m --children: other hits than the tree's:"; grep -v "pid $wpid " "$tmp/out" | head; }
+	# the forks followed: the C children and their G each, not their
+	# threads (the child forked before the trace was found in /proc)
+	grep -q "^usdtkit trace: --children: $((C + C * G)) forks followed\$" "$tmp/err" && ok ||
+		{ ko "$m --children: want $((C + C * G)) forks followed:"; cat "$tmp/err"; }
 	# it ended by itself: the tree's exits emptied the map
 	grep -q "^usdtkit trace: pid $wpid and its children exited\$" "$tmp/err" && ok ||
 		{ ko "$m --children: did not end with the tree:"; cat "$tmp/err"; }
@@ -104,11 +108,14 @@ tree "$tmp/out" "$tmp/err" --children -p @PID --counts "$fx:forkt:hit"
 	{ ko "--counts PATH target: exit $rc, want $all hits:"; cat "$tmp/out" "$tmp/err"; }
 
 # -c CMD --children: CMD's tree (its stdin is trace's: EOF lets it go)
-timeout 60 "$u" trace --children -c "$fx $C $G $K" forkt:hit </dev/null >"$tmp/out" 2>"$tmp/err"
+timeout 60 "$u" trace -v --children -c "$fx $C $G $K" forkt:hit </dev/null >"$tmp/out" 2>"$tmp/err"
 rc=$?
 got=$(counts "$tmp/out")
 [ $rc -eq 0 ] && [ "$got" = "$want" ] && ok ||
 	{ ko "-c --children: exit $rc, hits $got, want $want"; cat "$tmp/err"; }
+# every process but CMD was forked while traced, its first child too
+grep -q "^usdtkit trace: --children: $((1 + C + C * G)) forks followed\$" "$tmp/err" && ok ||
+	{ ko "-c --children: want $((1 + C + C * G)) forks followed:"; cat "$tmp/err"; }
 timeout 60 "$u" trace -c "$fx $C $G $K" forkt:hit </dev/null >"$tmp/out" 2>"$tmp/err"
 rc=$?
 got=$(counts "$tmp/out")
