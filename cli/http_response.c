@@ -18,6 +18,7 @@ static const struct {
 	{ 414, "URI Too Long" },
 	{ 431, "Request Header Fields Too Large" },
 	{ 500, "Internal Server Error" },
+	{ 503, "Service Unavailable" },
 };
 
 static const char *reason(int status)

@@ -20,6 +20,7 @@
 #define DEF_MAX_CONNS 64
 #define DEF_TIMEOUT_MS 5000
 #define DEF_MAX_REQUEST 8192
+#define DEF_MAX_HELD (64u << 20)
 /* accept() failed for want of fds or memory: try again after this */
 #define ACCEPT_RETRY_MS 100
 /* events taken per step, and reads per lingering client per event: the
@@ -51,6 +52,7 @@ struct http_serve {
 	int lfd, efd;
 	unsigned int port;
 	uint64_t accept_retry_ms;	/* 0: listening */
+	size_t held;			/* bytes of the bodies being sent */
 	struct conn *conns;
 	char *pool;
 };
@@ -68,11 +70,18 @@ static uint64_t conn_id(const struct http_serve *s, const struct conn *c)
 	return (uint64_t)(c - s->conns) + 1;	/* 0 is the listening fd */
 }
 
-static void conn_close(struct conn *c)
+static void conn_drop_body(struct http_serve *s, struct conn *c)
+{
+	free(c->body);
+	s->held -= c->body_len;
+	c->body = NULL;
+	c->body_len = 0;
+}
+
+static void conn_close(struct http_serve *s, struct conn *c)
 {
 	close(c->fd);	/* which also takes it out of the epoll set */
-	free(c->body);
-	c->body = NULL;
+	conn_drop_body(s, c);
 	c->fd = -1;
 	c->state = CONN_FREE;
 }
@@ -81,12 +90,11 @@ static void conn_close(struct conn *c)
  * is read and dropped (http_serve.h) until it closes or time is up. */
 static void conn_done(struct http_serve *s, struct conn *c)
 {
-	free(c->body);
-	c->body = NULL;
+	conn_drop_body(s, c);
 	shutdown(c->fd, SHUT_WR);
 	c->state = CONN_LINGER;
 	if (watch(s, EPOLL_CTL_MOD, c->fd, EPOLLIN, conn_id(s, c)))
-		conn_close(c);
+		conn_close(s, c);
 }
 
 static void conn_write(struct http_serve *s, struct conn *c)
@@ -118,12 +126,12 @@ static void conn_write(struct http_serve *s, struct conn *c)
 				c->state = CONN_WRITE;
 				if (watch(s, EPOLL_CTL_MOD, c->fd, EPOLLOUT,
 					  conn_id(s, c)))
-					conn_close(c);
+					conn_close(s, c);
 			}
 			return;
 		}
 		if (n <= 0) {
-			conn_close(c);
+			conn_close(s, c);
 			return;
 		}
 		c->sent += (size_t)n;
@@ -145,6 +153,13 @@ static void conn_answer(struct http_serve *s, struct conn *c, int status)
 			body = NULL;
 			len = 0;
 			status = 500;
+		} else if (!c->req.head && len > s->o.max_held - s->held) {
+			/* clients that do not read hold their bodies: no
+			 * more memory for them than max_held */
+			free(body);
+			body = NULL;
+			len = 0;
+			status = 503;
 		}
 	}
 	c->head_len = http_head(c->head, sizeof(c->head), status,
@@ -157,6 +172,7 @@ static void conn_answer(struct http_serve *s, struct conn *c, int status)
 	}
 	c->body = body;
 	c->body_len = len;
+	s->held += len;
 	c->sent = 0;
 	conn_write(s, c);
 }
@@ -174,7 +190,7 @@ static void conn_read(struct http_serve *s, struct conn *c)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return;
 		if (n <= 0) {	/* gone before its request ended */
-			conn_close(c);
+			conn_close(s, c);
 			return;
 		}
 		c->len += (size_t)n;
@@ -197,7 +213,7 @@ static void conn_linger(struct http_serve *s, struct conn *c)
 			      errno == EINTR))
 			return;
 		if (n <= 0) {
-			conn_close(c);
+			conn_close(s, c);
 			return;
 		}
 	}
@@ -224,7 +240,7 @@ static struct conn *conn_slot(struct http_serve *s)
 			best = c;
 	}
 	if (best)
-		conn_close(best);
+		conn_close(s, best);
 	return best;
 }
 
@@ -245,7 +261,7 @@ static void conn_open(struct http_serve *s, int fd, uint64_t now_ms)
 	c->sent = 0;
 	c->body_len = 0;
 	if (watch(s, EPOLL_CTL_ADD, fd, EPOLLIN, conn_id(s, c))) {
-		conn_close(c);
+		conn_close(s, c);
 		return;
 	}
 	/* a scraper's request is often here already: read it now, before
@@ -295,7 +311,7 @@ static void conn_event(struct http_serve *s, struct conn *c, uint32_t ev)
 	if (c->state == CONN_FREE)
 		return;		/* closed earlier in this step */
 	if ((ev & EPOLLERR) || ((ev & EPOLLHUP) && c->state != CONN_READ)) {
-		conn_close(c);
+		conn_close(s, c);
 		return;
 	}
 	if (c->state == CONN_READ)
@@ -317,7 +333,7 @@ static void conn_expire(struct http_serve *s, struct conn *c)
 		if (send(c->fd, h, n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
 			usdtkit__debug(&s->log, "http: 408: %s", strerror(errno));
 	}
-	conn_close(c);
+	conn_close(s, c);
 }
 
 int http_serve_step(struct http_serve *s, uint64_t now_ms)
@@ -398,6 +414,8 @@ static int serve_opts(struct http_serve *s, const struct http_serve_opts *opts)
 		s->o.timeout_ms = DEF_TIMEOUT_MS;
 	if (!s->o.max_request)
 		s->o.max_request = DEF_MAX_REQUEST;
+	if (!s->o.max_held)
+		s->o.max_held = DEF_MAX_HELD;
 	return 0;
 }
 
@@ -454,7 +472,7 @@ void http_serve_free(struct http_serve *s)
 		return;
 	for (i = 0; s->conns && i < s->o.max_conns; i++)
 		if (s->conns[i].state != CONN_FREE)
-			conn_close(&s->conns[i]);
+			conn_close(s, &s->conns[i]);
 	if (s->efd >= 0)
 		close(s->efd);
 	if (s->lfd >= 0)

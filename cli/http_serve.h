@@ -35,6 +35,10 @@
  * - Each connection has timeout_ms (5 s) from its accept for the whole
  *   exchange: a client that sends one byte a second, or never reads its
  *   response, is cut then (with a 408 if it had not sent its request).
+ * - A 200's body is held until the client has read it all: at most
+ *   max_held bytes (64 MiB) of bodies are held at once, and a scrape
+ *   whose body would go past that gets a 503, so that clients which
+ *   never read cannot make the tracer's memory grow with their number.
  * - GET or HEAD of the path (a query string is ignored): 200 with the
  *   body the caller's callback makes at that moment. Another path: 404.
  *   Another method on the path: 405 with "Allow: GET, HEAD". A malformed
@@ -78,9 +82,10 @@ struct http_serve_opts {
 	unsigned int max_conns;		/* 0: 64 */
 	unsigned int timeout_ms;	/* per connection; 0: 5000 */
 	unsigned int max_request;	/* request line + headers; 0: 8192 */
+	size_t max_held;		/* bytes of 200 bodies held; 0: 64 MiB */
 	size_t :0;			/* new fields go above */
 };
-#define http_serve_opts__last_field max_request
+#define http_serve_opts__last_field max_held
 
 /*
  * Listen on @addr: "HOST:PORT" with HOST an IPv4 address or "localhost"

@@ -8,7 +8,9 @@ request lines and headers, binary bytes, HTTP/0.9 and HTTP/2 prefaces,
 POST, path traversal) while scrapes go on: each scrape must be answered in
 full, byte for byte, within BOUND seconds, the driver must hold no more
 than its connection table, and its memory must stay bounded (VmHWM against
-VmRSS before). Bad listening addresses are refused with one line.
+VmRSS before). A client that never reads holds its body against
+max_held: past it, a 503. Bad listening addresses are refused with one
+line.
 
     http_hostile.py [--short] [--sanitized] [--wrap=CMD] DRIVER
 
@@ -38,6 +40,10 @@ FIXED = (b'# HELP drv_fixed A fixed value.\n'
 CTYPE = 'text/plain; version=0.0.4; charset=utf-8'
 
 failures = []
+
+
+def short(b):
+    return repr(b if len(b) < 200 else b[:200] + b'...')
 
 
 def check(cond, what):
@@ -107,14 +113,14 @@ class Scraper:
         check(h.get('content-type') == CTYPE, '%s: type %r' % (what, h.get('content-type')))
         check(h.get('connection') == 'close', '%s: no Connection: close' % what)
         check(h.get('content-length') == str(len(want)), '%s: length %r' % (what, h.get('content-length')))
-        check(body == want, '%s: body %r, want %r' % (what, body, want))
+        check(body == want, '%s: body %s, want %s' % (what, short(body), short(want)))
 
     def head(self):
         st, h, body = exchange(self.port, b'HEAD /metrics HTTP/1.0\r\n\r\n')
         self.made += 1
         want = FIXED + b'drv_scrapes_total %d\n' % self.made
         check(st == 200 and body == b'' and h.get('content-length') == str(len(want)),
-              'HEAD: %s %r %r' % (st, h, body))
+              'HEAD: %s %r %s' % (st, h, short(body)))
 
 
 def expect(port, data, status, what, **kw):
@@ -271,6 +277,47 @@ def under_attack(port, pid, sc, short):
                loris.get('answer', b'')[:12]))
 
 
+def start(cmd, *args):
+    drv = subprocess.Popen(cmd + ['127.0.0.1:0'] + list(args), stdout=subprocess.PIPE)
+    line = drv.stdout.readline().decode()
+    m = re.match(r'port (\d+)$', line.strip())
+    if not m:
+        drv.kill()
+        raise RuntimeError('the driver said %r' % line)
+    return drv, int(m.group(1))
+
+
+def stop(drv):
+    drv.send_signal(signal.SIGTERM)
+    rc = drv.wait(120)
+    check(rc == 0, 'the driver exited %d' % rc)
+
+
+def held_bound(cmd):
+    """A client that never reads holds its 16 MiB body; with max_held
+    24 MiB the next scrape gets a 503, and a 200 once that client is gone."""
+    pad = 16 << 20
+    drv, port = start(cmd, 'pad=%d' % pad, 'max_held=%d' % (24 << 20))
+    idle = socket.socket()
+    idle.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    idle.settimeout(10)
+    idle.connect(('127.0.0.1', port))
+    idle.sendall(b'GET /metrics HTTP/1.0\r\n\r\n')
+    first = idle.recv(16)
+    check(first.startswith(b'HTTP/1.1 200 '), 'the idle client got %r' % first)
+    r = expect(port, b'GET /metrics HTTP/1.0\r\n\r\n', 503, 'past max_held', timeout=10)
+    check(r and r[1] == b'503 Service Unavailable\n', '503 body %s' % short(r[1] if r else b''))
+    idle.close()
+    for _ in range(100):
+        st, _, body = exchange(port, b'GET /metrics HTTP/1.0\r\n\r\n', timeout=10)
+        if st == 200:
+            break
+        time.sleep(0.05)
+    check(st == 200 and len(body) > pad, 'after the idle client left: %s' % st)
+    print('max_held: 503 while a client that does not read holds its body, then %s' % st)
+    stop(drv)
+
+
 def bad_addresses(cmd):
     for addr in ['', ':9100', '::1:9100', 'example.com:80', '127.0.0.1:65536']:
         p = subprocess.run(cmd + [addr], capture_output=True, timeout=60)
@@ -289,14 +336,9 @@ def main():
     cmd = shlex.split(a.wrap) + [a.driver]
     # the driver's fds are the server's; the test's own need 500 and more
     bad_addresses(cmd)
-    drv = subprocess.Popen(cmd + ['127.0.0.1:0'], stdout=subprocess.PIPE)
-    line = drv.stdout.readline().decode()
-    m = re.match(r'port (\d+)$', line.strip())
-    if not m:
-        print('FAIL: the driver said %r' % line)
-        drv.kill()
-        return 1
-    port = int(m.group(1))
+    if not a.short:
+        held_bound(cmd)
+    drv, port = start(cmd)
     sc = Scraper(port)
     slow = 10 if a.short else 1
     # a slow client alone, next to one request of each kind: its time
@@ -323,9 +365,7 @@ def main():
               a.sanitized else 'the wrapper\'s memory is in it'))
     else:
         check(grew < RSS_BOUND, 'VmHWM grew by %d bytes' % grew)
-    drv.send_signal(signal.SIGTERM)
-    rc = drv.wait(120)
-    check(rc == 0, 'the driver exited %d' % rc)
+    stop(drv)
     print('%d failure(s)' % len(failures))
     return 1 if failures else 0
 

@@ -3,9 +3,10 @@
  * The test driver of cli/http_serve.c (tests/http_hostile.py): serves
  * GET /metrics on ADDR from a poll loop like trace's (the server's fd and
  * a signalfd), until SIGTERM or SIGINT. The body is a fixed family and a
- * counter of the bodies made so far, written with cli/prom.c. Prints
- * "port N" once listening.
- *   http_serve_drv ADDR [MAX_CONNS TIMEOUT_MS MAX_REQUEST]
+ * counter of the bodies made so far, written with cli/prom.c, and
+ * pad=N bytes of comment after them. Prints "port N" once listening.
+ *   http_serve_drv ADDR [max_conns=N] [timeout_ms=N] [max_request=N]
+ *                       [max_held=N] [pad=N]
  */
 #include <errno.h>
 #include <poll.h>
@@ -22,6 +23,7 @@
 
 struct drv {
 	unsigned long long scrapes;
+	size_t pad;
 };
 
 static int body(void *ctx, char **data, size_t *len)
@@ -38,6 +40,21 @@ static int body(void *ctx, char **data, size_t *len)
 	prom_family(&b, "drv_scrapes_total", "counter",
 		    "Bodies made, this one included.");
 	prom_sample(&b, "drv_scrapes_total", NULL, NULL, 0, PROM_U64(d->scrapes));
+	if (d->pad && !prom_finish(&b, data, len)) {
+		/* the padding: a comment line, which the format allows */
+		char *p = realloc(*data, *len + d->pad + 3);
+
+		if (!p) {
+			free(*data);
+			return -ENOMEM;
+		}
+		memcpy(p + *len, "# ", 2);
+		memset(p + *len + 2, 'p', d->pad);
+		p[*len + 2 + d->pad] = '\n';
+		*data = p;
+		*len += d->pad + 3;
+		return 0;
+	}
 	return prom_finish(&b, data, len);
 }
 
@@ -88,22 +105,46 @@ static int run(struct http_serve *s, int sfd)
 	}
 }
 
+/* NAME=N arguments: a field of the options, or the padding */
+static int set_args(int argc, char **argv, struct http_serve_opts *o,
+		    struct drv *d)
+{
+	unsigned long long v;
+	char name[32];
+	int i, n;
+
+	for (i = 2; i < argc; i++) {
+		if (sscanf(argv[i], "%31[a-z_]=%llu%n", name, &v, &n) != 2 ||
+		    argv[i][n])
+			return -1;
+		if (!strcmp(name, "max_conns"))
+			o->max_conns = (unsigned int)v;
+		else if (!strcmp(name, "timeout_ms"))
+			o->timeout_ms = (unsigned int)v;
+		else if (!strcmp(name, "max_request"))
+			o->max_request = (unsigned int)v;
+		else if (!strcmp(name, "max_held"))
+			o->max_held = (size_t)v;
+		else if (!strcmp(name, "pad"))
+			d->pad = (size_t)v;
+		else
+			return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct drv d = { 0 };
 	struct http_serve *s;
 	int sfd, err;
 
-	if (argc != 2 && argc != 5) {
-		fprintf(stderr, "usage: http_serve_drv ADDR [MAX_CONNS TIMEOUT_MS MAX_REQUEST]\n");
-		return 2;
-	}
 	USDTKIT_OPTS(http_serve_opts, o, .content_type = PROM_CONTENT_TYPE,
 		     .body = body, .body_ctx = &d, .print = print);
-	if (argc == 5) {
-		o.max_conns = (unsigned int)atoi(argv[2]);
-		o.timeout_ms = (unsigned int)atoi(argv[3]);
-		o.max_request = (unsigned int)atoi(argv[4]);
+	if (argc < 2 || set_args(argc, argv, &o, &d)) {
+		fprintf(stderr, "usage: http_serve_drv ADDR [max_conns=N] [timeout_ms=N] "
+			"[max_request=N] [max_held=N] [pad=N]\n");
+		return 2;
 	}
 	sfd = sig_fd();
 	if (sfd < 0) {
