@@ -97,26 +97,31 @@ static void conn_done(struct http_serve *s, struct conn *c)
 		conn_close(s, c);
 }
 
+/* what is left to send of head and body, in @iov; how many pieces */
+static size_t conn_unsent(struct conn *c, struct iovec *iov)
+{
+	size_t n = 0;
+
+	if (c->sent < c->head_len) {
+		iov[n++] = (struct iovec){ c->head + c->sent,
+					   c->head_len - c->sent };
+		if (c->body_len)
+			iov[n++] = (struct iovec){ c->body, c->body_len };
+	} else {
+		iov[n++] = (struct iovec){ c->body + (c->sent - c->head_len),
+					   c->head_len + c->body_len - c->sent };
+	}
+	return n;
+}
+
 static void conn_write(struct http_serve *s, struct conn *c)
 {
-	size_t total = c->head_len + c->body_len;
-
-	while (c->sent < total) {
+	while (c->sent < c->head_len + c->body_len) {
 		struct iovec iov[2];
 		struct msghdr m = { .msg_iov = iov };
 		ssize_t n;
 
-		if (c->sent < c->head_len) {
-			iov[m.msg_iovlen++] = (struct iovec){
-				c->head + c->sent, c->head_len - c->sent };
-			if (c->body_len)
-				iov[m.msg_iovlen++] = (struct iovec){
-					c->body, c->body_len };
-		} else {
-			iov[m.msg_iovlen++] = (struct iovec){
-				c->body + (c->sent - c->head_len),
-				total - c->sent };
-		}
+		m.msg_iovlen = conn_unsent(c, iov);
 		/* a client gone does not raise SIGPIPE in the tracer */
 		n = sendmsg(c->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)

@@ -212,10 +212,12 @@ def hammer(port, what, req, status, stop, res):
         try:
             st, _, _ = exchange(port, req, timeout=10)
             ok += st == status
-        except (ConnectionError, socket.timeout, TimeoutError) as e:
-            if isinstance(e, TimeoutError) or isinstance(e, socket.timeout):
-                res.setdefault('hung', []).append(what)
+        except (socket.timeout, TimeoutError):
+            res.setdefault('hung', []).append(what)
+        except OSError:
+            pass    # reset: its slot went to a newer connection
         n += 1
+        time.sleep(0.005)   # hostile, not a CPU hog on a shared machine
     res[what] = (n, ok)
 
 
