@@ -4,7 +4,7 @@
  * (GET /metrics, docs/METRICS.md), run from its caller's event loop.
  *
  * Why not a library. Debian's libmicrohttpd-dev ships a libmicrohttpd.a,
- * but Debian builds it with HTTPS: the archive calls 41 gnutls_*
+ * but Debian builds it with HTTPS: the archive calls 37 gnutls_*
  * functions, so a static CLI would link libgnutls.a and, through
  * gnutls.pc, nettle, hogweed, gmp, libtasn1, libidn2, libunistring and
  * p11-kit, for which Debian ships no static archive at all (checked on
@@ -29,6 +29,9 @@
  *   lock it out; left in the listen backlog instead, a new scrape would
  *   wait behind 64 idle sockets for their whole time limit. When every
  *   slot is sending a response, the new connection is closed at once.
+ *   If accept() fails for want of fds or memory, the listening socket is
+ *   left out of the epoll set for 100 ms (one warning each time), rather
+ *   than waking the loop again and again for the same failure.
  * - A request is at most max_request bytes (8 KiB) of request line and
  *   headers: over that, 414 (request line) or 431 (headers), and close.
  *   Its body, if any, is never read.
@@ -39,7 +42,8 @@
  *   max_held bytes (64 MiB) of bodies are held at once, and a scrape
  *   whose body would go past that gets a 503, so that clients which
  *   never read cannot make the tracer's memory grow with their number.
- * - GET or HEAD of the path (a query string is ignored): 200 with the
+ * - GET or HEAD of the path (a query string is ignored, the absolute
+ *   form http://HOST/PATH is taken as PATH): 200 with the
  *   body the caller's callback makes at that moment. Another path: 404.
  *   Another method on the path: 405 with "Allow: GET, HEAD". A malformed
  *   request, an HTTP/0.9 request line (no version), a version other than
