@@ -52,6 +52,7 @@ struct http_serve {
 	int lfd, efd;
 	unsigned int port;
 	uint64_t accept_retry_ms;	/* 0: listening */
+	bool accept_failing;		/* warned, no accept() since */
 	size_t held;			/* bytes of the bodies being sent */
 	struct conn *conns;
 	char *pool;
@@ -278,8 +279,10 @@ static void conn_open(struct http_serve *s, int fd, uint64_t now_ms)
  * would find the same connection waiting and fail the same way */
 static void accept_pause(struct http_serve *s, int err, uint64_t now_ms)
 {
-	usdtkit__warn(&s->log, "http: accept: %s (new connections wait %d ms)",
-		      strerror(err), ACCEPT_RETRY_MS);
+	if (!s->accept_failing)
+		usdtkit__warn(&s->log, "http: accept: %s (new connections wait)",
+			      strerror(err));
+	s->accept_failing = true;
 	if (!watch(s, EPOLL_CTL_MOD, s->lfd, 0, 0))
 		s->accept_retry_ms = now_ms + ACCEPT_RETRY_MS;
 }
@@ -292,6 +295,7 @@ static void accept_some(struct http_serve *s, uint64_t now_ms)
 	for (i = 0; i < s->o.max_conns; i++) {
 		fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd >= 0) {
+			s->accept_failing = false;
 			conn_open(s, fd, now_ms);
 			continue;
 		}

@@ -30,8 +30,9 @@
  *   wait behind 64 idle sockets for their whole time limit. When every
  *   slot is sending a response, the new connection is closed at once.
  *   If accept() fails for want of fds or memory, the listening socket is
- *   left out of the epoll set for 100 ms (one warning each time), rather
- *   than waking the loop again and again for the same failure.
+ *   left out of the epoll set for 100 ms at a time (one warning until
+ *   an accept() succeeds), rather than waking the loop again and again
+ *   for the same failure.
  * - A request is at most max_request bytes (8 KiB) of request line and
  *   headers: over that, 414 (request line) or 431 (headers), and close.
  *   Its body, if any, is never read.

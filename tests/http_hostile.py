@@ -9,8 +9,8 @@ POST, path traversal) while scrapes go on: each scrape must be answered in
 full, byte for byte, within BOUND seconds, the driver must hold no more
 than its connection table, and its memory must stay bounded (VmHWM against
 VmRSS before). A client that never reads holds its body against
-max_held: past it, a 503. Bad listening addresses are refused with one
-line.
+max_held: past it, a 503. Out of fds, the driver warns once and does
+not spin. Bad listening addresses are refused with one line.
 
     http_hostile.py [--short] [--sanitized] [--wrap=CMD] DRIVER
 
@@ -20,6 +20,7 @@ no memory bound (ASan keeps freed memory in its quarantine).
 import argparse
 import os
 import re
+import resource
 import shlex
 import signal
 import socket
@@ -320,6 +321,49 @@ def held_bound(cmd):
     stop(drv)
 
 
+def cpu_ticks(pid):
+    with open('/proc/%d/stat' % pid) as f:
+        fields = f.read().rsplit(')', 1)[1].split()
+    return int(fields[11]) + int(fields[12])    # utime + stime
+
+
+def fd_exhaustion(cmd):
+    """With 12 fds the driver cannot accept a 64th connection: it warns
+    once, does not spin while the backlog waits, and serves again once
+    the clients have gone."""
+    def low_nofile():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (12, 12))
+    drv = subprocess.Popen(cmd + ['127.0.0.1:0'], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, preexec_fn=low_nofile)
+    port = int(drv.stdout.readline().split()[1])
+    held = [socket.create_connection(('127.0.0.1', port), timeout=10)
+            for _ in range(20)]
+    time.sleep(0.3)     # let it meet EMFILE
+    t0 = cpu_ticks(drv.pid)
+    time.sleep(1.0)
+    used = cpu_ticks(drv.pid) - t0
+    hz = os.sysconf('SC_CLK_TCK')
+    check(used < hz // 4, 'out of fds, the driver used %d of %d ticks' % (used, hz))
+    for s in held:
+        s.close()
+    for _ in range(100):
+        try:
+            st, _, _ = exchange(port, b'GET /metrics HTTP/1.0\r\n\r\n', timeout=10)
+        except OSError:
+            st = None
+        if st == 200:
+            break
+        time.sleep(0.05)
+    check(st == 200, 'after fds came back: %s' % st)
+    drv.send_signal(signal.SIGTERM)
+    _, err = drv.communicate(timeout=60)
+    lines = [ln for ln in err.decode().splitlines() if 'accept' in ln]
+    check(len(lines) == 1 and 'Too many open files' in lines[0],
+          'accept warnings: %r' % lines)
+    print('out of fds: %d of %d CPU ticks in 1 s, then %s; %r' %
+          (used, hz, st, lines))
+
+
 def bad_addresses(cmd):
     for addr in ['', ':9100', '::1:9100', 'example.com:80', '127.0.0.1:65536']:
         p = subprocess.run(cmd + [addr], capture_output=True, timeout=60)
@@ -340,6 +384,7 @@ def main():
     bad_addresses(cmd)
     if not a.short:
         held_bound(cmd)
+        fd_exhaustion(cmd)
     drv, port = start(cmd)
     sc = Scraper(port)
     slow = 10 if a.short else 1
