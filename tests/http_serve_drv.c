@@ -32,15 +32,15 @@ static int body(void *ctx, char **data, size_t *len)
 	struct prom_buf b;
 
 	d->scrapes++;
-	prom_init(&b);
-	prom_family(&b, "drv_fixed", "gauge", "A fixed value.");
-	prom_sample(&b, "drv_fixed", NULL,
+	usdtkit__prom_init(&b);
+	usdtkit__prom_family(&b, "drv_fixed", "gauge", "A fixed value.");
+	usdtkit__prom_sample(&b, "drv_fixed", NULL,
 		    (struct prom_label[]){ PROM_LABEL("k", "v\"\\\n\x80") }, 1,
 		    PROM_U64(18446744073709551615ull));
-	prom_family(&b, "drv_scrapes_total", "counter",
+	usdtkit__prom_family(&b, "drv_scrapes_total", "counter",
 		    "Bodies made, this one included.");
-	prom_sample(&b, "drv_scrapes_total", NULL, NULL, 0, PROM_U64(d->scrapes));
-	if (d->pad && !prom_finish(&b, data, len)) {
+	usdtkit__prom_sample(&b, "drv_scrapes_total", NULL, NULL, 0, PROM_U64(d->scrapes));
+	if (d->pad && !usdtkit__prom_finish(&b, data, len)) {
 		/* the padding: a comment line, which the format allows */
 		char *p = realloc(*data, *len + d->pad + 3);
 
@@ -55,7 +55,7 @@ static int body(void *ctx, char **data, size_t *len)
 		*len += d->pad + 3;
 		return 0;
 	}
-	return prom_finish(&b, data, len);
+	return usdtkit__prom_finish(&b, data, len);
 }
 
 static void print(void *ctx, enum usdtkit_log_level level, const char *msg)
@@ -88,18 +88,18 @@ static int sig_fd(void)
 static int run(struct http_serve *s, int sfd)
 {
 	struct pollfd fds[2] = {
-		{ .fd = http_serve_fd(s), .events = POLLIN },
+		{ .fd = usdtkit__http_serve_fd(s), .events = POLLIN },
 		{ .fd = sfd, .events = POLLIN },
 	};
 	int err;
 
 	for (;;) {
-		if (poll(fds, 2, http_serve_timeout(s, now_ms())) < 0 &&
+		if (poll(fds, 2, usdtkit__http_serve_timeout(s, now_ms())) < 0 &&
 		    errno != EINTR)
 			return -errno;
 		if (fds[1].revents)
 			return 0;
-		err = http_serve_step(s, now_ms());
+		err = usdtkit__http_serve_step(s, now_ms());
 		if (err)
 			return err;
 	}
@@ -151,18 +151,18 @@ int main(int argc, char **argv)
 		perror("http_serve_drv: signalfd");
 		return 1;
 	}
-	err = http_serve_new(argv[1], &o, &s);
+	err = usdtkit__http_serve_new(argv[1], &o, &s);
 	if (err) {
 		close(sfd);
 		return 1;
 	}
-	printf("port %u\n", http_serve_port(s));
+	printf("port %u\n", usdtkit__http_serve_port(s));
 	fflush(stdout);
 	err = run(s, sfd);
 	if (err)
 		fprintf(stderr, "http_serve_drv: %s\n", strerror(-err));
 	fprintf(stderr, "http_serve_drv: %llu bodies made\n", d.scrapes);
-	http_serve_free(s);
+	usdtkit__http_serve_free(s);
 	close(sfd);
 	return err ? 1 : 0;
 }

@@ -64,9 +64,9 @@ static int scan(const char *req, size_t len, bool bytewise)
 	if (len > MAX)
 		len = MAX;
 	if (!bytewise)
-		return http_req_scan(&r, req, len, MAX, "/metrics");
+		return usdtkit__http_req_scan(&r, req, len, MAX, "/metrics");
 	for (n = 1; n <= len && !st; n++)
-		st = http_req_scan(&r, req, n, MAX, "/metrics");
+		st = usdtkit__http_req_scan(&r, req, n, MAX, "/metrics");
 	return st;
 }
 
@@ -104,15 +104,15 @@ static void test_addrs(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		CHECK(!http_serve_parse_addr(good[i], &ss, &len, NULL, NULL),
+		CHECK(!usdtkit__http_serve_parse_addr(good[i], &ss, &len, NULL, NULL),
 		      "%s refused", good[i]);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		CHECK(http_serve_parse_addr(bad[i], &ss, &len, NULL, NULL) == -EINVAL,
+		CHECK(usdtkit__http_serve_parse_addr(bad[i], &ss, &len, NULL, NULL) == -EINVAL,
 		      "\"%s\" taken", bad[i]);
-	CHECK(!http_serve_parse_addr("[::1]:80", &ss, &len, NULL, NULL) &&
+	CHECK(!usdtkit__http_serve_parse_addr("[::1]:80", &ss, &len, NULL, NULL) &&
 	      ss.ss_family == AF_INET6 && len == sizeof(struct sockaddr_in6) &&
 	      ((struct sockaddr_in6 *)&ss)->sin6_port == htons(80), "[::1]:80");
-	CHECK(!http_serve_parse_addr("localhost:9", &ss, &len, NULL, NULL) &&
+	CHECK(!usdtkit__http_serve_parse_addr("localhost:9", &ss, &len, NULL, NULL) &&
 	      ss.ss_family == AF_INET &&
 	      ((struct sockaddr_in *)&ss)->sin_addr.s_addr == htonl(INADDR_LOOPBACK),
 	      "localhost");

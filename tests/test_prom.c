@@ -20,7 +20,7 @@ static char *text(struct prom_buf *b)
 	char *d, *s;
 	size_t n;
 
-	if (prom_finish(b, &d, &n))
+	if (usdtkit__prom_finish(b, &d, &n))
 		return NULL;
 	s = malloc(n + 1);
 	if (s) {
@@ -43,19 +43,19 @@ static void test_values(void)
 {
 	struct prom_buf b;
 
-	prom_init(&b);
-	prom_family(&b, "t_hits_total", "counter", "Hits,\nper \\ probe.");
-	prom_sample(&b, "t_hits_total", NULL, NULL, 0, PROM_U64(UINT64_MAX));
-	prom_sample(&b, "t_hits_total", NULL, NULL, 0, PROM_U64(0));
-	prom_sample(&b, "t_hits_total", NULL, NULL, 0,
+	usdtkit__prom_init(&b);
+	usdtkit__prom_family(&b, "t_hits_total", "counter", "Hits,\nper \\ probe.");
+	usdtkit__prom_sample(&b, "t_hits_total", NULL, NULL, 0, PROM_U64(UINT64_MAX));
+	usdtkit__prom_sample(&b, "t_hits_total", NULL, NULL, 0, PROM_U64(0));
+	usdtkit__prom_sample(&b, "t_hits_total", NULL, NULL, 0,
 		    PROM_U64(9007199254740993ull));	/* 2^53 + 1 */
-	prom_family(&b, "t_min", "gauge", NULL);
-	prom_sample(&b, "t_min", NULL, NULL, 0, PROM_I64(INT64_MIN));
-	prom_sample(&b, "t_min", NULL, NULL, 0, PROM_I64(-1));
-	prom_sample(&b, "t_min", NULL, NULL, 0, PROM_F64(0.5));
-	prom_sample(&b, "t_min", NULL, NULL, 0, PROM_F64(1.0 / 0.0));
-	prom_sample(&b, "t_min", NULL, NULL, 0, PROM_F64(-1.0 / 0.0));
-	prom_sample(&b, "t_min", NULL, NULL, 0, PROM_F64(0.0 / 0.0));
+	usdtkit__prom_family(&b, "t_min", "gauge", NULL);
+	usdtkit__prom_sample(&b, "t_min", NULL, NULL, 0, PROM_I64(INT64_MIN));
+	usdtkit__prom_sample(&b, "t_min", NULL, NULL, 0, PROM_I64(-1));
+	usdtkit__prom_sample(&b, "t_min", NULL, NULL, 0, PROM_F64(0.5));
+	usdtkit__prom_sample(&b, "t_min", NULL, NULL, 0, PROM_F64(1.0 / 0.0));
+	usdtkit__prom_sample(&b, "t_min", NULL, NULL, 0, PROM_F64(-1.0 / 0.0));
+	usdtkit__prom_sample(&b, "t_min", NULL, NULL, 0, PROM_F64(0.0 / 0.0));
 	EXPECT_TEXT(&b,
 		"# HELP t_hits_total Hits,\\nper \\\\ probe.\n"
 		"# TYPE t_hits_total counter\n"
@@ -78,8 +78,8 @@ static void expect_label(const char *v, size_t n, const char *want)
 	struct prom_buf b;
 	char line[256];
 
-	prom_init(&b);
-	prom_sample(&b, "m", NULL, (struct prom_label[]){ PROM_LABEL_N("k", v, n) },
+	usdtkit__prom_init(&b);
+	usdtkit__prom_sample(&b, "m", NULL, (struct prom_label[]){ PROM_LABEL_N("k", v, n) },
 		    1, PROM_U64(1));
 	snprintf(line, sizeof(line), "m{k=\"%s\"} 1\n", want);
 	EXPECT_TEXT(&b, line);
@@ -112,8 +112,8 @@ static void test_labels(void)
 	/* the rendering is one to one: these two stay two series */
 	expect_label("\\x80", 4, "\\\\\\\\x80");
 
-	prom_init(&b);
-	prom_sample(&b, "m", "_x",
+	usdtkit__prom_init(&b);
+	usdtkit__prom_sample(&b, "m", "_x",
 		    (struct prom_label[]){ PROM_LABEL("a", "1"), PROM_LABEL("b_2", "2") },
 		    2, PROM_U64(3));
 	EXPECT_TEXT(&b, "m_x{a=\"1\",b_2=\"2\"} 3\n");
@@ -126,15 +126,15 @@ static void test_histogram(void)
 		PROM_U64(UINT64_MAX),
 	};
 	static const uint64_t count[] = { 2, 0, 5, 1, 1 };
-	struct prom_hist h = { le, count, 5, 3, PROM_I64(-40) };
+	struct prom_hist h = { le, count, 5, 3, PROM_I64(-40), false };
 	struct prom_buf b;
 
-	prom_init(&b);
-	prom_family(&b, "t_lat_seconds", "histogram", "Latency.");
-	prom_histogram(&b, "t_lat_seconds",
+	usdtkit__prom_init(&b);
+	usdtkit__prom_family(&b, "t_lat_seconds", "histogram", "Latency.");
+	usdtkit__prom_histogram(&b, "t_lat_seconds",
 		       (struct prom_label[]){ PROM_LABEL("probe", "p:n") }, 1, &h);
-	prom_histogram(&b, "t_lat_seconds", NULL, 0,
-		       &(struct prom_hist){ NULL, NULL, 0, 0, PROM_U64(0) });
+	usdtkit__prom_histogram(&b, "t_lat_seconds", NULL, 0,
+		       &(struct prom_hist){ NULL, NULL, 0, 0, PROM_U64(0), false });
 	EXPECT_TEXT(&b,
 		"# HELP t_lat_seconds Latency.\n"
 		"# TYPE t_lat_seconds histogram\n"
@@ -156,7 +156,7 @@ static void expect_einval(const char *what, struct prom_buf *b)
 	char *d = NULL;
 	size_t n;
 
-	CHECK(prom_finish(b, &d, &n) == -EINVAL, "%s: not refused", what);
+	CHECK(usdtkit__prom_finish(b, &d, &n) == -EINVAL, "%s: not refused", what);
 	CHECK(!d && !b->data, "%s: something handed over", what);
 }
 
@@ -164,25 +164,25 @@ static void test_errors(void)
 {
 	struct prom_buf b;
 
-	prom_init(&b);
-	prom_family(&b, "1bad", "counter", "x");
-	prom_sample(&b, "ok", NULL, NULL, 0, PROM_U64(1));	/* sticky */
+	usdtkit__prom_init(&b);
+	usdtkit__prom_family(&b, "1bad", "counter", "x");
+	usdtkit__prom_sample(&b, "ok", NULL, NULL, 0, PROM_U64(1));	/* sticky */
 	expect_einval("a name starting with a digit", &b);
-	prom_init(&b);
-	prom_family(&b, "ok", "countr", "x");
+	usdtkit__prom_init(&b);
+	usdtkit__prom_family(&b, "ok", "countr", "x");
 	expect_einval("an unknown type", &b);
-	prom_init(&b);
-	prom_sample(&b, "ok", NULL, (struct prom_label[]){ PROM_LABEL("a:b", "v") },
+	usdtkit__prom_init(&b);
+	usdtkit__prom_sample(&b, "ok", NULL, (struct prom_label[]){ PROM_LABEL("a:b", "v") },
 		    1, PROM_U64(1));
 	expect_einval("a ':' in a label name", &b);
-	prom_init(&b);
-	prom_sample(&b, "o k", NULL, NULL, 0, PROM_U64(1));
+	usdtkit__prom_init(&b);
+	usdtkit__prom_sample(&b, "o k", NULL, NULL, 0, PROM_U64(1));
 	expect_einval("a space in a metric name", &b);
-	prom_init(&b);
-	prom_sample(&b, "ok", NULL, NULL, 0, (struct prom_value){ .kind = 99 });
+	usdtkit__prom_init(&b);
+	usdtkit__prom_sample(&b, "ok", NULL, NULL, 0, (struct prom_value){ .kind = 99 });
 	expect_einval("an unknown value kind", &b);
-	prom_init(&b);
-	prom_sample(&b, "ns:sub_x", NULL, NULL, 0, PROM_U64(1));
+	usdtkit__prom_init(&b);
+	usdtkit__prom_sample(&b, "ns:sub_x", NULL, NULL, 0, PROM_U64(1));
 	EXPECT_TEXT(&b, "ns:sub_x 1\n");
 }
 
@@ -196,17 +196,17 @@ static void write_all(struct prom_buf *b)
 	};
 	unsigned int i;
 
-	prom_family(b, "usdtkit_test_hits_total", "counter", "Hits.\nTwo lines.");
+	usdtkit__prom_family(b, "usdtkit_test_hits_total", "counter", "Hits.\nTwo lines.");
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		prom_sample(b, "usdtkit_test_hits_total", NULL,
+		usdtkit__prom_sample(b, "usdtkit_test_hits_total", NULL,
 			    (struct prom_label[]){ PROM_LABEL("key", keys[i]) }, 1,
 			    PROM_U64(UINT64_MAX - i));
-	prom_family(b, "usdtkit_test_min", "gauge", "Least value.");
-	prom_sample(b, "usdtkit_test_min", NULL, NULL, 0, PROM_I64(INT64_MIN));
-	prom_family(b, "usdtkit_test_value", "histogram", "Values of arg0.");
-	prom_histogram(b, "usdtkit_test_value",
+	usdtkit__prom_family(b, "usdtkit_test_min", "gauge", "Least value.");
+	usdtkit__prom_sample(b, "usdtkit_test_min", NULL, NULL, 0, PROM_I64(INT64_MIN));
+	usdtkit__prom_family(b, "usdtkit_test_value", "histogram", "Values of arg0.");
+	usdtkit__prom_histogram(b, "usdtkit_test_value",
 		       (struct prom_label[]){ PROM_LABEL("probe", "p:n") }, 1,
-		       &(struct prom_hist){ le, count, 2, 1, PROM_U64(5000) });
+		       &(struct prom_hist){ le, count, 2, 1, PROM_U64(5000), false });
 }
 
 static bool have_promtool(const char **cmd)
@@ -232,9 +232,9 @@ static void test_promtool(void)
 		       "prometheus), so the exposition is not checked by it\n");
 		return;
 	}
-	prom_init(&b);
+	usdtkit__prom_init(&b);
 	write_all(&b);
-	CHECK(!prom_finish(&b, &d, &n), "write_all failed");
+	CHECK(!usdtkit__prom_finish(&b, &d, &n), "write_all failed");
 	fd = mkstemp(path);
 	CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
 	if (fd < 0) {

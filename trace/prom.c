@@ -7,28 +7,28 @@
 #include "prom.h"
 #include "utf8.h"
 
-void prom_init(struct prom_buf *b)
+void usdtkit__prom_init(struct prom_buf *b)
 {
 	memset(b, 0, sizeof(*b));
 }
 
-void prom_free(struct prom_buf *b)
+void usdtkit__prom_free(struct prom_buf *b)
 {
 	free(b->data);
-	prom_init(b);
+	usdtkit__prom_init(b);
 }
 
-int prom_finish(struct prom_buf *b, char **data, size_t *len)
+int usdtkit__prom_finish(struct prom_buf *b, char **data, size_t *len)
 {
 	int err = b->err;
 
 	if (err) {
-		prom_free(b);
+		usdtkit__prom_free(b);
 		return err;
 	}
 	*data = b->data;
 	*len = b->len;
-	prom_init(b);
+	usdtkit__prom_init(b);
 	return 0;
 }
 
@@ -92,6 +92,29 @@ static size_t fmt_u64(char *d, uint64_t v)
 	return n;
 }
 
+/* @ns nanoseconds as seconds: the integer part, then up to 9 decimals
+ * without the trailing zeros */
+static size_t fmt_ns(char *d, uint64_t ns)
+{
+	size_t n = fmt_u64(d, ns / 1000000000u);
+	uint64_t frac = ns % 1000000000u;
+	int i;
+
+	if (!frac)
+		return n;
+	d[n++] = '.';
+	for (i = 8; i >= 0 && frac; i--) {
+		uint64_t p = 1;
+		int k;
+
+		for (k = 0; k < i; k++)
+			p *= 10;
+		d[n++] = (char)('0' + frac / p);
+		frac %= p;
+	}
+	return n;
+}
+
 /* @v's text in @d (VALUE_MAX bytes, NUL-terminated), its length; 0 for
  * an unknown kind. A double as Go's strconv.ParseFloat reads it back. */
 static size_t fmt_value(char *d, struct prom_value v)
@@ -107,6 +130,9 @@ static size_t fmt_value(char *d, struct prom_value v)
 			d[n++] = '-';
 		/* the magnitude as uint64: -INT64_MIN does not fit */
 		n += fmt_u64(d + n, v.i < 0 ? -(uint64_t)v.i : (uint64_t)v.i);
+		break;
+	case PROM_KIND_NS:
+		n = fmt_ns(d, v.u);
 		break;
 	case PROM_KIND_F64:
 		if (isnan(v.f))
@@ -175,7 +201,7 @@ static void put_help(struct prom_buf *b, const char *s)
 	}
 }
 
-void prom_family(struct prom_buf *b, const char *name, const char *type,
+void usdtkit__prom_family(struct prom_buf *b, const char *name, const char *type,
 		 const char *help)
 {
 	static const char *const types[] = {
@@ -293,14 +319,14 @@ static void sample_le(struct prom_buf *b, const char *name, const char *suffix,
 	put_char(b, '\n');
 }
 
-void prom_sample(struct prom_buf *b, const char *name, const char *suffix,
+void usdtkit__prom_sample(struct prom_buf *b, const char *name, const char *suffix,
 		 const struct prom_label *labels, unsigned int nlabels,
 		 struct prom_value v)
 {
 	sample_le(b, name, suffix, labels, nlabels, NULL, v);
 }
 
-void prom_histogram(struct prom_buf *b, const char *name,
+void usdtkit__prom_histogram(struct prom_buf *b, const char *name,
 		    const struct prom_label *labels, unsigned int nlabels,
 		    const struct prom_hist *h)
 {
@@ -316,6 +342,7 @@ void prom_histogram(struct prom_buf *b, const char *name,
 	}
 	cum += h->over;
 	sample_le(b, name, "_bucket", labels, nlabels, "+Inf", PROM_U64(cum));
-	sample_le(b, name, "_sum", labels, nlabels, NULL, h->sum);
+	if (!h->no_sum)
+		sample_le(b, name, "_sum", labels, nlabels, NULL, h->sum);
 	sample_le(b, name, "_count", labels, nlabels, NULL, PROM_U64(cum));
 }

@@ -52,7 +52,7 @@ static void http_date(char *buf, size_t n)
 		 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-size_t http_head(char *buf, size_t n, int status, const char *type,
+size_t usdtkit__http_head(char *buf, size_t n, int status, const char *type,
 		 size_t len, bool head_only)
 {
 	char date[64], text[64] = "";

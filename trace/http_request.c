@@ -142,7 +142,7 @@ static int one_line(struct http_req *r, const char *s, size_t n,
 	return header_line(r, s, n);
 }
 
-int http_req_scan(struct http_req *r, const char *buf, size_t len,
+int usdtkit__http_req_scan(struct http_req *r, const char *buf, size_t len,
 		  size_t max, const char *path)
 {
 	const char *nl;

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Well-formed UTF-8, for the writers that show bytes of a process. */
-#ifndef USDTKIT_CLI_UTF8_H
-#define USDTKIT_CLI_UTF8_H
+/* Well-formed UTF-8, for the writers that show bytes of a process
+ * (header only: the CLI includes it too, and calls nothing of the
+ * library through it). */
+#ifndef USDTKIT_CORE_UTF8_H
+#define USDTKIT_CORE_UTF8_H
 
 #include <stddef.h>
 
 /*
  * The length of the well-formed UTF-8 sequence of 2 to 4 bytes at @s
  * (no overlong form, no surrogate, at most U+10FFFF), its code point in
- * *@cp; 0 if there is none. (json.c has the same function, static, from
- * before this header: it can include this one instead.)
+ * *@cp; 0 if there is none. Shared by the library's Prometheus writer
+ * (trace/prom.c) and the CLI's JSON writer (cli/json.c).
  */
 static inline size_t utf8_seq_len(const unsigned char *s, size_t n,
 				  unsigned int *cp)

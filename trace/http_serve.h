@@ -16,10 +16,10 @@
  * hundred lines with bounds we choose.
  *
  * The design:
- * - The caller owns the loop: http_serve_fd() is one epoll fd, readable
+ * - The caller owns the loop: usdtkit__http_serve_fd() is one epoll fd, readable
  *   when the server has work; put it in the poll() with the ring buffer
- *   and the signalfd, call http_serve_step() when it is readable or when
- *   http_serve_timeout() has passed. No thread, nothing blocks: every
+ *   and the signalfd, call usdtkit__http_serve_step() when it is readable or when
+ *   usdtkit__http_serve_timeout() has passed. No thread, nothing blocks: every
  *   socket is nonblocking, and a response that does not fit in the
  *   socket buffer is kept and sent as the client reads it.
  * - At most max_conns connections (64). One more is accepted, and the
@@ -60,8 +60,8 @@
  * Errors are negative errnos, each with one line through the print
  * callback; nothing here prints by itself or exits.
  */
-#ifndef USDTKIT_CLI_HTTP_SERVE_H
-#define USDTKIT_CLI_HTTP_SERVE_H
+#ifndef USDTKIT_TRACE_HTTP_SERVE_H
+#define USDTKIT_TRACE_HTTP_SERVE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -97,17 +97,17 @@ struct http_serve_opts {
  * (127.0.0.1), or "[IPv6]:PORT". No name is resolved (a static CLI has no
  * NSS), and there is no default to every interface: an empty HOST is an
  * error; 0.0.0.0 or [::], written out, listen on every interface. PORT 0
- * lets the kernel pick one (http_serve_port()). 0 or a negative errno.
+ * lets the kernel pick one (usdtkit__http_serve_port()). 0 or a negative errno.
  */
-int http_serve_new(const char *addr, const struct http_serve_opts *opts,
+int usdtkit__http_serve_new(const char *addr, const struct http_serve_opts *opts,
 		   struct http_serve **out);
-void http_serve_free(struct http_serve *s);
+void usdtkit__http_serve_free(struct http_serve *s);
 
 /* The port listened on (host byte order). */
-unsigned int http_serve_port(const struct http_serve *s);
+unsigned int usdtkit__http_serve_port(const struct http_serve *s);
 
-/* An fd that is readable when http_serve_step() has work. */
-int http_serve_fd(const struct http_serve *s);
+/* An fd that is readable when usdtkit__http_serve_step() has work. */
+int usdtkit__http_serve_fd(const struct http_serve *s);
 
 /*
  * Accept, read, answer and write what is ready, and cut the connections
@@ -115,15 +115,15 @@ int http_serve_fd(const struct http_serve *s);
  * blocks. 0, or a negative errno if the server itself failed (its epoll
  * fd): a client's error only ends that client.
  */
-int http_serve_step(struct http_serve *s, uint64_t now_ms);
+int usdtkit__http_serve_step(struct http_serve *s, uint64_t now_ms);
 
 /* Milliseconds from @now_ms to the next time limit, -1 if none: the
- * longest the caller may poll before the next http_serve_step(). */
-int http_serve_timeout(const struct http_serve *s, uint64_t now_ms);
+ * longest the caller may poll before the next usdtkit__http_serve_step(). */
+int usdtkit__http_serve_timeout(const struct http_serve *s, uint64_t now_ms);
 
-/* Parse @addr as http_serve_new() does: 0 or -EINVAL with a message. */
+/* Parse @addr as usdtkit__http_serve_new() does: 0 or -EINVAL with a message. */
 struct sockaddr_storage;
-int http_serve_parse_addr(const char *addr, struct sockaddr_storage *ss,
+int usdtkit__http_serve_parse_addr(const char *addr, struct sockaddr_storage *ss,
 			  unsigned int *len, usdtkit_print_fn print, void *ctx);
 
 #endif

@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../core/log.h"
+#include "log.h"
 #include "http_serve.h"
 #include "http_serve_int.h"
 
@@ -113,7 +113,7 @@ static int parse_addr(const char *addr, const struct usdtkit_log *log,
 	return parse_v4(addr, log, (struct sockaddr_in *)ss, &port);
 }
 
-int http_serve_parse_addr(const char *addr, struct sockaddr_storage *ss,
+int usdtkit__http_serve_parse_addr(const char *addr, struct sockaddr_storage *ss,
 			  unsigned int *len, usdtkit_print_fn print, void *ctx)
 {
 	struct usdtkit_log log = { print, ctx };
@@ -145,7 +145,7 @@ static unsigned int bound_port(int fd)
 	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
 }
 
-int http_listen(const char *addr, const struct usdtkit_log *log, int *out,
+int usdtkit__http_listen(const char *addr, const struct usdtkit_log *log, int *out,
 		unsigned int *port)
 {
 	struct sockaddr_storage ss;

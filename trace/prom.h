@@ -6,7 +6,8 @@
  *
  * Values are exact: a uint64 or int64 is printed in decimal digits, never
  * through a double (a counter past 2^53 would be rounded and could even
- * seem to go down). Only PROM_F64 values (averages) are floating point.
+ * seem to go down). Only PROM_F64 values are floating point; nanoseconds
+ * are written as exact decimal seconds (PROM_NS).
  *
  * Label values are bytes of a traced process (probe names, --count-by
  * keys), not text, so each goes through one reversible rendering before
@@ -21,10 +22,10 @@
  *
  * Errors are sticky: the first one (-ENOMEM, -EINVAL for a metric or
  * label name outside the format's grammar or an unknown type) is kept in
- * err, later calls do nothing, and prom_finish() returns it.
+ * err, later calls do nothing, and usdtkit__prom_finish() returns it.
  */
-#ifndef USDTKIT_CLI_PROM_H
-#define USDTKIT_CLI_PROM_H
+#ifndef USDTKIT_TRACE_PROM_H
+#define USDTKIT_TRACE_PROM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,7 +41,9 @@ struct prom_buf {
 	int err;		/* 0 or the first negative errno */
 };
 
-enum prom_kind { PROM_KIND_U64, PROM_KIND_I64, PROM_KIND_F64 };
+/* PROM_KIND_NS: a count of nanoseconds, written as exact decimal seconds
+ * (1500 as 0.0000015), so that latencies in seconds stay exact too */
+enum prom_kind { PROM_KIND_U64, PROM_KIND_I64, PROM_KIND_F64, PROM_KIND_NS };
 
 struct prom_value {
 	enum prom_kind kind;
@@ -54,6 +57,7 @@ struct prom_value {
 #define PROM_U64(x) ((struct prom_value){ .kind = PROM_KIND_U64, .u = (x) })
 #define PROM_I64(x) ((struct prom_value){ .kind = PROM_KIND_I64, .i = (x) })
 #define PROM_F64(x) ((struct prom_value){ .kind = PROM_KIND_F64, .f = (x) })
+#define PROM_NS(x) ((struct prom_value){ .kind = PROM_KIND_NS, .u = (x) })
 
 /* One label: @name is ours ([a-zA-Z_][a-zA-Z0-9_]*), @value any bytes. */
 struct prom_label {
@@ -76,29 +80,30 @@ struct prom_hist {
 	unsigned int n;
 	uint64_t over;
 	struct prom_value sum;
+	bool no_sum;		/* the sum is not known: no _sum line */
 };
 
-void prom_init(struct prom_buf *b);
-void prom_free(struct prom_buf *b);
+void usdtkit__prom_init(struct prom_buf *b);
+void usdtkit__prom_free(struct prom_buf *b);
 
 /* The buffer's bytes, handed over: the caller frees *@data. 0 or the
  * sticky error (then nothing is handed over and the buffer is freed). */
-int prom_finish(struct prom_buf *b, char **data, size_t *len);
+int usdtkit__prom_finish(struct prom_buf *b, char **data, size_t *len);
 
 /* "# HELP name help" and "# TYPE name type": once per family, before its
  * samples. @type: counter, gauge, histogram, summary or untyped. */
-void prom_family(struct prom_buf *b, const char *name, const char *type,
+void usdtkit__prom_family(struct prom_buf *b, const char *name, const char *type,
 		 const char *help);
 
 /* name[suffix]{labels} value: @suffix may be NULL ("_total" is part of a
  * counter's name in 0.0.4, so it goes into @name). */
-void prom_sample(struct prom_buf *b, const char *name, const char *suffix,
+void usdtkit__prom_sample(struct prom_buf *b, const char *name, const char *suffix,
 		 const struct prom_label *labels, unsigned int nlabels,
 		 struct prom_value v);
 
 /* name_bucket{labels,le="..."} (cumulative, then le="+Inf"), name_sum and
  * name_count, for a family declared with type "histogram". */
-void prom_histogram(struct prom_buf *b, const char *name,
+void usdtkit__prom_histogram(struct prom_buf *b, const char *name,
 		    const struct prom_label *labels, unsigned int nlabels,
 		    const struct prom_hist *h);
 

@@ -11,8 +11,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../core/log.h"
-#include "../core/opts.h"
+#include "log.h"
+#include "opts.h"
 #include "http_request.h"
 #include "http_serve.h"
 #include "http_serve_int.h"
@@ -168,7 +168,7 @@ static void conn_answer(struct http_serve *s, struct conn *c, int status)
 			status = 503;
 		}
 	}
-	c->head_len = http_head(c->head, sizeof(c->head), status,
+	c->head_len = usdtkit__http_head(c->head, sizeof(c->head), status,
 				status == 200 ? s->o.content_type : NULL, len,
 				c->req.head);
 	if (c->req.head || status != 200) {
@@ -200,7 +200,7 @@ static void conn_read(struct http_serve *s, struct conn *c)
 			return;
 		}
 		c->len += (size_t)n;
-		st = http_req_scan(&c->req, c->buf, c->len, max, s->o.path);
+		st = usdtkit__http_req_scan(&c->req, c->buf, c->len, max, s->o.path);
 		if (st) {
 			conn_answer(s, c, st);
 			return;
@@ -338,14 +338,14 @@ static void conn_expire(struct http_serve *s, struct conn *c)
 	size_t n;
 
 	if (c->state == CONN_READ) {
-		n = http_head(h, sizeof(h), 408, NULL, 0, false);
+		n = usdtkit__http_head(h, sizeof(h), 408, NULL, 0, false);
 		if (send(c->fd, h, n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
 			usdtkit__debug(&s->log, "http: 408: %s", strerror(errno));
 	}
 	conn_close(s, c);
 }
 
-int http_serve_step(struct http_serve *s, uint64_t now_ms)
+int usdtkit__http_serve_step(struct http_serve *s, uint64_t now_ms)
 {
 	struct epoll_event ev[EVENTS_PER_STEP];
 	unsigned int i;
@@ -374,7 +374,7 @@ int http_serve_step(struct http_serve *s, uint64_t now_ms)
 	return 0;
 }
 
-int http_serve_timeout(const struct http_serve *s, uint64_t now_ms)
+int usdtkit__http_serve_timeout(const struct http_serve *s, uint64_t now_ms)
 {
 	uint64_t next = s->accept_retry_ms ? s->accept_retry_ms : UINT64_MAX;
 	unsigned int i;
@@ -390,12 +390,12 @@ int http_serve_timeout(const struct http_serve *s, uint64_t now_ms)
 	return next - now_ms > INT_MAX ? INT_MAX : (int)(next - now_ms);
 }
 
-int http_serve_fd(const struct http_serve *s)
+int usdtkit__http_serve_fd(const struct http_serve *s)
 {
 	return s->efd;
 }
 
-unsigned int http_serve_port(const struct http_serve *s)
+unsigned int usdtkit__http_serve_port(const struct http_serve *s)
 {
 	return s->port;
 }
@@ -444,7 +444,7 @@ static int serve_alloc(struct http_serve *s)
 	return 0;
 }
 
-int http_serve_new(const char *addr, const struct http_serve_opts *opts,
+int usdtkit__http_serve_new(const char *addr, const struct http_serve_opts *opts,
 		   struct http_serve **out)
 {
 	struct http_serve *s = calloc(1, sizeof(*s));
@@ -458,7 +458,7 @@ int http_serve_new(const char *addr, const struct http_serve_opts *opts,
 	if (!err)
 		err = serve_alloc(s);
 	if (!err)
-		err = http_listen(addr, &s->log, &s->lfd, &s->port);
+		err = usdtkit__http_listen(addr, &s->log, &s->lfd, &s->port);
 	if (!err) {
 		s->efd = epoll_create1(EPOLL_CLOEXEC);
 		err = s->efd < 0 ? -errno : watch(s, EPOLL_CTL_ADD, s->lfd, EPOLLIN, 0);
@@ -466,14 +466,14 @@ int http_serve_new(const char *addr, const struct http_serve_opts *opts,
 			usdtkit__warn(&s->log, "http: epoll: %s", strerror(-err));
 	}
 	if (err) {
-		http_serve_free(s);
+		usdtkit__http_serve_free(s);
 		return err;
 	}
 	*out = s;
 	return 0;
 }
 
-void http_serve_free(struct http_serve *s)
+void usdtkit__http_serve_free(struct http_serve *s)
 {
 	unsigned int i;
 

@@ -4,8 +4,8 @@
  * HTTP/1.0 and 1.1, checked as they arrive, and the status they earn.
  * No socket here: bytes in, a verdict out.
  */
-#ifndef USDTKIT_CLI_HTTP_REQUEST_H
-#define USDTKIT_CLI_HTTP_REQUEST_H
+#ifndef USDTKIT_TRACE_HTTP_REQUEST_H
+#define USDTKIT_TRACE_HTTP_REQUEST_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,7 +26,7 @@ struct http_req {
  * of @path), 400, 404, 405, 414 (request line over @max) or 431
  * (headers over @max).
  */
-int http_req_scan(struct http_req *r, const char *buf, size_t len,
+int usdtkit__http_req_scan(struct http_req *r, const char *buf, size_t len,
 		  size_t max, const char *path);
 
 #endif
