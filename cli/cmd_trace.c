@@ -651,9 +651,10 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		err = setup_step(t, STEP_GO);
 	if (err)
 		return err;
+	/* the first textfile is there once "Tracing" is said */
+	trace_metrics_begin(t, now_ns());
 	if (!t->quiet)
 		say_tracing(t);
-	trace_metrics_begin(t, now_ns());
 	return usdtkit_trace_go(t->tr);
 }
 

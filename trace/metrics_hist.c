@@ -187,6 +187,18 @@ int usdtkit__metrics_minmax(struct metrics *m)
 	return err;
 }
 
+/* PROVIDER:NAME of a --latency target, as the probe label has it (its
+ * PATH left out; a glob stays a glob) */
+static const char *provider_name(const char *target)
+{
+	const char *last = strrchr(target, ':'), *p;
+
+	for (p = last; p && p > target; p--)
+		if (p[-1] == ':')
+			return p;
+	return target;
+}
+
 int usdtkit__metrics_latency(struct metrics *m)
 {
 	const struct trace_aggs *g = &m->t->agg;
@@ -202,8 +214,8 @@ int usdtkit__metrics_latency(struct metrics *m)
 		return err;
 	buckets_of(h, 1, LAT_BITS + 1, true, &b);
 	{
-		struct prom_label l[] = { PROM_LABEL("start", g->lat_start),
-					  PROM_LABEL("end", g->lat_end) };
+		struct prom_label l[] = { PROM_LABEL("start", provider_name(g->lat_start)),
+					  PROM_LABEL("end", provider_name(g->lat_end)) };
 		struct prom_hist ph = { .le = b.le, .count = b.count, .n = b.n,
 					.over = b.over, .sum = PROM_NS(st.sum) };
 
