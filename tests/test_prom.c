@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * cli/prom.c: the exposition text, byte for byte, for families, exact
+ * trace/prom.c: the exposition text, byte for byte, for families, exact
  * integers, label values of any bytes and histograms; sticky errors; and
  * all of it through `promtool check metrics` when promtool is installed
  * (PROMTOOL, else promtool on PATH; Debian's package "prometheus").
@@ -151,6 +151,34 @@ static void test_histogram(void)
 		"t_lat_seconds_count 0\n");
 }
 
+/* nanoseconds as exact decimal seconds, and a histogram with no sum */
+static void test_ns(void)
+{
+	static const struct prom_value le[] = {
+		PROM_NS(0), PROM_NS(1), PROM_NS(1023), PROM_NS(2000000000ull),
+		PROM_NS(UINT64_MAX),
+	};
+	static const uint64_t count[] = { 1, 0, 2, 0, 1 };
+	struct prom_hist h = { le, count, 5, 0, PROM_NS(0), true };
+	struct prom_buf b;
+
+	usdtkit__prom_init(&b);
+	usdtkit__prom_family(&b, "t_seconds", "histogram", "NS.");
+	usdtkit__prom_histogram(&b, "t_seconds", NULL, 0, &h);
+	usdtkit__prom_sample(&b, "t_seconds", "_x", NULL, 0, PROM_NS(1500));
+	EXPECT_TEXT(&b,
+		"# HELP t_seconds NS.\n"
+		"# TYPE t_seconds histogram\n"
+		"t_seconds_bucket{le=\"0\"} 1\n"
+		"t_seconds_bucket{le=\"0.000000001\"} 1\n"
+		"t_seconds_bucket{le=\"0.000001023\"} 3\n"
+		"t_seconds_bucket{le=\"2\"} 3\n"
+		"t_seconds_bucket{le=\"18446744073.709551615\"} 4\n"
+		"t_seconds_bucket{le=\"+Inf\"} 4\n"
+		"t_seconds_count 4\n"
+		"t_seconds_x 0.0000015\n");
+}
+
 static void expect_einval(const char *what, struct prom_buf *b)
 {
 	char *d = NULL;
@@ -255,6 +283,7 @@ int main(void)
 	test_values();
 	test_labels();
 	test_histogram();
+	test_ns();
 	test_errors();
 	test_promtool();
 	return check_done();
