@@ -240,7 +240,7 @@ static int run(struct tracer *t)
 			tick += step;
 		}
 		timeout = until(now, end, until(now, tick, timeout));
-		err = wait_events(t, trace_metrics_timeout(t, now, timeout));
+		err = wait_events(t, timeout);
 		if (trace_metrics_step(t, now_ns()))
 			return -EIO;
 		jw_flush(t->out);
@@ -330,14 +330,10 @@ static const struct cli_opt trace_options[] = {
 	{ OPT_MIN, 0, "min", "ARG", "the minimum of argN per probe" },
 	{ OPT_MAX, 0, "max", "ARG", "the maximum of argN per probe" },
 	{ 'i', 'i', "interval", "SEC", "print (and reset) the aggregations every SEC seconds" },
-	{ OPT_SERVE, 0, "serve", "ADDR:PORT",
-	  "answer GET /metrics (Prometheus) on ADDR:PORT until a signal" },
-	{ OPT_TEXTFILE, 0, "textfile", "PATH",
-	  "write the metrics to PATH every --interval SEC (default 15) and at the end" },
-	{ OPT_MAX_SERIES, 0, "max-series", "N",
-	  "metrics: at most N --count-by series in all (default 10000)" },
-	{ OPT_PRINT_HITS, 0, "print-hits", NULL,
-	  "metrics without an aggregation option: print the hits too" },
+	{ OPT_SERVE, 0, "serve", "ADDR:PORT", "answer GET /metrics (Prometheus) until a signal" },
+	{ OPT_TEXTFILE, 0, "textfile", "PATH", "write the metrics to PATH every --interval (15s)" },
+	{ OPT_MAX_SERIES, 0, "max-series", "N", "at most N --count-by series (default 10000)" },
+	{ OPT_PRINT_HITS, 0, "print-hits", NULL, "--serve, --textfile: print the hits too" },
 	{ OPT_LATENCY, 0, "latency", "START END",
 	  "histogram of the time from each START hit to the next END hit" },
 	{ OPT_KEY, 0, "key", "KEY", "pair --latency hits by tid (default), pid, argN or str(argN)" },
@@ -390,11 +386,9 @@ const struct cli_cmd cli_cmd_trace = {
 		"  argN, or str(argN) for --count-by. --latency START END: a log2\n"
 		"  histogram of the ns from START to the next END of the same --key\n"
 		"  (tid, pid, argN or str(argN)). Every option applies to every TARGET.\n"
-		"  --serve ADDR:PORT (127.0.0.1:9464, [::1]:9464; no default to every\n"
-		"  interface), --textfile PATH: the aggregations as Prometheus metrics,\n"
-		"  cumulative (docs/METRICS.md); no table is printed, no hit either\n"
-		"  (--print-hits: they are, without an aggregation option). --serve\n"
-		"  runs until a signal, even once PID or CMD has ended.\n"
+		"  --serve ADDR:PORT (127.0.0.1:9464), --textfile PATH: the aggregations\n"
+		"  as Prometheus metrics, cumulative, --serve until a signal; no table or\n"
+		"  hit is printed (--print-hits: hits are). See docs/METRICS.md.\n"
 		"  No compiler runs: one precompiled BPF program, configured by maps.\n",
 	.opts = trace_options,
 	.operand = "target",

@@ -96,7 +96,6 @@ void trace_put_probe(struct jw *w, const struct usdtkit_trace_probe *p);
 bool trace_metrics_on(const struct tracer *t);
 int trace_metrics_open(struct tracer *t);
 void trace_metrics_begin(struct tracer *t, uint64_t now_ns);
-int trace_metrics_timeout(const struct tracer *t, uint64_t now_ns, int timeout);
 int trace_metrics_step(struct tracer *t, uint64_t now_ns);
 void trace_metrics_end(struct tracer *t);
 

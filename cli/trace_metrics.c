@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * usdtkit trace --serve ADDR:PORT, --textfile PATH: the aggregations as
- * Prometheus metrics (docs/METRICS.md), served or written by the library
- * (usdtkit_trace_serve(), usdtkit_trace_metrics_write()); this file reads
- * the options and runs them from cmd_trace.c's loop.
- *
- * Metrics are cumulative, so with either option nothing is ever read
- * with RESET: no table is printed, neither per --interval (which is then
- * the textfile's period) nor at the end. With no aggregation option the
- * hits are counted in the kernel (--counts), and not printed, unless
- * --print-hits asks for them: then they are printed as without --serve,
- * and counted as they are read.
+ * Prometheus metrics (docs/METRICS.md), served or written by the library;
+ * this file reads the options and runs them from cmd_trace.c's loop.
+ * Metrics are cumulative: nothing is read with RESET, so no table is
+ * printed (--interval is the textfile's period). With no aggregation
+ * option hits are counted in the kernel (--counts), not printed, unless
+ * --print-hits asks: then they are printed, and counted as read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,19 +31,16 @@ int trace_parse_metrics_opt(struct tracer *t, struct cli_parser *p, int key)
 		t->serve_addr = p->val;
 		return 0;
 	case OPT_TEXTFILE:
-		if (!*p->val) {
-			cli_usage_err(p->cmd, "--textfile: the PATH is empty");
-			return -1;
-		}
 		t->textfile = p->val;
-		return 0;
+		if (!*p->val)
+			cli_usage_err(p->cmd, "--textfile: the PATH is empty");
+		return *p->val ? 0 : -1;
 	case OPT_MAX_SERIES:
-		if (cli_parse_ulong(p->val, 1, 100000000, &v)) {
-			t->max_series = (size_t)v;
-			return 0;
-		}
-		cli_usage_err(p->cmd, "bad --max-series '%s': want 1 to 100000000", p->val);
-		return -1;
+		if (!cli_parse_ulong(p->val, 1, 100000000, &v))
+			return cli_usage_err(p->cmd, "bad --max-series '%s': want 1 to "
+					     "100000000", p->val), -1;
+		t->max_series = (size_t)v;
+		return 0;
 	case OPT_PRINT_HITS:
 		t->print_hits = true;
 		return 0;
@@ -89,12 +82,12 @@ int trace_check_metrics_opts(struct tracer *t, const struct cli_cmd *c)
 	return 0;
 }
 
+/* a failure is said by the library; the next interval tries again */
 static void write_textfile(struct tracer *t)
 {
 	USDTKIT_OPTS(usdtkit_trace_metrics_opts, o, .max_series = t->max_series,
 		     .top = t->metrics_top);
 
-	/* a failure is said by the library; the next interval tries again */
 	usdtkit_trace_metrics_write(t->tr, &o, t->textfile);
 }
 
@@ -124,29 +117,17 @@ void trace_metrics_begin(struct tracer *t, uint64_t now_ns)
 	}
 }
 
-/* ms until the next thing to do here, at most @timeout */
-int trace_metrics_timeout(const struct tracer *t, uint64_t now_ns, int timeout)
-{
-	int s = t->server ? usdtkit_trace_server_timeout(t->server) : -1;
-
-	if (s >= 0 && s < timeout)
-		timeout = s;
-	if (t->textfile && t->textfile_next > now_ns &&
-	    (t->textfile_next - now_ns) / 1000000 < (uint64_t)timeout)
-		timeout = (int)((t->textfile_next - now_ns) / 1000000) + 1;
-	return timeout;
-}
-
-/* At each turn of the loop: requests answered, the textfile when due. */
+/* At each turn of the loop: requests answered, the textfile when due.
+ * The loop wakes every 100 ms at least, which is soon enough for both:
+ * the server's time limits are seconds, and a textfile 100 ms late is
+ * still the same scrape. */
 int trace_metrics_step(struct tracer *t, uint64_t now_ns)
 {
 	int err = t->server ? usdtkit_trace_server_step(t->server) : 0;
 
 	if (t->textfile && now_ns >= t->textfile_next) {
 		write_textfile(t);
-		t->textfile_next += (uint64_t)(t->agg.interval * 1e9);
-		if (t->textfile_next <= now_ns)
-			t->textfile_next = now_ns + (uint64_t)(t->agg.interval * 1e9);
+		t->textfile_next = now_ns + (uint64_t)(t->agg.interval * 1e9);
 	}
 	if (err)
 		trace_err("--serve: %s", strerror(-err));
