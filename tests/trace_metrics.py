@@ -10,13 +10,17 @@ tl:end 5 times 2 ms apart.
   (nothing is reset, also across --textfile's intervals);
 - --max-series and --top fold keys into __other__, counted;
 - --print-hits prints the hits and counts them; the HTTP answers;
+- under 300 idle connections, a slow client and a stream of garbage and
+  1 MB request lines, a scrape is answered and no hit is lost;
 - the usage errors.
 usage: trace_metrics.py USDTKIT FX_TLIB METRICS_MD"""
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -170,6 +174,49 @@ def print_hits():
         check(n == 100, "--print-hits: %d hits printed" % n)
 
 
+def attack(port, stop):
+    """garbage, 1 MB request lines and a slow client, until @stop is set"""
+    junk = (b"\x00\xff" * 512, b"GET /" + b"a" * (1 << 20) + b" HTTP/1.1\r\n",
+            b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", b"POST /metrics HTTP/1.1\r\n\r\n")
+    slow = socket.create_connection(("127.0.0.1", port))
+    i = 0
+    while not stop.is_set():
+        try:
+            slow.send(b"G")
+            with socket.create_connection(("127.0.0.1", port), timeout=2) as c:
+                c.sendall(junk[i % len(junk)])
+        except OSError:
+            pass
+        i += 1
+    slow.close()
+
+
+def under_attack():
+    t = Trace(usdtkit, ["--counts", fx + ":tl:val"])
+    idle = []
+    for _ in range(300):
+        try:
+            idle.append(socket.create_connection(("127.0.0.1", t.port)))
+        except OSError:
+            break
+    stop = threading.Event()
+    th = threading.Thread(target=attack, args=(t.port, stop))
+    th.start()
+    for _ in range(3):
+        workload()
+    try:
+        f, _ = scrape(t)
+        got = value(f, "usdtkit_probe_hits_total", "usdtkit_probe_hits_total", probe="tl:val")
+    except OSError as e:
+        got = "no answer: %s" % e
+    stop.set()
+    th.join()
+    for c in idle:
+        c.close()
+    check(got == 300, "under attack: %s hits, want 300" % got)
+    check(t.stop() == 0, "under attack: exit 0")
+
+
 def usage():
     for args, rc, what in (
             (["--max-series", "5", "--counts"], 2, "--max-series alone"),
@@ -191,6 +238,7 @@ if os.geteuid() != 0:
 check_values(*all_families())
 textfile()
 print_hits()
+under_attack()
 usage()
 print("trace_metrics: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
