@@ -373,7 +373,8 @@ int usdtkit_trace_read_keys(struct usdtkit_trace *t, unsigned int flags,
 	err = by_collect(t, flags & USDTKIT_TRACE_READ_RESET, &v, &nv);
 	if (!err) {
 		by_cut(t, v, &nv, room);
-		qsort(v, nv, sizeof(*v), by_cmp);
+		if (nv)		/* v is NULL with no key yet */
+			qsort(v, nv, sizeof(*v), by_cmp);
 		err = by_export(t, v, nv, room, rows);
 	}
 	if (!err)
