@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-"""cli/http_serve.c against hostile clients, through tests/http_serve_drv.
+"""trace/http_serve.c against hostile clients, through tests/http_serve_drv.
 
 On 127.0.0.1, a port the kernel picks: every kind of request once with its
 status (200, HEAD, 404, 405, 400, 414, 431), then all the hostile clients

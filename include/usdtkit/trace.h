@@ -317,8 +317,9 @@ USDTKIT_API void usdtkit_trace_keys_free(struct usdtkit_trace_key_count *rows,
 /* ---- metrics: the aggregations as Prometheus text (docs/METRICS.md) ---- */
 
 /*
- * The families and labels are docs/METRICS.md's: hits per probe (needs
- * COUNTS or SUM..MAX), hits per COUNT_BY key, the HIST argument as a
+ * The families and labels are docs/METRICS.md's: hits per probe (with
+ * COUNTS or SUM..MAX, counted in the kernel; with no aggregation, the
+ * hits usdtkit_trace_consume() has read), hits per COUNT_BY key, the HIST argument as a
  * histogram (its _sum needs SUM..MAX of the same argument), SUM, MIN and
  * MAX, LATENCY as a histogram in seconds, lost events, attached sites,
  * the build. Values are read without RESET: they are cumulative since
