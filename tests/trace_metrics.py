@@ -10,6 +10,7 @@ tl:end 5 times 2 ms apart.
   (nothing is reset, also across --textfile's intervals);
 - --max-series and --top fold keys into __other__, counted;
 - --print-hits prints the hits and counts them; the HTTP answers;
+- with -c, the trace goes on serving once the command has ended;
 - under 300 idle connections, a slow client and a stream of garbage and
   1 MB request lines, a scrape is answered and no hit is lost;
 - the usage errors.
@@ -217,6 +218,21 @@ def under_attack():
     check(t.stop() == 0, "under attack: exit 0")
 
 
+def command_ends():
+    """-c CMD with --serve: CMD's end is said, and the counts are served
+    after it, until SIGTERM"""
+    t = Trace(usdtkit, ["--counts", "-c", fx, fx + ":tl:val"])
+    deadline = time.monotonic() + 30  # watchdog
+    while time.monotonic() < deadline and not any("exited" in ln for ln in t.err):
+        t.err.append(t.p.stderr.readline())
+    check(any("exited with status 0" in ln for ln in t.err), "-c: the end said: %s" % t.err)
+    check(t.p.poll() is None, "--serve goes on once CMD has ended")
+    f, _ = scrape(t)
+    check(value(f, "usdtkit_probe_hits_total", "usdtkit_probe_hits_total",
+                probe="tl:val") == 100, "-c: the 100 hits served after CMD's end")
+    check(t.stop() == 0, "-c: exit 0 on SIGTERM")
+
+
 def usage():
     for args, rc, what in (
             (["--max-series", "5", "--counts"], 2, "--max-series alone"),
@@ -239,6 +255,7 @@ check_values(*all_families())
 textfile()
 print_hits()
 under_attack()
+command_ends()
 usage()
 print("trace_metrics: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
