@@ -10,6 +10,7 @@ tl:end 5 times 2 ms apart.
   (nothing is reset, also across --textfile's intervals);
 - --max-series and --top fold keys into __other__, counted;
 - --print-hits prints the hits and counts them; the HTTP answers;
+- two probes of one PROVIDER:NAME are two series, by path;
 - with -c, the trace goes on serving once the command has ended;
 - under 300 idle connections, a slow client and a stream of garbage and
   1 MB request lines, a scrape is answered and no hit is lost;
@@ -17,6 +18,7 @@ tl:end 5 times 2 ms apart.
 usage: trace_metrics.py USDTKIT FX_TLIB METRICS_MD"""
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -233,6 +235,21 @@ def command_ends():
     check(t.stop() == 0, "-c: exit 0 on SIGTERM")
 
 
+def same_name():
+    """two probes named tl:val (fx_tlib and a copy): each its own series,
+    labelled with its path"""
+    with tempfile.TemporaryDirectory() as d:
+        copy = os.path.join(d, "fx_copy")
+        shutil.copy(fx, copy)
+        t = Trace(usdtkit, ["--counts", fx + ":tl:val", copy + ":tl:val"])
+        workload()
+        f, _ = scrape(t)
+        t.stop()
+    h = "usdtkit_probe_hits_total"
+    check(value(f, h, h, probe=fx + ":tl:val") == 100 and
+          value(f, h, h, probe=copy + ":tl:val") == 0, "same PROVIDER:NAME: %s" % f.get(h))
+
+
 def usage():
     for args, rc, what in (
             (["--max-series", "5", "--counts"], 2, "--max-series alone"),
@@ -256,6 +273,7 @@ textfile()
 print_hits()
 under_attack()
 command_ends()
+same_name()
 usage()
 print("trace_metrics: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

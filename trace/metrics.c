@@ -24,10 +24,16 @@
  * whose PROVIDER:NAME another probe of the trace has too (a glob over
  * several objects), so that no two probes are one series ---- */
 
-static int by_name(const void *a, const void *b, void *ctx)
+/* a probe and its index, sorted by PROVIDER:NAME */
+struct named {
+	const struct probe *p;
+	size_t i;
+};
+
+static int by_name(const void *a, const void *b)
 {
-	const struct probe *pa = (const struct probe *)ctx + *(const size_t *)a;
-	const struct probe *pb = (const struct probe *)ctx + *(const size_t *)b;
+	const struct probe *pa = ((const struct named *)a)->p;
+	const struct probe *pb = ((const struct named *)b)->p;
 	int c = strcmp(pa->provider, pb->provider);
 
 	return c ? c : strcmp(pa->name, pb->name);
@@ -51,27 +57,28 @@ static char *label_of(const struct probe *p, bool with_path)
 static int probe_labels(struct metrics *m)
 {
 	const struct usdtkit_trace *t = m->t;
-	size_t *ix, i;
+	size_t i, n = t->nprobes;
+	struct named *v;
 	int err = 0;
 
-	m->probe = calloc(t->nprobes + 1, sizeof(*m->probe));
-	ix = calloc(t->nprobes + 1, sizeof(*ix));
-	if (!m->probe || !ix) {
-		free(ix);
+	m->probe = calloc(n + 1, sizeof(*m->probe));
+	v = calloc(n + 1, sizeof(*v));
+	if (!m->probe || !v) {
+		free(v);
 		return -ENOMEM;
 	}
-	for (i = 0; i < t->nprobes; i++)
-		ix[i] = i;
-	qsort_r(ix, t->nprobes, sizeof(*ix), by_name, t->probes);
-	for (i = 0; i < t->nprobes && !err; i++) {
-		bool dup = (i > 0 && !by_name(&ix[i - 1], &ix[i], t->probes)) ||
-			   (i + 1 < t->nprobes && !by_name(&ix[i], &ix[i + 1], t->probes));
+	for (i = 0; i < n; i++)
+		v[i] = (struct named){ &t->probes[i], i };
+	qsort(v, n, sizeof(*v), by_name);
+	for (i = 0; i < n && !err; i++) {
+		bool dup = (i > 0 && !by_name(&v[i - 1], &v[i])) ||
+			   (i + 1 < n && !by_name(&v[i], &v[i + 1]));
 
-		m->probe[ix[i]] = label_of(&t->probes[ix[i]], dup);
-		if (!m->probe[ix[i]])
+		m->probe[v[i].i] = label_of(v[i].p, dup);
+		if (!m->probe[v[i].i])
 			err = -ENOMEM;
 	}
-	free(ix);
+	free(v);
 	return err;
 }
 
