@@ -12,6 +12,10 @@
 #   count-by-str  --count-by 'str(arg1)'     | @[str(arg1)] = count()
 #   children      --counts --children        | (none; not in the default
 #                 rows: what following forks adds to a hit of the pid)
+#   counts-serve  --counts --serve 127.0.0.1:0    | as counts
+#   count-by-serve --count-by arg1 --serve 127.0.0.1:0 | as count-by
+# (the -serve rows: the same aggregation with the metrics endpoint open,
+# to compare with the rows above it; nothing scrapes it during the run)
 # Output goes to /dev/null. A row whose options usdtkit rejects (exit 2:
 # not implemented in this build) reads "n/a".
 #
@@ -34,7 +38,8 @@
 #        (M 200000, N 7, LIST all rows, comma-separated; env BPFTRACE
 #        (bpftrace), CC (cc))
 set -u
-json=0 m=200000 reps=7 rows="print str counts filter count-by count-by-str"
+json=0 m=200000 reps=7
+rows="print str counts filter count-by count-by-str counts-serve count-by-serve"
 usage() {
 	echo "usage: trace_bench.sh [--json] [--hits M] [--reps N] [--rows LIST] USDTKIT" >&2
 	exit 2
@@ -84,6 +89,8 @@ start_tracer() {
 		count-by) set -- "$@" --count-by arg1 ;;
 		count-by-str) set -- "$@" --count-by 'str(arg1)' --strlen 64 ;;
 		children) set -- "$@" --counts --children ;;
+		counts-serve) set -- "$@" --counts --serve 127.0.0.1:0 ;;
+		count-by-serve) set -- "$@" --count-by arg1 --serve 127.0.0.1:0 ;;
 		esac
 		"$@" "$load:tload:hot" >/dev/null 2>"$tmp/t.err" &
 		tpid=$!
@@ -93,9 +100,9 @@ start_tracer() {
 	case $row in
 	print) p="$p { printf(\"%d %u\\n\", arg0, arg1); }" ;;
 	str) p="$p { printf(\"%s\\n\", str(arg1)); }" ;;
-	counts) p="$p { @ = count(); }" ;;
+	counts|counts-serve) p="$p { @ = count(); }" ;;
 	filter) p="$p /arg0 < 0/ { @ = count(); }" ;;
-	count-by) p="$p { @[arg1] = count(); }" ;;
+	count-by|count-by-serve) p="$p { @[arg1] = count(); }" ;;
 	count-by-str) p="$p { @[str(arg1)] = count(); }" ;;
 	esac
 	__BPFTRACE_NOTIFY_PROBES_ATTACHED=1 "$bt" -p "$wpid" -e "$p" \
@@ -234,8 +241,8 @@ if [ $json = 1 ]; then
 fi
 
 echo "trace_bench: $m hits per run, median of $reps runs; untraced loop $(awk -v b="$base" -v m="$m" 'BEGIN { printf "%.2f", b / m }') ns/hit"
-printf '%-13s %24s %24s %14s\n' "" "usdtkit" "bpftrace" "bpftrace/usdtkit"
-printf '%-13s %11s %12s %11s %12s %7s %7s\n' row "wall ns/hit" "kernel ns" \
+printf '%-15s %24s %24s %14s\n' "" "usdtkit" "bpftrace" "bpftrace/usdtkit"
+printf '%-15s %11s %12s %11s %12s %7s %7s\n' row "wall ns/hit" "kernel ns" \
 	"wall ns/hit" "kernel ns" wall kernel
 for row in $rows; do
 	cu=$(cell "$row" usdtkit) cb=$(cell "$row" bpftrace)
@@ -245,12 +252,12 @@ for row in $rows; do
 	set -- $cb; bw=$1 bk=${2:-}
 	case $uw in n/a) uw="n/a (usdtkit rejected the options)" uk="" ;; esac
 	if [ -n "$uk" ] && [ -n "$bk" ]; then
-		printf '%-13s %11s %12s %11s %12s %7s %7s\n' "$row" "$uw" "$uk" \
+		printf '%-15s %11s %12s %11s %12s %7s %7s\n' "$row" "$uw" "$uk" \
 			"$bw" "$bk" "$(ratio "$uw" "$bw")" "$(ratio "$uk" "$bk")"
 	elif [ -n "$bk" ]; then
-		printf '%-13s %-24s %11s %12s\n' "$row" "$uw" "$bw" "$bk"
+		printf '%-15s %-24s %11s %12s\n' "$row" "$uw" "$bw" "$bk"
 	else
-		printf '%-13s %11s %12s %11s\n' "$row" "$uw" "$uk" "$bw"
+		printf '%-15s %11s %12s %11s\n' "$row" "$uw" "$uk" "$bw"
 	fi
 done
 echo "kernel ns = run_time_ns / run_cnt of the tracer's BPF programs (bpf_stats)"

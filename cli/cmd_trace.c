@@ -167,9 +167,11 @@ static int wait_events(struct tracer *t, int timeout)
 	struct pollfd fds[] = {
 		{ .fd = usdtkit_trace_fd(t->tr), .events = POLLIN },
 		{ .fd = t->sig_fd, .events = POLLIN },
+		{ .fd = t->server ? usdtkit_trace_server_fd(t->server) : -1,
+		  .events = POLLIN },
 	};
 
-	if (poll(fds, 2, timeout) < 0)
+	if (poll(fds, 3, timeout) < 0)
 		return -errno;
 	/* the program wakes us only when the ring fills up (a wakeup per
 	 * hit costs more than the hit): read what came anyway */
@@ -201,12 +203,30 @@ static bool cmd_exited(struct tracer *t)
 	return true;
 }
 
+/* --serve: the end of PID or CMD is said once, and the trace goes on
+ * serving its counts until a signal; else it ends the trace */
+static bool target_gone(struct tracer *t)
+{
+	if (t->cmd_argv && !t->gone && cmd_exited(t))
+		t->gone = true;
+	/* -p: nothing more can come once the process is gone
+	 * (--children: once every process traced is) */
+	if (!t->cmd_argv && !t->gone && usdtkit_trace_pid_gone(t->tr)) {
+		trace_err("pid %d%s exited", t->pid,
+			  t->children ? " and its children" : "");
+		t->gone = true;
+	}
+	return t->gone && !t->server;
+}
+
 /* Poll until a signal, the count or the duration; 0 or a negative errno. */
 static int run(struct tracer *t)
 {
 	uint64_t start = usdtkit_trace_start_ns(t->tr);
 	uint64_t end = t->duration > 0 ? start + (uint64_t)(t->duration * 1e9) : 0;
-	uint64_t step = (uint64_t)(t->agg.interval * 1e9), tick = step ? start + step : 0;
+	/* metrics: --interval is the textfile's, and nothing is reset */
+	uint64_t step = trace_metrics_on(t) ? 0 : (uint64_t)(t->agg.interval * 1e9);
+	uint64_t tick = step ? start + step : 0;
 	int err, st;
 
 	while (!stop_signal(t) && !count_reached(t)) {
@@ -223,20 +243,15 @@ static int run(struct tracer *t)
 		}
 		timeout = until(now, end, until(now, tick, timeout));
 		err = wait_events(t, timeout);
+		if (trace_metrics_step(t, now_ns()))
+			return -EIO;
 		jw_flush(t->out);
 		/* a closed pipe (| head) ends the trace like Ctrl-C */
 		if (fflush(stdout) || ferror(stdout))
 			break;
 		/* -c: CMD has exited (reaped, with its status on stderr) */
-		if (t->cmd_argv && cmd_exited(t))
+		if (target_gone(t))
 			break;
-		/* -p: nothing more can come once the process is gone
-		 * (--children: once every process traced is) */
-		if (!t->cmd_argv && usdtkit_trace_pid_gone(t->tr)) {
-			trace_err("pid %d%s exited", t->pid,
-				  t->children ? " and its children" : "");
-			break;
-		}
 		/* EINTR would be harmless: the signalfd says what came */
 		if (err < 0 && err != -EINTR) {
 			trace_err("reading events: %s", strerror(-err));
@@ -290,6 +305,7 @@ static void report(struct tracer *t)
 
 static void cleanup(struct tracer *t)
 {
+	trace_metrics_end(t);
 	usdtkit_trace_free(t->tr);
 	trace_cmd_free_argv(t->cmd_argv);
 	free(t->out);
@@ -322,6 +338,10 @@ static const struct cli_opt trace_options[] = {
 	{ OPT_MIN, 0, "min", "ARG", "the minimum of argN per probe" },
 	{ OPT_MAX, 0, "max", "ARG", "the maximum of argN per probe" },
 	{ 'i', 'i', "interval", "SEC", "print (and reset) the aggregations every SEC seconds" },
+	{ OPT_SERVE, 0, "serve", "ADDR:PORT", "answer GET /metrics (Prometheus) until a signal" },
+	{ OPT_TEXTFILE, 0, "textfile", "PATH", "write the metrics to PATH every --interval (15s)" },
+	{ OPT_MAX_SERIES, 0, "max-series", "N", "at most N --count-by series (default 10000)" },
+	{ OPT_PRINT_HITS, 0, "print-hits", NULL, "--serve, --textfile: print the hits too" },
 	{ OPT_LATENCY, 0, "latency", "START END",
 	  "histogram of the time from each START hit to the next END hit" },
 	{ OPT_KEY, 0, "key", "KEY", "pair --latency hits by tid (default), pid, argN or str(argN)" },
@@ -341,7 +361,9 @@ const struct cli_cmd cli_cmd_trace = {
 		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L] [-v] [-q]\n"
 		"                     [--filter EXPR] [--counts] [--count-by ARG [--top N]]\n"
 		"                     [--hist ARG] [--sum|--avg|--min|--max ARG] [--interval SEC]\n"
-		"                     [--latency START END [--key KEY]] [--best-effort] TARGET...",
+		"                     [--latency START END [--key KEY]] [--best-effort]\n"
+		"                     [--serve ADDR:PORT] [--textfile PATH] [--max-series N]\n"
+		"                     [--print-hits] TARGET...",
 	.description =
 		"  Print every hit of USDT probes: time (s since start), pid, tid,\n"
 		"  probe and arguments with their sign and width. TARGET is\n"
@@ -372,6 +394,9 @@ const struct cli_cmd cli_cmd_trace = {
 		"  argN, or str(argN) for --count-by. --latency START END: a log2\n"
 		"  histogram of the ns from START to the next END of the same --key\n"
 		"  (tid, pid, argN or str(argN)). Every option applies to every TARGET.\n"
+		"  --serve ADDR:PORT (127.0.0.1:9464), --textfile PATH: the aggregations\n"
+		"  as Prometheus metrics, cumulative, --serve until a signal; no table or\n"
+		"  hit is printed (--print-hits: hits are). See docs/METRICS.md.\n"
 		"  No compiler runs: one precompiled BPF program, configured by maps.\n",
 	.opts = trace_options,
 	.operand = "target",
@@ -498,7 +523,8 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			cli_print_help(stdout, c);
 			return -EXIT_HELP;
 		default:
-			if (trace_parse_agg_opt(t, &p, key))
+			if (key >= OPT_SERVE ? trace_parse_metrics_opt(t, &p, key) :
+			    trace_parse_agg_opt(t, &p, key))
 				return -EXIT_USAGE;
 		}
 	}
@@ -512,7 +538,7 @@ done:
 		cli_usage_err(c, "--children goes with -p PID or -c CMD");
 		return -EXIT_USAGE;
 	}
-	if (trace_check_agg_opts(t, c))
+	if (trace_check_metrics_opts(t, c) || trace_check_agg_opts(t, c))
 		return -EXIT_USAGE;
 	return first;
 }
@@ -613,6 +639,8 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 	int err;
 
 	err = make_trace(t, ntargets, targets);
+	if (!err)
+		err = trace_metrics_open(t);
 	if (err)
 		return err;
 	/* -c: CMD is forked in the load, held before its exec */
@@ -632,6 +660,8 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		err = setup_step(t, STEP_GO);
 	if (err)
 		return err;
+	/* the first textfile is there once "Tracing" is said */
+	trace_metrics_begin(t, now_ns());
 	if (!t->quiet)
 		say_tracing(t);
 	return usdtkit_trace_go(t->tr);
@@ -680,7 +710,8 @@ int cmd_trace(int argc, char **argv)
 		t.began = false;
 	} else if (err) {
 		rc = t.usage_error ? EXIT_USAGE : EXIT_BAD_INPUT;
-	} else if (trace_agg_any(&t) && trace_agg_report(&t, false, now_ns())) {
+	} else if (trace_agg_any(&t) && !trace_metrics_on(&t) &&
+		   trace_agg_report(&t, false, now_ns())) {
 		rc = EXIT_BAD_INPUT;
 	}
 	jw_flush(t.out);

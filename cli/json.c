@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../core/utf8.h"
 #include "json.h"
 
 /*
@@ -336,38 +337,6 @@ void jw_text(struct jw *w, const char *s, size_t n)
 	}
 }
 
-/*
- * The length of the well-formed UTF-8 sequence of 2 to 4 bytes at @s
- * (no overlong form, no surrogate, at most U+10FFFF), its code point in
- * *@cp; 0 if there is none.
- */
-static size_t utf8_seq(const unsigned char *s, size_t n, unsigned int *cp)
-{
-	static const unsigned int min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	size_t len, i;
-	unsigned int c;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, c = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if (c < min[len] || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	*cp = c;
-	return len;
-}
-
 /* Bytes from a process as a JSON string: what is not well-formed UTF-8
  * becomes U+FFFD, one per byte, so the line stays valid JSON; control
  * characters (C0, DEL, C1) are \u escapes. */
@@ -399,7 +368,7 @@ void json_str_bytes(struct jw *w, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		len = utf8_seq(u + i, n - i, &cp);
+		len = utf8_seq_len(u + i, n - i, &cp);
 		if (len && cp < 0xa0) {
 			char e[8];
 
@@ -445,7 +414,7 @@ void jw_text_quoted(struct jw *w, const char *s, size_t n)
 			jw_putc(w, (char)u[i++]);
 			continue;
 		}
-		len = u[i] >= 0x80 ? utf8_seq(u + i, n - i, &cp) : 0;
+		len = u[i] >= 0x80 ? utf8_seq_len(u + i, n - i, &cp) : 0;
 		if (len && cp >= 0xa0) {
 			jw_put(w, s + i, len);
 			i += len;

@@ -6,6 +6,7 @@
 #define USDTKIT_CLI_TRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <usdtkit/trace.h>
@@ -52,6 +53,7 @@ struct tracer {
 	bool quiet;			/* no "Tracing ..." line */
 	bool usage_error;		/* set up failed on the options: exit 2 */
 	bool began;			/* attached: the counts are reported */
+	bool gone;			/* PID or CMD has ended (--serve goes on) */
 	char **cmd_argv;		/* -c CMD, split */
 	/* SIGINT, SIGTERM and SIGCHLD, blocked and read here; the first
 	 * SIGINT or SIGTERM read, which ends the trace (0: none yet) */
@@ -59,6 +61,14 @@ struct tracer {
 	int stop_sig;
 
 	struct trace_aggs agg;
+
+	/* --serve, --textfile (trace_metrics.c) */
+	const char *serve_addr, *textfile;
+	size_t max_series;		/* 0: the library's 10000 */
+	unsigned int metrics_top;	/* --top as given, 0: none */
+	bool print_hits;
+	struct usdtkit_trace_server *server;
+	uint64_t textfile_next;		/* ns: the next write */
 
 	unsigned long long printed;
 	struct jw *out;
@@ -82,6 +92,13 @@ void trace_event_text(struct jw *w, uint64_t start_ns,
 		      const struct usdtkit_trace_hit *h);
 /* PROVIDER:NAME of @p as text (escaped) */
 void trace_put_probe(struct jw *w, const struct usdtkit_trace_probe *p);
+
+/* trace_metrics.c: the metrics, run from cmd_trace.c's loop */
+bool trace_metrics_on(const struct tracer *t);
+int trace_metrics_open(struct tracer *t);
+void trace_metrics_begin(struct tracer *t, uint64_t now_ns);
+int trace_metrics_step(struct tracer *t, uint64_t now_ns);
+void trace_metrics_end(struct tracer *t);
 
 /* trace_agg_print.c: the aggregations, printed (and zeroed: --interval) */
 int trace_agg_report(struct tracer *t, bool reset, uint64_t now_ns);

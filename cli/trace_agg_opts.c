@@ -178,7 +178,7 @@ int trace_check_agg_opts(struct tracer *t, const struct cli_cmd *c)
 		t->agg.top = 20;
 	else if (!t->agg.by.set)
 		return cli_usage_err(c, "--top goes with --count-by"), -1;
-	if (t->agg.interval > 0 && !trace_agg_any(t))
+	if (t->agg.interval > 0 && !trace_agg_any(t) && !t->textfile)
 		return cli_usage_err(c, "--interval goes with an aggregation "
 				     "(--counts, --count-by, --hist, --sum..., --latency)"), -1;
 	if ((t->agg.key.set || t->agg.pair) && !t->agg.lat_start)

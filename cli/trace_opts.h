@@ -11,12 +11,15 @@
 enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN, OPT_COUNT,
        OPT_FILTER, OPT_COUNTS, OPT_COUNT_BY, OPT_TOP, OPT_HIST, OPT_SUM,
        OPT_AVG, OPT_MIN, OPT_MAX, OPT_INTERVAL, OPT_LATENCY, OPT_KEY,
-       OPT_CHILDREN };
+       OPT_CHILDREN, OPT_SERVE, OPT_TEXTFILE, OPT_MAX_SERIES, OPT_PRINT_HITS };
 
 /* an aggregation option into t->agg: 0, or -1 (a usage error, told) */
 int trace_parse_agg_opt(struct tracer *t, struct cli_parser *p, int key);
 /* options that mean nothing without others: 0, or -1 (told) */
 int trace_check_agg_opts(struct tracer *t, const struct cli_cmd *c);
+/* trace_metrics.c: --serve, --textfile, --max-series, --print-hits */
+int trace_parse_metrics_opt(struct tracer *t, struct cli_parser *p, int key);
+int trace_check_metrics_opts(struct tracer *t, const struct cli_cmd *c);
 /* t->agg as the engine's requests, once the TARGETs are added */
 int trace_request_aggs(struct tracer *t);
 

@@ -11,7 +11,7 @@ bench=$1 u=$2
 run "table" 0 sh "$bench" --hits 500 --reps 1 "$u"
 cp "$tmp/out" "$tmp/table"
 num='[0-9][0-9.]*'
-for row in print str counts filter count-by count-by-str; do
+for row in print str counts filter count-by count-by-str counts-serve count-by-serve; do
 	if command -v bpftrace >/dev/null 2>&1; then
 		bt=" *-*$num  *$num"
 	else

@@ -133,12 +133,18 @@ int usdtkit__on_event(void *ctx, void *data, size_t size)
 	struct usdtkit_trace *t = ctx;
 	const struct usdtkit_trace_event *e = data;
 	struct usdtkit_trace_hit h;
+	struct probe *p;
 
-	if (size < sizeof(*e) || e->ts_ns < t->start_ns || !t->on_hit)
+	if (size < sizeof(*e) || e->ts_ns < t->start_ns)
 		return 0;
 	/* the cookie is the probe's index + 1; anything else is not ours */
 	if (e->cookie < 1 || (unsigned long long)e->cookie > t->nprobes)
 		return 0;
-	decode(t, &t->probes[e->cookie - 1], e, size, &h);
+	p = &t->probes[e->cookie - 1];
+	/* with no aggregation, the only count of a probe's hits (metrics) */
+	p->hits++;
+	if (!t->on_hit)
+		return 0;
+	decode(t, p, e, size, &h);
 	return t->on_hit(t->hit_ctx, &h);
 }

@@ -22,6 +22,7 @@ struct probe {
 	 * the probes are attached): attached from, not read again */
 	const struct usdtkit_file *file;
 	struct usdtkit_link *link;
+	uint64_t hits;		/* events read (hit.c): no aggregation */
 };
 
 struct trace;

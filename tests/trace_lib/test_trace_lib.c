@@ -3,8 +3,8 @@
  * The trace engine as a library (<usdtkit/trace.h>), without the CLI:
  * every feature against the known values of fx_tlib (fx_tlib.c says
  * them): hits with a filter, strings, every aggregation, latency, a
- * command whose probe is in its library, a pid target, and requests the
- * engine must refuse. Needs root and BPF.
+ * command whose probe is in its library, a pid target, the metrics
+ * (text, file, endpoint), and requests the engine must refuse. Needs root and BPF.
  * usage: test_trace_lib DIR   (DIR: where fx_tlib and its library are)
  */
 #include <errno.h>
@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <usdtkit/trace.h>
@@ -374,6 +376,94 @@ static void test_refusals(void)
 	usdtkit_trace_free(t);
 }
 
+static bool has(const char *text, size_t len, const char *want)
+{
+	return memmem(text, len, want, strlen(want)) != NULL;
+}
+
+/* GET /metrics from @s, stepping it from this loop as a caller would */
+static ssize_t get(struct usdtkit_trace_server *s, char *buf, size_t n)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons(usdtkit_trace_server_port(s)),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	static const char req[] = "GET /metrics HTTP/1.0\r\n\r\n";
+	struct pollfd pf[2] = { { .fd = usdtkit_trace_server_fd(s), .events = POLLIN } };
+	size_t got = 0;
+	ssize_t r = 1;
+	int fd = socket(AF_INET, SOCK_STREAM, 0), i;
+
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    write(fd, req, sizeof(req) - 1) != (ssize_t)sizeof(req) - 1)
+		r = -1;
+	pf[1] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	for (i = 0; r > 0 && got < n && i < 1000; i++) {
+		poll(pf, 2, 10);
+		usdtkit_trace_server_step(s);
+		if (pf[1].revents & POLLIN)
+			r = read(fd, buf + got, n - got);
+		got += r > 0 ? (size_t)r : 0;
+	}
+	close(fd);
+	return r < 0 ? -1 : (ssize_t)got;
+}
+
+/* tl:name: 30 hits, keys alpha, beta, gamma 10 each, as the metrics say */
+static void test_metrics(void)
+{
+	static const char *const targets[] = { "tl:name", NULL };
+	USDTKIT_OPTS(usdtkit_trace_metrics_opts, top1, .top = 1);
+	struct { struct usdtkit_trace_metrics_opts o; long junk; } big = { top1, 1 };
+	struct usdtkit_trace_server *srv;
+	struct hits hs = { 0 };
+	struct usdtkit_trace *t = new_trace(NULL, 0, 0, &hs, 0);
+	char *text = NULL, buf[8192], path[] = "/tmp/usdtkit-metrics-XXXXXX", file[64];
+	size_t len = 0;
+	ssize_t n;
+	FILE *f;
+	int err;
+
+	if (!t)
+		return;
+	err = add(t, USDTKIT_TRACE_AGG_COUNT_BY, 0, true);
+	err = err ? err : add(t, USDTKIT_TRACE_AGG_COUNTS, 0, false);
+	CHECK(usdtkit_trace_metrics(t, NULL, &text, &len) == -EINVAL, "metrics before the load");
+	run(t, err ? err : with_cmd(t, targets));
+	err = usdtkit_trace_metrics(t, NULL, &text, &len);
+	CHECK(!err && has(text, len, "usdtkit_probe_hits_total{probe=\"tl:name\"} 30\n") &&
+	      has(text, len, "{probe=\"tl:name\",key=\"alpha\"} 10\n"), "metrics: %d", err);
+	free(text);
+	err = usdtkit_trace_metrics(t, &top1, &text, &len);
+	CHECK(!err && has(text, len, "key=\"__other__\"} 20\n") &&
+	      has(text, len, "usdtkit_series_dropped_total 2\n"), "metrics, top 1: %d", err);
+	free(text);
+	big.o.sz = sizeof(big);
+	CHECK(usdtkit_trace_metrics(t, &big.o, &text, &len) == -EINVAL, "unknown options");
+	CHECK(usdtkit_trace_metrics_write(t, NULL, "/nonexistent/x.prom") == -ENOENT &&
+	      strstr(last_msg, "/nonexistent/x.prom"), "a file it cannot write: %s", last_msg);
+	if (mkdtemp(path)) {
+		snprintf(file, sizeof(file), "%s/x.prom", path);
+		err = usdtkit_trace_metrics_write(t, NULL, file);
+		f = fopen(file, "r");
+
+		n = f ? (ssize_t)fread(buf, 1, sizeof(buf), f) : -1;
+		CHECK(!err && n > 0 && has(buf, (size_t)n, "key=\"beta\"} 10\n"), "textfile %d", err);
+		if (f)
+			fclose(f);
+		unlink(file);
+		rmdir(path);
+	}
+	errno = 0;
+	CHECK(!usdtkit_trace_serve(t, ":9464", NULL) && errno == EINVAL, "no host: EINVAL");
+	srv = usdtkit_trace_serve(t, "127.0.0.1:0", NULL);
+	CHECK(srv && usdtkit_trace_server_port(srv) > 0, "serve: %s", last_msg);
+	n = srv ? get(srv, buf, sizeof(buf)) : -1;
+	CHECK(n > 0 && has(buf, (size_t)n, " 200 OK\r\n") &&
+	      has(buf, (size_t)n, "key=\"gamma\"} 10\n"), "GET /metrics: %zd", n);
+	usdtkit_trace_server_free(srv);
+	usdtkit_trace_free(t);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2 || snprintf(fx, sizeof(fx), "%s/fx_tlib", argv[1]) >= (int)sizeof(fx)) {
@@ -395,5 +485,6 @@ int main(int argc, char **argv)
 	test_latency();
 	test_cmd_library();
 	test_pid();
+	test_metrics();
 	return check_done();
 }
