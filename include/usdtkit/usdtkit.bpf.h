@@ -50,11 +50,58 @@
 #define USDTKIT_MAX_IPS (4 * USDTKIT_MAX_SPECS)
 #endif
 
+/*
+ * Argument forms a program can do without: define before including.
+ * The verifier walks every form the reader can take, whether a probe
+ * uses it or not; a form left out is code it never walks (see
+ * bench/README.md, "What usdtkit_spec_args() costs the verifier"), and
+ * no code a hit runs gets longer. The attach layer does not know what a
+ * program was built with, so an argument that needs a form left out is
+ * read as 0 and its read returns -EOPNOTSUPP (usdtkit_spec_args_errs()
+ * says which one): never a wrong value.
+ *
+ *   USDTKIT_NO_INDEX        memory operands with an index register
+ *                           (x86 "(%rax,%rcx,4)", arm "[r1, r2]")
+ *   USDTKIT_NO_HIGH_HALVES  values in two registers (a 64-bit argument
+ *                           of a 32-bit target, "-8@%eax" = %edx:%eax)
+ *   USDTKIT_NO_PC_RELATIVE  symbol and %rip-relative operands
+ *   USDTKIT_ARGS_SIMPLE     all three: constants, registers and
+ *                           base + displacement, the forms libbpf's
+ *                           usdt.bpf.h reads
+ *   USDTKIT_NO_COALESCE     (not a form) every memory argument read
+ *                           alone, no group windows
+ */
+#ifdef USDTKIT_ARGS_SIMPLE
+#ifndef USDTKIT_NO_INDEX
+#define USDTKIT_NO_INDEX
+#endif
+#ifndef USDTKIT_NO_HIGH_HALVES
+#define USDTKIT_NO_HIGH_HALVES
+#endif
+#ifndef USDTKIT_NO_PC_RELATIVE
+#define USDTKIT_NO_PC_RELATIVE
+#endif
+#endif
+
+/* the flags of an argument that needs a form left out */
+#ifdef USDTKIT_NO_PC_RELATIVE
+#define USDTKIT__NO_F_PC_REL	USDTKIT_BPF_F_PC_REL
+#else
+#define USDTKIT__NO_F_PC_REL	0
+#endif
+#ifdef USDTKIT_NO_HIGH_HALVES
+#define USDTKIT__NO_F_HI	USDTKIT_BPF_F_HI
+#else
+#define USDTKIT__NO_F_HI	0
+#endif
+#define USDTKIT__LEFT_OUT	(USDTKIT__NO_F_PC_REL | USDTKIT__NO_F_HI)
+
 /* errno values, without pulling in a libc header */
 #define USDTKIT__ENOENT	2
 #define USDTKIT__EINVAL	22
 #define USDTKIT__ERANGE	34
 #define USDTKIT__ESRCH	3
+#define USDTKIT__EOPNOTSUPP	95
 
 /* spec id -> spec; written by the attach layer */
 struct {
@@ -212,10 +259,16 @@ usdtkit_spec(struct pt_regs *ctx)
 	return bpf_map_lookup_elem(&usdtkit_specs, &id);
 }
 
+/*
+ * The low @bytes (1 to 8) of @v. Without a branch: one here forks the
+ * verifier's walk at every register view and window extract, which cost
+ * it more than a quarter of usdtkit_spec_args(), for the same handful of
+ * instructions per hit.
+ */
 static __always_inline unsigned long long usdtkit__low(unsigned long long v,
 						       unsigned int bytes)
 {
-	return bytes >= 8 ? v : v & ((1ULL << (bytes * 8)) - 1);
+	return v & (~0ULL >> ((64 - bytes * 8) & 63));
 }
 
 /* A register view: slot >> shift, @width bytes kept. */
@@ -343,8 +396,10 @@ static __always_inline int usdtkit__mem(struct pt_regs *ctx,
 	unsigned long long addr = (unsigned long long)a->disp, r = 0;
 	int slot_size = spec->slot_size, err;
 
+#ifndef USDTKIT_NO_PC_RELATIVE
 	if (a->flags & USDTKIT_BPF_F_PC_REL)
 		addr += usdtkit__ip(ctx);
+#endif
 	if (a->base_off != USDTKIT_BPF_NO_REG) {
 		err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
 				    a->base_width, &r);
@@ -353,11 +408,15 @@ static __always_inline int usdtkit__mem(struct pt_regs *ctx,
 		addr += r;
 	}
 	if (a->index_off != USDTKIT_BPF_NO_REG) {
+#ifdef USDTKIT_NO_INDEX
+		return -USDTKIT__EOPNOTSUPP;
+#else
 		err = usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
 				    a->index_width, &r);
 		if (err)
 			return err;
 		addr += r << (a->scale_shift & 3);
+#endif
 	}
 	if (a->flags & USDTKIT_BPF_F_ADDR32)
 		addr &= 0xffffffffULL;
@@ -371,31 +430,34 @@ static __always_inline int usdtkit__reg(struct pt_regs *ctx, int slot_size,
 					const struct usdtkit_bpf_arg *a,
 					unsigned long long *v)
 {
-	unsigned long long hi = 0;
 	int err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
 				a->base_width, v);
+#ifndef USDTKIT_NO_HIGH_HALVES
+	unsigned long long hi = 0;
 
 	if (err || !(a->flags & USDTKIT_BPF_F_HI))
 		return err;
 	err = usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
 			    a->index_width, &hi);
 	*v |= hi << ((a->base_width & 7) * 8);
+#endif
 	return err;
 }
 
-/* The low a->size bytes of @v, sign- or zero-extended as @a says. */
+/*
+ * The low a->size bytes of @v, sign- or zero-extended as @a says. Both
+ * extensions are computed and one is kept by a mask, for the reason
+ * given at usdtkit__low().
+ */
 static __always_inline long usdtkit__extend(const struct usdtkit_bpf_arg *a,
 					    unsigned long long v)
 {
-	unsigned int bits = 64 - (a->size & 15) * 8;
+	unsigned int bits = (64 - (a->size & 15) * 8) & 63;
+	unsigned long long up = v << bits, zx = up >> bits;
+	unsigned long long sx = (unsigned long long)((long long)up >> bits);
+	unsigned long long sign = -(unsigned long long)((a->flags / USDTKIT_BPF_F_SIGNED) & 1);
 
-	if (bits && bits < 64) {
-		if (a->flags & USDTKIT_BPF_F_SIGNED)
-			v = (unsigned long long)((long long)(v << bits) >> bits);
-		else
-			v &= ~0ULL >> bits;
-	}
-	return (long)v;
+	return (long)(zx ^ ((sx ^ zx) & sign));
 }
 
 /* Argument @n, through the group windows when @win is not NULL. */
@@ -414,11 +476,17 @@ static __always_inline int usdtkit__spec_arg(struct pt_regs *ctx,
 	if (n >= USDTKIT_BPF_MAX_ARGS || n >= spec->arg_cnt)
 		return -USDTKIT__ENOENT;
 	a = &spec->args[n];
+#if USDTKIT__LEFT_OUT
+	if (a->flags & USDTKIT__LEFT_OUT)
+		return -USDTKIT__EOPNOTSUPP;
+#endif
 	switch (a->kind) {
 	case USDTKIT_BPF_ARG_CONST:
 		v = (unsigned long long)a->disp;
+#ifndef USDTKIT_NO_PC_RELATIVE
 		if (a->flags & USDTKIT_BPF_F_PC_REL)
 			v += usdtkit__ip(ctx);
+#endif
 		err = 0;
 		break;
 	case USDTKIT_BPF_ARG_REG:
