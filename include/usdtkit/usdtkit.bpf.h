@@ -53,23 +53,26 @@
 /*
  * Argument forms a program can do without: define before including.
  * The verifier walks every form the reader can take, whether a probe
- * uses it or not; a form left out is code it never walks (see
- * bench/README.md, "What usdtkit_spec_args() costs the verifier"), and
- * no code a hit runs gets longer. The attach layer does not know what a
- * program was built with, so an argument that needs a form left out is
- * read as 0 and its read returns -EOPNOTSUPP (usdtkit_spec_args_errs()
- * says which one): never a wrong value.
+ * uses it or not; a form left out is code it never walks (bench/README.md,
+ * "The library: what usdtkit_spec_args() costs the verifier"), and no
+ * code a hit runs gets longer. The attach layer cannot know what a
+ * program was built with, so an argument that needs a form left out
+ * reads as 0 and its read returns -EOPNOTSUPP (usdtkit_spec_args_errs()
+ * says which argument): never a wrong value.
  *
  *   USDTKIT_NO_INDEX        memory operands with an index register
  *                           (x86 "(%rax,%rcx,4)", arm "[r1, r2]")
- *   USDTKIT_NO_HIGH_HALVES  values in two registers (a 64-bit argument
+ *   USDTKIT_NO_HIGH_HALVES  a value in two registers (a 64-bit argument
  *                           of a 32-bit target, "-8@%eax" = %edx:%eax)
- *   USDTKIT_NO_PC_RELATIVE  symbol and %rip-relative operands
- *   USDTKIT_ARGS_SIMPLE     all three: constants, registers and
- *                           base + displacement, the forms libbpf's
- *                           usdt.bpf.h reads
+ *   USDTKIT_ARGS_SIMPLE     both, and symbol or PC-relative operands
+ *                           ("-8@counter(%rip)"): constants, registers
+ *                           and base + displacement are left, the forms
+ *                           libbpf's usdt.bpf.h reads
  *   USDTKIT_NO_COALESCE     (not a form) every memory argument read
- *                           alone, no group windows
+ *                           alone, without group windows
+ *
+ * PC-relative operands alone have no switch: they cost the verifier one
+ * load at a constant offset, and leaving them out saved nothing.
  */
 #ifdef USDTKIT_ARGS_SIMPLE
 #ifndef USDTKIT_NO_INDEX
@@ -78,13 +81,10 @@
 #ifndef USDTKIT_NO_HIGH_HALVES
 #define USDTKIT_NO_HIGH_HALVES
 #endif
-#ifndef USDTKIT_NO_PC_RELATIVE
-#define USDTKIT_NO_PC_RELATIVE
-#endif
 #endif
 
 /* the flags of an argument that needs a form left out */
-#ifdef USDTKIT_NO_PC_RELATIVE
+#ifdef USDTKIT_ARGS_SIMPLE
 #define USDTKIT__NO_F_PC_REL	USDTKIT_BPF_F_PC_REL
 #else
 #define USDTKIT__NO_F_PC_REL	0
@@ -396,7 +396,7 @@ static __always_inline int usdtkit__mem(struct pt_regs *ctx,
 	unsigned long long addr = (unsigned long long)a->disp, r = 0;
 	int slot_size = spec->slot_size, err;
 
-#ifndef USDTKIT_NO_PC_RELATIVE
+#ifndef USDTKIT_ARGS_SIMPLE
 	if (a->flags & USDTKIT_BPF_F_PC_REL)
 		addr += usdtkit__ip(ctx);
 #endif
@@ -483,7 +483,7 @@ static __always_inline int usdtkit__spec_arg(struct pt_regs *ctx,
 	switch (a->kind) {
 	case USDTKIT_BPF_ARG_CONST:
 		v = (unsigned long long)a->disp;
-#ifndef USDTKIT_NO_PC_RELATIVE
+#ifndef USDTKIT_ARGS_SIMPLE
 		if (a->flags & USDTKIT_BPF_F_PC_REL)
 			v += usdtkit__ip(ctx);
 #endif
