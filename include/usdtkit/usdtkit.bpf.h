@@ -23,8 +23,9 @@
  * usdtkit_arg(ctx, n, &val), usdtkit_cookie(ctx), and with the spec
  * looked up once: usdtkit_spec(ctx), then usdtkit_spec_arg(ctx, spec, n,
  * &val) for one argument or usdtkit_spec_args(ctx, spec, vals, mask) for
- * several (usdtkit_spec_args_errs() also gives each one's error). All return a negative errno on failure (no spec for this IP,
- * n out of range, a faulting read).
+ * several (usdtkit_spec_args_errs() also gives each one's error). All
+ * return a negative errno on failure (no spec for this IP, n out of
+ * range, a faulting read, a form left out by a switch below).
  *
  * usdtkit_spec_arg() reads each argument with exactly its own size: a
  * 1-byte argument at the last byte of a page never touches the next page.
@@ -51,50 +52,24 @@
 #endif
 
 /*
- * Argument forms a program can do without: define before including.
- * The verifier walks every form the reader can take, whether a probe
- * uses it or not; a form left out is code it never walks (bench/README.md,
- * "The library: what usdtkit_spec_args() costs the verifier"), and no
- * code a hit runs gets longer. The attach layer cannot know what a
- * program was built with, so an argument that needs a form left out
- * reads as 0 and its read returns -EOPNOTSUPP (usdtkit_spec_args_errs()
- * says which argument): never a wrong value.
+ * -DUSDTKIT_ARGS_SIMPLE: read only the argument forms libbpf's
+ * usdt.bpf.h reads: constants, registers (with their %eax/%ah views) and
+ * base register + displacement. Left out: index registers ("(%rax,%rcx,4)",
+ * "[r1, r2]"), values in two registers (a 64-bit argument of a 32-bit
+ * target, "-8@%eax" for %edx:%eax) and symbol or PC-relative operands
+ * ("-8@counter(%rip)"). The verifier walks every form the reader can
+ * take, for every argument, whether a probe uses it or not; a form left
+ * out is code it never walks (bench/README.md, "The library: what
+ * usdtkit_spec_args() costs the verifier"), and a hit runs no more code.
+ * The attach layer cannot know what a program was built with, so an
+ * argument that needs a form left out reads as 0 and its read returns
+ * -EOPNOTSUPP (usdtkit_spec_args_errs() says which): never a wrong value.
+ * Index registers and high halves share one register decoding, so there
+ * is no switch for one of them alone: it would save nothing.
  *
- *   USDTKIT_NO_INDEX        memory operands with an index register
- *                           (x86 "(%rax,%rcx,4)", arm "[r1, r2]")
- *   USDTKIT_NO_HIGH_HALVES  a value in two registers (a 64-bit argument
- *                           of a 32-bit target, "-8@%eax" = %edx:%eax)
- *   USDTKIT_ARGS_SIMPLE     both, and symbol or PC-relative operands
- *                           ("-8@counter(%rip)"): constants, registers
- *                           and base + displacement are left, the forms
- *                           libbpf's usdt.bpf.h reads
- *   USDTKIT_NO_COALESCE     (not a form) every memory argument read
- *                           alone, without group windows
- *
- * PC-relative operands alone have no switch: they cost the verifier one
- * load at a constant offset, and leaving them out saved nothing.
+ * -DUSDTKIT_NO_COALESCE (not a form): every memory argument read alone,
+ * without group windows (see usdtkit_spec_args_errs()).
  */
-#ifdef USDTKIT_ARGS_SIMPLE
-#ifndef USDTKIT_NO_INDEX
-#define USDTKIT_NO_INDEX
-#endif
-#ifndef USDTKIT_NO_HIGH_HALVES
-#define USDTKIT_NO_HIGH_HALVES
-#endif
-#endif
-
-/* the flags of an argument that needs a form left out */
-#ifdef USDTKIT_ARGS_SIMPLE
-#define USDTKIT__NO_F_PC_REL	USDTKIT_BPF_F_PC_REL
-#else
-#define USDTKIT__NO_F_PC_REL	0
-#endif
-#ifdef USDTKIT_NO_HIGH_HALVES
-#define USDTKIT__NO_F_HI	USDTKIT_BPF_F_HI
-#else
-#define USDTKIT__NO_F_HI	0
-#endif
-#define USDTKIT__LEFT_OUT	(USDTKIT__NO_F_PC_REL | USDTKIT__NO_F_HI)
 
 /* errno values, without pulling in a libc header */
 #define USDTKIT__ENOENT	2
@@ -386,62 +361,76 @@ static __always_inline int usdtkit__from_win(const struct usdtkit_bpf_spec *spec
 	return 0;
 }
 
-/* A memory argument: exactly its own bytes, or its group's window. */
-static __always_inline int usdtkit__mem(struct pt_regs *ctx,
-					const struct usdtkit_bpf_spec *spec,
+/*
+ * The register views of @a: @b its base (MEM) or register (REG), @x its
+ * index (MEM) or high half (REG with F_HI), 0 where it has none. They
+ * are decoded before the kind is looked at, so one copy of the slot
+ * switch serves every kind: the verifier walks each copy through every
+ * pt_regs slot, and a copy per kind made about half of what it
+ * processed for an argument.
+ */
+static __always_inline int usdtkit__views(struct pt_regs *ctx,
+					  const struct usdtkit_bpf_spec *spec,
+					  const struct usdtkit_bpf_arg *a,
+					  unsigned long long *b, unsigned long long *x)
+{
+	int slot_size = spec->slot_size, err;
+
+	*b = 0;
+	*x = 0;
+	if (a->base_off != USDTKIT_BPF_NO_REG) {
+		err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
+				    a->base_width, b);
+		if (err)
+			return err;
+	}
+#ifndef USDTKIT_ARGS_SIMPLE
+	if (a->index_off != USDTKIT_BPF_NO_REG)
+		return usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
+				     a->index_width, x);
+#endif
+	return 0;
+}
+
+/* What a PC-relative operand adds: the probe's IP; 0 for any other. */
+static __always_inline unsigned long long usdtkit__pc(struct pt_regs *ctx,
+						      const struct usdtkit_bpf_arg *a)
+{
+#ifndef USDTKIT_ARGS_SIMPLE
+	if (a->flags & USDTKIT_BPF_F_PC_REL)
+		return usdtkit__ip(ctx);
+#else
+	(void)ctx;
+	(void)a;
+#endif
+	return 0;
+}
+
+/* Whether @a needs a form USDTKIT_ARGS_SIMPLE leaves out (an index or a
+ * high half both come as a second register) */
+static __always_inline int usdtkit__left_out(const struct usdtkit_bpf_arg *a)
+{
+#ifdef USDTKIT_ARGS_SIMPLE
+	return a->index_off != USDTKIT_BPF_NO_REG || (a->flags & USDTKIT_BPF_F_PC_REL);
+#else
+	(void)a;
+	return 0;
+#endif
+}
+
+/* A memory argument at @addr: exactly its own bytes, or its group's window. */
+static __always_inline int usdtkit__mem(const struct usdtkit_bpf_spec *spec,
 					const struct usdtkit_bpf_arg *a,
+					unsigned long long addr,
 					struct usdtkit__win *win,
 					unsigned long long *v)
 {
-	unsigned long long addr = (unsigned long long)a->disp, r = 0;
-	int slot_size = spec->slot_size, err;
-
-#ifndef USDTKIT_ARGS_SIMPLE
-	if (a->flags & USDTKIT_BPF_F_PC_REL)
-		addr += usdtkit__ip(ctx);
-#endif
-	if (a->base_off != USDTKIT_BPF_NO_REG) {
-		err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
-				    a->base_width, &r);
-		if (err)
-			return err;
-		addr += r;
-	}
-	if (a->index_off != USDTKIT_BPF_NO_REG) {
-#ifdef USDTKIT_NO_INDEX
-		return -USDTKIT__EOPNOTSUPP;
-#else
-		err = usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
-				    a->index_width, &r);
-		if (err)
-			return err;
-		addr += r << (a->scale_shift & 3);
-#endif
-	}
 	if (a->flags & USDTKIT_BPF_F_ADDR32)
 		addr &= 0xffffffffULL;
 	/* alone, or its window faulted: its own exact-size read */
 	if (win && !usdtkit__from_win(spec, a, addr, win, v))
 		return 0;
 	return usdtkit__read_user(addr, a->size, v);
-}
-
-static __always_inline int usdtkit__reg(struct pt_regs *ctx, int slot_size,
-					const struct usdtkit_bpf_arg *a,
-					unsigned long long *v)
-{
-	int err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
-				a->base_width, v);
-#ifndef USDTKIT_NO_HIGH_HALVES
-	unsigned long long hi = 0;
-
-	if (err || !(a->flags & USDTKIT_BPF_F_HI))
-		return err;
-	err = usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
-			    a->index_width, &hi);
-	*v |= hi << ((a->base_width & 7) * 8);
-#endif
-	return err;
 }
 
 /*
@@ -467,7 +456,7 @@ static __always_inline int usdtkit__spec_arg(struct pt_regs *ctx,
 					     long *value)
 {
 	const struct usdtkit_bpf_arg *a;
-	unsigned long long v = 0;
+	unsigned long long v = 0, b, x;
 	int err;
 
 	*value = 0;
@@ -476,30 +465,29 @@ static __always_inline int usdtkit__spec_arg(struct pt_regs *ctx,
 	if (n >= USDTKIT_BPF_MAX_ARGS || n >= spec->arg_cnt)
 		return -USDTKIT__ENOENT;
 	a = &spec->args[n];
-#if USDTKIT__LEFT_OUT
-	if (a->flags & USDTKIT__LEFT_OUT)
+	if (usdtkit__left_out(a))
 		return -USDTKIT__EOPNOTSUPP;
-#endif
+	err = usdtkit__views(ctx, spec, a, &b, &x);
+	if (err)
+		return err;
 	switch (a->kind) {
 	case USDTKIT_BPF_ARG_CONST:
-		v = (unsigned long long)a->disp;
-#ifndef USDTKIT_ARGS_SIMPLE
-		if (a->flags & USDTKIT_BPF_F_PC_REL)
-			v += usdtkit__ip(ctx);
-#endif
-		err = 0;
+		v = (unsigned long long)a->disp + usdtkit__pc(ctx, a);
 		break;
 	case USDTKIT_BPF_ARG_REG:
-		err = usdtkit__reg(ctx, spec->slot_size, a, &v);
+		/* x is the high half, or 0 */
+		v = b | (x << ((a->base_width & 7) * 8));
 		break;
 	case USDTKIT_BPF_ARG_MEM:
-		err = usdtkit__mem(ctx, spec, a, win, &v);
+		err = usdtkit__mem(spec, a, (unsigned long long)a->disp + b +
+				   (x << (a->scale_shift & 3)) + usdtkit__pc(ctx, a),
+				   win, &v);
+		if (err)
+			return err;
 		break;
 	default:
 		return -USDTKIT__EINVAL;
 	}
-	if (err)
-		return err;
 	*value = usdtkit__extend(a, v);
 	return 0;
 }

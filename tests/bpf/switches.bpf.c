@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * tests/bpf/test_switches: built once per form switch of usdtkit.bpf.h
+ * tests/bpf/test_switches: built by default and with USDTKIT_ARGS_SIMPLE
  * (USDTKIT_BPF_FLAGS_switches_*). read_bulk and read_one read every
  * argument of the probe that fired, together and one by one; the readers of
  * bench/hit_uk.bpf.c come along, so that the test counts what the
@@ -21,8 +21,11 @@ SEC("usdtkit")
 int read_bulk(struct pt_regs *ctx)
 {
 	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
-	long vals[SW_NARGS];
-	int errs[SW_NARGS];
+	/* initialized: clang cannot tell that the mask covers what is
+	 * copied below, and may give an unwritten entry any register, one
+	 * the verifier has seen no write to */
+	long vals[SW_NARGS] = {};
+	int errs[SW_NARGS] = {};
 	unsigned int i, n;
 
 	if (!spec)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The form switches of usdtkit.bpf.h (x86-64, root). switches.bpf.c is
- * built once per switch; for each build:
+ * The default build of usdtkit.bpf.h and its USDTKIT_ARGS_SIMPLE build
+ * (x86-64, root): switches.bpf.c is built both ways; for each build:
  *
  * - what the verifier processed for bench/hit_uk.bpf.c's readers stays
- *   under a ceiling, and a build that leaves forms out processes fewer
+ *   under a ceiling, and the build that leaves forms out processes fewer
  *   instructions than the default build (counts, never times);
  * - on real hits of fx_forms (every x86-64 location form) and
  *   fx_pair_i386 (a register pair), every argument reads right, or, if
@@ -28,8 +28,6 @@
 #include "fx_run.h"
 #include "switches.h"
 #include "switches_def.skel.h"
-#include "switches_noindex.skel.h"
-#include "switches_nohi.skel.h"
 #include "switches_simple.skel.h"
 
 /* the forms an argument needs */
@@ -53,13 +51,9 @@ static const struct variant {
 	unsigned int left_out;		/* F_*: the forms the build lacks */
 	unsigned int ceil[NCOUNTED];
 } variants[] = {
-	{ "default", switches_def__elf_bytes, 0, { 3700, 2800, 6800, 5500 } },
-	{ "USDTKIT_NO_INDEX", switches_noindex__elf_bytes, F_INDEX,
-	  { 2800, 2200, 5500, 4200 } },
-	{ "USDTKIT_NO_HIGH_HALVES", switches_nohi__elf_bytes, F_HI,
-	  { 3200, 2450, 5900, 4550 } },
+	{ "default", switches_def__elf_bytes, 0, { 2600, 1900, 4900, 3650 } },
 	{ "USDTKIT_ARGS_SIMPLE", switches_simple__elf_bytes, F_INDEX | F_HI | F_PC_REL,
-	  { 2900, 1650, 4400, 3250 } },
+	  { 2450, 1250, 3650, 2350 } },
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
