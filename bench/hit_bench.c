@@ -31,7 +31,7 @@
  * Every read program checks each hit against the values the loop passed
  * and the bad hits are reported. Needs root.
  *
- *   hit_bench [--hits M] [--reps N] [--json FILE] [-v]
+ *   hit_bench [--hits M] [--reps N] [--probes hot,reg,real] [--json FILE] [-v]
  *   hit_bench --insns      load the readers, print what the verifier
  *                          processed for each, and exit
  */
@@ -330,9 +330,14 @@ static const char *const pname[NP] = { "hot", "reg", "real" };
 static const int pargs[NP] = { 3, 3, 6 };
 static void (*const ploop[NP])(long) = { hot_loop, reg_loop, real_loop };
 
+/* the probes measured (--probes): bit P_* */
+static unsigned int probe_set = (1U << NP) - 1;
+
 /* nop5, the floor and the pieces are about hit:hot's memory arguments */
 static bool runs_on(int sc, int pr)
 {
+	if (!(probe_set & (1U << pr)))
+		return false;
 	switch (sc) {
 	case S_UK_FLOOR:
 	case S_UK_COOKIE:
@@ -343,6 +348,27 @@ static bool runs_on(int sc, int pr)
 		return pr == P_HOT;
 	}
 	return true;
+}
+
+/* "hot,reg" -> the bits of those probes; 0 if a name is unknown */
+static unsigned int parse_probes(const char *list)
+{
+	unsigned int set = 0;
+	const char *p = list;
+	int pr;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		for (pr = 0; pr < NP; pr++)
+			if (strlen(pname[pr]) == n && !strncmp(p, pname[pr], n))
+				break;
+		if (pr == NP)
+			return 0;
+		set |= 1U << pr;
+		p += n + (p[n] == ',');
+	}
+	return set;
 }
 
 /* the reader of probe @pr in @u: coalesced or not (@nc) */
@@ -655,13 +681,15 @@ int main(int argc, char **argv)
 			reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
 			json = argv[++i];
+		else if (!strcmp(argv[i], "--probes") && i + 1 < argc)
+			probe_set = parse_probes(argv[++i]);
 		else {
 			fprintf(stderr, "usage: hit_bench [--hits M] [--reps N] "
-				"[--json FILE] [-v] | --insns\n");
+				"[--probes hot,reg,real] [--json FILE] [-v] | --insns\n");
 			return 2;
 		}
 	}
-	if (m < 1 || reps < 1 || reps > 64)
+	if (m < 1 || reps < 1 || reps > 64 || !probe_set)
 		return 2;
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
@@ -721,7 +749,8 @@ int main(int argc, char **argv)
 			res[pr][sc].med = median(res[pr][sc].ns, res[pr][sc].done);
 			res[pr][sc].kmed = median(res[pr][sc].kns, res[pr][sc].kdone);
 		}
-		report(pr, res[pr], m, rd[pr]);
+		if (probe_set & (1U << pr))
+			report(pr, res[pr], m, rd[pr]);
 	}
 	report_verifier();
 	if (json)

@@ -23,9 +23,8 @@
  * usdtkit_arg(ctx, n, &val), usdtkit_cookie(ctx), and with the spec
  * looked up once: usdtkit_spec(ctx), then usdtkit_spec_arg(ctx, spec, n,
  * &val) for one argument or usdtkit_spec_args(ctx, spec, vals, mask) for
- * several (usdtkit_spec_args_errs() also gives each one's error). All
- * return a negative errno on failure (no spec for this IP, n out of
- * range, a faulting read, a form left out by a switch below).
+ * several (usdtkit_spec_args_errs() also gives each one's error). All return a negative errno on failure (no spec for this IP,
+ * n out of range, a faulting read).
  *
  * usdtkit_spec_arg() reads each argument with exactly its own size: a
  * 1-byte argument at the last byte of a page never touches the next page.
@@ -60,16 +59,33 @@
  * ("-8@counter(%rip)"). The verifier walks every form the reader can
  * take, for every argument, whether a probe uses it or not; a form left
  * out is code it never walks (bench/README.md, "The library: what
- * usdtkit_spec_args() costs the verifier"), and a hit runs no more code.
+ * usdtkit_spec_args() costs the verifier"); a hit runs about as many
+ * instructions as in the default build.
  * The attach layer cannot know what a program was built with, so an
  * argument that needs a form left out reads as 0 and its read returns
  * -EOPNOTSUPP (usdtkit_spec_args_errs() says which): never a wrong value.
- * Index registers and high halves share one register decoding, so there
- * is no switch for one of them alone: it would save nothing.
  *
  * -DUSDTKIT_NO_COALESCE (not a form): every memory argument read alone,
  * without group windows (see usdtkit_spec_args_errs()).
  */
+#ifdef USDTKIT_ARGS_SIMPLE
+#define USDTKIT__NO_INDEX
+#define USDTKIT__NO_HI
+#define USDTKIT__NO_PC_REL
+#endif
+
+/* the flags of an argument that needs a form left out */
+#ifdef USDTKIT__NO_PC_REL
+#define USDTKIT__NO_F_PC_REL	USDTKIT_BPF_F_PC_REL
+#else
+#define USDTKIT__NO_F_PC_REL	0
+#endif
+#ifdef USDTKIT__NO_HI
+#define USDTKIT__NO_F_HI	USDTKIT_BPF_F_HI
+#else
+#define USDTKIT__NO_F_HI	0
+#endif
+#define USDTKIT__LEFT_OUT	(USDTKIT__NO_F_PC_REL | USDTKIT__NO_F_HI)
 
 /* errno values, without pulling in a libc header */
 #define USDTKIT__ENOENT	2
@@ -135,7 +151,7 @@ struct {
  * back into one load at a computed offset (which the verifier refuses).
  */
 #define USDTKIT__CTX_LD(o)						\
-	case o:								\
+	case (o) / 8:							\
 		asm volatile("%0 = *(u64 *)(%1 + " #o ")"		\
 			     : "=r"(*v) : "r"(ctx));			\
 		return 0;
@@ -143,8 +159,16 @@ struct {
 static __always_inline int usdtkit__slot(struct pt_regs *ctx, int slot_size,
 					 short off, unsigned long long *v)
 {
+	unsigned int k = (unsigned short)off;
+
+	/* on the slot's index: on the byte offset, clang derives the index
+	 * with a rotate, 10 instructions per register view and hit */
 	(void)slot_size;
-	switch (off) {
+	if (k & 7) {
+		*v = 0;
+		return -USDTKIT__EINVAL;
+	}
+	switch (k / 8) {
 	USDTKIT__CTX_LD(0) USDTKIT__CTX_LD(8) USDTKIT__CTX_LD(16)
 	USDTKIT__CTX_LD(24) USDTKIT__CTX_LD(32) USDTKIT__CTX_LD(40)
 	USDTKIT__CTX_LD(48) USDTKIT__CTX_LD(56) USDTKIT__CTX_LD(64)
@@ -234,16 +258,10 @@ usdtkit_spec(struct pt_regs *ctx)
 	return bpf_map_lookup_elem(&usdtkit_specs, &id);
 }
 
-/*
- * The low @bytes (1 to 8) of @v. Without a branch: one here forks the
- * verifier's walk at every register view and window extract, which cost
- * it more than a quarter of usdtkit_spec_args(), for the same handful of
- * instructions per hit.
- */
 static __always_inline unsigned long long usdtkit__low(unsigned long long v,
 						       unsigned int bytes)
 {
-	return v & (~0ULL >> ((64 - bytes * 8) & 63));
+	return bytes >= 8 ? v : v & ((1ULL << (bytes * 8)) - 1);
 }
 
 /* A register view: slot >> shift, @width bytes kept. */
@@ -361,70 +379,38 @@ static __always_inline int usdtkit__from_win(const struct usdtkit_bpf_spec *spec
 	return 0;
 }
 
-/*
- * The register views of @a: @b its base (MEM) or register (REG), @x its
- * index (MEM) or high half (REG with F_HI), 0 where it has none. They
- * are decoded before the kind is looked at, so one copy of the slot
- * switch serves every kind: the verifier walks each copy through every
- * pt_regs slot, and a copy per kind made about half of what it
- * processed for an argument.
- */
-static __always_inline int usdtkit__views(struct pt_regs *ctx,
-					  const struct usdtkit_bpf_spec *spec,
-					  const struct usdtkit_bpf_arg *a,
-					  unsigned long long *b, unsigned long long *x)
-{
-	int slot_size = spec->slot_size, err;
-
-	*b = 0;
-	*x = 0;
-	if (a->base_off != USDTKIT_BPF_NO_REG) {
-		err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
-				    a->base_width, b);
-		if (err)
-			return err;
-	}
-#ifndef USDTKIT_ARGS_SIMPLE
-	if (a->index_off != USDTKIT_BPF_NO_REG)
-		return usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
-				     a->index_width, x);
-#endif
-	return 0;
-}
-
-/* What a PC-relative operand adds: the probe's IP; 0 for any other. */
-static __always_inline unsigned long long usdtkit__pc(struct pt_regs *ctx,
-						      const struct usdtkit_bpf_arg *a)
-{
-#ifndef USDTKIT_ARGS_SIMPLE
-	if (a->flags & USDTKIT_BPF_F_PC_REL)
-		return usdtkit__ip(ctx);
-#else
-	(void)ctx;
-	(void)a;
-#endif
-	return 0;
-}
-
-/* Whether @a needs a form USDTKIT_ARGS_SIMPLE leaves out (an index or a
- * high half both come as a second register) */
-static __always_inline int usdtkit__left_out(const struct usdtkit_bpf_arg *a)
-{
-#ifdef USDTKIT_ARGS_SIMPLE
-	return a->index_off != USDTKIT_BPF_NO_REG || (a->flags & USDTKIT_BPF_F_PC_REL);
-#else
-	(void)a;
-	return 0;
-#endif
-}
-
-/* A memory argument at @addr: exactly its own bytes, or its group's window. */
-static __always_inline int usdtkit__mem(const struct usdtkit_bpf_spec *spec,
+/* A memory argument: exactly its own bytes, or its group's window. */
+static __always_inline int usdtkit__mem(struct pt_regs *ctx,
+					const struct usdtkit_bpf_spec *spec,
 					const struct usdtkit_bpf_arg *a,
-					unsigned long long addr,
 					struct usdtkit__win *win,
 					unsigned long long *v)
 {
+	unsigned long long addr = (unsigned long long)a->disp, r = 0;
+	int slot_size = spec->slot_size, err;
+
+#ifndef USDTKIT__NO_PC_REL
+	if (a->flags & USDTKIT_BPF_F_PC_REL)
+		addr += usdtkit__ip(ctx);
+#endif
+	if (a->base_off != USDTKIT_BPF_NO_REG) {
+		err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
+				    a->base_width, &r);
+		if (err)
+			return err;
+		addr += r;
+	}
+	if (a->index_off != USDTKIT_BPF_NO_REG) {
+#ifdef USDTKIT__NO_INDEX
+		return -USDTKIT__EOPNOTSUPP;
+#else
+		err = usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
+				    a->index_width, &r);
+		if (err)
+			return err;
+		addr += r << (a->scale_shift & 3);
+#endif
+	}
 	if (a->flags & USDTKIT_BPF_F_ADDR32)
 		addr &= 0xffffffffULL;
 	/* alone, or its window faulted: its own exact-size read */
@@ -433,20 +419,37 @@ static __always_inline int usdtkit__mem(const struct usdtkit_bpf_spec *spec,
 	return usdtkit__read_user(addr, a->size, v);
 }
 
-/*
- * The low a->size bytes of @v, sign- or zero-extended as @a says. Both
- * extensions are computed and one is kept by a mask, for the reason
- * given at usdtkit__low().
- */
+static __always_inline int usdtkit__reg(struct pt_regs *ctx, int slot_size,
+					const struct usdtkit_bpf_arg *a,
+					unsigned long long *v)
+{
+	int err = usdtkit__view(ctx, slot_size, a->base_off, a->base_shift,
+				a->base_width, v);
+#ifndef USDTKIT__NO_HI
+	unsigned long long hi = 0;
+
+	if (err || !(a->flags & USDTKIT_BPF_F_HI))
+		return err;
+	err = usdtkit__view(ctx, slot_size, a->index_off, a->index_shift,
+			    a->index_width, &hi);
+	*v |= hi << ((a->base_width & 7) * 8);
+#endif
+	return err;
+}
+
+/* The low a->size bytes of @v, sign- or zero-extended as @a says. */
 static __always_inline long usdtkit__extend(const struct usdtkit_bpf_arg *a,
 					    unsigned long long v)
 {
-	unsigned int bits = (64 - (a->size & 15) * 8) & 63;
-	unsigned long long up = v << bits, zx = up >> bits;
-	unsigned long long sx = (unsigned long long)((long long)up >> bits);
-	unsigned long long sign = -(unsigned long long)((a->flags / USDTKIT_BPF_F_SIGNED) & 1);
+	unsigned int bits = 64 - (a->size & 15) * 8;
 
-	return (long)(zx ^ ((sx ^ zx) & sign));
+	if (bits && bits < 64) {
+		if (a->flags & USDTKIT_BPF_F_SIGNED)
+			v = (unsigned long long)((long long)(v << bits) >> bits);
+		else
+			v &= ~0ULL >> bits;
+	}
+	return (long)v;
 }
 
 /* Argument @n, through the group windows when @win is not NULL. */
@@ -456,7 +459,7 @@ static __always_inline int usdtkit__spec_arg(struct pt_regs *ctx,
 					     long *value)
 {
 	const struct usdtkit_bpf_arg *a;
-	unsigned long long v = 0, b, x;
+	unsigned long long v = 0;
 	int err;
 
 	*value = 0;
@@ -465,29 +468,30 @@ static __always_inline int usdtkit__spec_arg(struct pt_regs *ctx,
 	if (n >= USDTKIT_BPF_MAX_ARGS || n >= spec->arg_cnt)
 		return -USDTKIT__ENOENT;
 	a = &spec->args[n];
-	if (usdtkit__left_out(a))
+#if USDTKIT__LEFT_OUT
+	if (a->flags & USDTKIT__LEFT_OUT)
 		return -USDTKIT__EOPNOTSUPP;
-	err = usdtkit__views(ctx, spec, a, &b, &x);
-	if (err)
-		return err;
+#endif
 	switch (a->kind) {
 	case USDTKIT_BPF_ARG_CONST:
-		v = (unsigned long long)a->disp + usdtkit__pc(ctx, a);
+		v = (unsigned long long)a->disp;
+#ifndef USDTKIT__NO_PC_REL
+		if (a->flags & USDTKIT_BPF_F_PC_REL)
+			v += usdtkit__ip(ctx);
+#endif
+		err = 0;
 		break;
 	case USDTKIT_BPF_ARG_REG:
-		/* x is the high half, or 0 */
-		v = b | (x << ((a->base_width & 7) * 8));
+		err = usdtkit__reg(ctx, spec->slot_size, a, &v);
 		break;
 	case USDTKIT_BPF_ARG_MEM:
-		err = usdtkit__mem(spec, a, (unsigned long long)a->disp + b +
-				   (x << (a->scale_shift & 3)) + usdtkit__pc(ctx, a),
-				   win, &v);
-		if (err)
-			return err;
+		err = usdtkit__mem(ctx, spec, a, win, &v);
 		break;
 	default:
 		return -USDTKIT__EINVAL;
 	}
+	if (err)
+		return err;
 	*value = usdtkit__extend(a, v);
 	return 0;
 }
