@@ -64,13 +64,20 @@
  * The attach layer cannot know what a program was built with, so an
  * argument that needs a form left out reads as 0 and its read returns
  * -EOPNOTSUPP (usdtkit_spec_args_errs() says which): never a wrong value.
+ * Each of the first two forms alone: -DUSDTKIT_NO_INDEX,
+ * -DUSDTKIT_NO_HIGH_HALVES (PC-relative operands cost the verifier one
+ * context load at a constant offset: leaving them out alone saves little).
  *
  * -DUSDTKIT_NO_COALESCE (not a form): every memory argument read alone,
  * without group windows (see usdtkit_spec_args_errs()).
  */
-#ifdef USDTKIT_ARGS_SIMPLE
+#if defined(USDTKIT_ARGS_SIMPLE) || defined(USDTKIT_NO_INDEX)
 #define USDTKIT__NO_INDEX
+#endif
+#if defined(USDTKIT_ARGS_SIMPLE) || defined(USDTKIT_NO_HIGH_HALVES)
 #define USDTKIT__NO_HI
+#endif
+#ifdef USDTKIT_ARGS_SIMPLE
 #define USDTKIT__NO_PC_REL
 #endif
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * tests/bpf/test_switches: built by default and with USDTKIT_ARGS_SIMPLE
+ * tests/bpf/test_switches: built by default and with each form switch
  * (USDTKIT_BPF_FLAGS_switches_*). read_bulk and read_one read every
  * argument of the probe that fired, together and one by one; the readers of
  * bench/hit_uk.bpf.c come along, so that the test counts what the
