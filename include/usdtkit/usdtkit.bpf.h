@@ -51,24 +51,30 @@
 #endif
 
 /*
- * -DUSDTKIT_ARGS_SIMPLE: read only the argument forms libbpf's
- * usdt.bpf.h reads: constants, registers (with their %eax/%ah views) and
- * base register + displacement. Left out: index registers ("(%rax,%rcx,4)",
- * "[r1, r2]"), values in two registers (a 64-bit argument of a 32-bit
- * target, "-8@%eax" for %edx:%eax) and symbol or PC-relative operands
- * ("-8@counter(%rip)"). The verifier walks every form the reader can
- * take, for every argument, whether a probe uses it or not; a form left
- * out is code it never walks (bench/README.md, "The library: what
- * usdtkit_spec_args() costs the verifier"); a hit runs about as many
- * instructions as in the default build.
+ * Form switches: define before including to leave out the code of
+ * argument forms the program does not need. The verifier walks every
+ * form the reader can take, for every argument, whether a probe uses it
+ * or not; what is left out it never walks. A hit executes about as many
+ * instructions as by default: from 1% fewer to 6% more (bench/README.md,
+ * "Form switches, and what a hit executes").
+ *
+ *   USDTKIT_NO_INDEX        memory operands with an index register
+ *                           ("(%rax,%rcx,4)", "[r1, r2]")
+ *   USDTKIT_NO_HIGH_HALVES  a value in two registers (a 64-bit argument
+ *                           of a 32-bit target, "-8@%eax" for %edx:%eax)
+ *   USDTKIT_ARGS_SIMPLE     both, and symbol or PC-relative operands
+ *                           ("-8@counter(%rip)"): what is left are the
+ *                           forms libbpf's usdt.bpf.h reads, constants,
+ *                           registers (with their %eax/%ah views) and
+ *                           base register + displacement
+ *
  * The attach layer cannot know what a program was built with, so an
  * argument that needs a form left out reads as 0 and its read returns
  * -EOPNOTSUPP (usdtkit_spec_args_errs() says which): never a wrong value.
- * Each of the first two forms alone: -DUSDTKIT_NO_INDEX,
- * -DUSDTKIT_NO_HIGH_HALVES (PC-relative operands cost the verifier one
- * context load at a constant offset: leaving them out alone saves little).
+ * PC-relative operands cost the verifier one context load at a constant
+ * offset: leaving them out alone saved nothing, so they have no switch.
  *
- * -DUSDTKIT_NO_COALESCE (not a form): every memory argument read alone,
+ * USDTKIT_NO_COALESCE (not a form): every memory argument read alone,
  * without group windows (see usdtkit_spec_args_errs()).
  */
 #if defined(USDTKIT_ARGS_SIMPLE) || defined(USDTKIT_NO_INDEX)
