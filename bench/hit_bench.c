@@ -18,6 +18,7 @@
  *   usdtkit read    all the arguments, coalesced: usdtkit_spec_args() (as
  *                   USDTKIT_PROBE reads them) (multi link)
  *   usdtkit read nc the same, coalescing off: usdtkit_spec_arg() each
+ *   usdtkit read simple  usdtkit read, built with USDTKIT_ARGS_SIMPLE
  *   usdtkit perf count / read / read nc   the same through perf uprobes
  *   usdtkit nop5 count / read     multi link at the nop5 (opts.use_nop5)
  *   usdtkit cookie / lookup / read1   count + bpf_get_attach_cookie(),
@@ -30,7 +31,9 @@
  * Every read program checks each hit against the values the loop passed
  * and the bad hits are reported. Needs root.
  *
- *   hit_bench [--hits M] [--reps N] [--json FILE] [-v]
+ *   hit_bench [--hits M] [--reps N] [--probes hot,reg,real] [--json FILE] [-v]
+ *   hit_bench --insns      load the readers, print what the verifier
+ *                          processed for each, and exit
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -52,6 +55,7 @@
 
 #include "hit_libbpf.skel.h"
 #include "hit_uk.skel.h"
+#include "hit_uks.skel.h"
 
 /* ---- the target: one probe site, "nop; nop5", 3 arguments ---- */
 
@@ -183,7 +187,7 @@ static void uk_print(void *ctx, enum usdtkit_log_level level, const char *msg)
 
 enum {
 	S_NONE,
-	S_UK_COUNT, S_UK_READ, S_UK_READ_NC, S_UK_FLOOR,
+	S_UK_COUNT, S_UK_READ, S_UK_READ_NC, S_UK_READ_S, S_UK_FLOOR,
 	S_UK_COOKIE, S_UK_LOOKUP, S_UK_READ1,
 	S_UKP_COUNT, S_UKP_READ, S_UKP_READ_NC,
 	S_UK5_COUNT, S_UK5_READ,
@@ -194,6 +198,7 @@ static const char *const sname[NS] = {
 	[S_NONE] = "none",
 	[S_UK_COUNT] = "usdtkit multi count", [S_UK_READ] = "usdtkit multi read",
 	[S_UK_READ_NC] = "usdtkit multi read, coalescing off",
+	[S_UK_READ_S] = "usdtkit multi read, USDTKIT_ARGS_SIMPLE",
 	[S_UK_FLOOR] = "floor: lookup + 2 user reads",
 	[S_UK_COOKIE] = "usdtkit multi count + cookie",
 	[S_UK_LOOKUP] = "usdtkit multi count + cookie + spec lookup",
@@ -206,6 +211,7 @@ static const char *const sname[NS] = {
 static const char *const skey[NS] = {
 	[S_NONE] = "none",
 	[S_UK_COUNT] = "uk_count", [S_UK_READ] = "uk_read", [S_UK_READ_NC] = "uk_read_nc",
+	[S_UK_READ_S] = "uk_read_simple",
 	[S_UK_FLOOR] = "uk_floor", [S_UK_COOKIE] = "uk_cookie", [S_UK_LOOKUP] = "uk_lookup",
 	[S_UK_READ1] = "uk_read1",
 	[S_UKP_COUNT] = "uk_perf_count", [S_UKP_READ] = "uk_perf_read",
@@ -223,6 +229,9 @@ struct uk {
 };
 
 static struct uk ukm_, ukp_, *ukm = &ukm_, *ukp = &ukp_;	/* multi, perf */
+
+/* hit_uks (hit_uk.bpf.c built with USDTKIT_ARGS_SIMPLE), multi only */
+static struct hit_uks *uks;
 static struct hit_libbpf *lb;
 static char self[4096];
 
@@ -287,9 +296,29 @@ static int uk_load(struct uk *u, enum usdtkit_mode mode)
 	return 0;
 }
 
+static int uks_load(void)
+{
+	struct hit_uks *a = hit_uks__open();
+	struct bpf_program *p;
+	int err = 0;
+
+	if (!a)
+		return -errno;
+	bpf_object__for_each_program(p, a->obj)
+		err = err ? err : usdtkit_prog_prepare(p, USDTKIT_MODE_MULTI);
+	err = err ? err : hit_uks__load(a);
+	if (err) {
+		hit_uks__destroy(a);
+		return err;
+	}
+	uks = a;
+	return 0;
+}
+
 static void reset_counters(void)
 {
 	ukm->bss->hits = ukm->bss->bad = 0;
+	uks->bss->hits = uks->bss->bad = 0;
 	ukp->bss->hits = ukp->bss->bad = 0;
 	lb->bss->hits = lb->bss->bad = 0;
 }
@@ -301,9 +330,14 @@ static const char *const pname[NP] = { "hot", "reg", "real" };
 static const int pargs[NP] = { 3, 3, 6 };
 static void (*const ploop[NP])(long) = { hot_loop, reg_loop, real_loop };
 
+/* the probes measured (--probes): bit P_* */
+static unsigned int probe_set = (1U << NP) - 1;
+
 /* nop5, the floor and the pieces are about hit:hot's memory arguments */
 static bool runs_on(int sc, int pr)
 {
+	if (!(probe_set & (1U << pr)))
+		return false;
 	switch (sc) {
 	case S_UK_FLOOR:
 	case S_UK_COOKIE:
@@ -314,6 +348,27 @@ static bool runs_on(int sc, int pr)
 		return pr == P_HOT;
 	}
 	return true;
+}
+
+/* "hot,reg" -> the bits of those probes; 0 if a name is unknown */
+static unsigned int parse_probes(const char *list)
+{
+	unsigned int set = 0;
+	const char *p = list;
+	int pr;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		for (pr = 0; pr < NP; pr++)
+			if (strlen(pname[pr]) == n && !strncmp(p, pname[pr], n))
+				break;
+		if (pr == NP)
+			return 0;
+		set |= 1U << pr;
+		p += n + (p[n] == ',');
+	}
+	return set;
 }
 
 /* the reader of probe @pr in @u: coalesced or not (@nc) */
@@ -351,6 +406,14 @@ static int run(int sc, int pr, long m, double *ns, struct result *res)
 		o.mode = USDTKIT_MODE_MULTI;
 		o.use_nop5 = sc == S_UK5_COUNT || sc == S_UK5_READ;
 		hits = &ukm->bss->hits, bad = &ukm->bss->bad, last = ukm->bss->last;
+		ul = usdtkit_attach(p, 0, self, "hit", probe, &o);
+		if (!ul)
+			return -errno;
+		break;
+	case S_UK_READ_S:
+		p = pr == P_REAL ? uks->progs.uk_read6 : uks->progs.uk_read3;
+		o.mode = USDTKIT_MODE_MULTI;
+		hits = &uks->bss->hits, bad = &uks->bss->bad, last = uks->bss->last;
 		ul = usdtkit_attach(p, 0, self, "hit", probe, &o);
 		if (!ul)
 			return -errno;
@@ -412,19 +475,19 @@ static int run(int sc, int pr, long m, double *ns, struct result *res)
 
 /* reading cost of each reader: read (or floor) minus count, by wall
  * clock [0] and by the kernel's run time of the program [1] */
-enum { R_LB, R_UK, R_UKP, R_UK_NC, R_UKP_NC, R_UK5, R_FLOOR, NR };
+enum { R_LB, R_UK, R_UKP, R_UK_NC, R_UKP_NC, R_UK_S, R_UK5, R_FLOOR, NR };
 static const int r_read[NR] = { S_LB_READ, S_UK_READ, S_UKP_READ, S_UK_READ_NC,
-				S_UKP_READ_NC, S_UK5_READ, S_UK_FLOOR };
+				S_UKP_READ_NC, S_UK_READ_S, S_UK5_READ, S_UK_FLOOR };
 static const int r_count[NR] = { S_LB_COUNT, S_UK_COUNT, S_UKP_COUNT, S_UK_COUNT,
-				 S_UKP_COUNT, S_UK5_COUNT, S_UK_COUNT };
+				 S_UKP_COUNT, S_UK_COUNT, S_UK5_COUNT, S_UK_COUNT };
 static const char *const rname[NR] = {
 	"libbpf BPF_USDT (perf uprobe)", "usdtkit (multi)", "usdtkit (perf)",
 	"usdtkit (multi), coalescing off", "usdtkit (perf), coalescing off",
-	"usdtkit (multi, nop5)", "floor: spec lookup + 2 user reads, no decoding (multi)",
+	"usdtkit (multi), USDTKIT_ARGS_SIMPLE", "usdtkit (multi, nop5)", "floor: spec lookup + 2 user reads, no decoding (multi)",
 };
 static const char *const rkey[NR] = {
 	"libbpf", "usdtkit_multi", "usdtkit_perf", "usdtkit_multi_nc", "usdtkit_perf_nc",
-	"usdtkit_nop5", "floor",
+	"usdtkit_multi_simple", "usdtkit_nop5", "floor",
 };
 
 static void ratio(const char *what, double lb, double uk)
@@ -525,7 +588,8 @@ static void report_verifier(void)
 {
 	const struct bpf_program *p[] = {
 		ukm->read3, ukm->read3nc, ukm->read6, ukm->read6nc, ukp->read3, ukp->read6,
-		lb->progs.lb_read3, lb->progs.lb_read6,
+		uks->progs.uk_read3, uks->progs.uk_read3_nc, uks->progs.uk_read6,
+		uks->progs.uk_read6_nc, lb->progs.lb_read3, lb->progs.lb_read6,
 	};
 	static const char *const what[] = {
 		"usdtkit uk_read3 (USDTKIT_PROBE, coalesced), multi",
@@ -533,6 +597,10 @@ static void report_verifier(void)
 		"usdtkit uk_read6 (usdtkit_spec_args), multi",
 		"usdtkit uk_read6_nc (coalescing off), multi",
 		"usdtkit uk_read3, perf", "usdtkit uk_read6, perf",
+		"usdtkit uk_read3, USDTKIT_ARGS_SIMPLE",
+		"usdtkit uk_read3_nc, USDTKIT_ARGS_SIMPLE",
+		"usdtkit uk_read6, USDTKIT_ARGS_SIMPLE",
+		"usdtkit uk_read6_nc, USDTKIT_ARGS_SIMPLE",
 		"libbpf lb_read3 (BPF_USDT)", "libbpf lb_read6 (BPF_USDT)",
 	};
 	size_t i;
@@ -598,26 +666,30 @@ int main(int argc, char **argv)
 	double rd[NP][2][NR];
 	int stats_fd;
 	long m = 200000;
-	int reps = 7, i, r, sc, pr, err;
+	int reps = 7, i, r, sc, pr, err, insns_only = 0;
 	const char *json = NULL;
 	ssize_t n;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-v"))
 			verbose = 1;
+		else if (!strcmp(argv[i], "--insns"))
+			insns_only = 1;
 		else if (!strcmp(argv[i], "--hits") && i + 1 < argc)
 			m = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
 			reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
 			json = argv[++i];
+		else if (!strcmp(argv[i], "--probes") && i + 1 < argc)
+			probe_set = parse_probes(argv[++i]);
 		else {
 			fprintf(stderr, "usage: hit_bench [--hits M] [--reps N] "
-				"[--json FILE] [-v]\n");
+				"[--probes hot,reg,real] [--json FILE] [-v] | --insns\n");
 			return 2;
 		}
 	}
-	if (m < 1 || reps < 1 || reps > 64)
+	if (m < 1 || reps < 1 || reps > 64 || !probe_set)
 		return 2;
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
@@ -631,9 +703,14 @@ int main(int argc, char **argv)
 	}
 	err = uk_load(ukm, USDTKIT_MODE_MULTI);
 	err = err ? err : uk_load(ukp, USDTKIT_MODE_PERF);
+	err = err ? err : uks_load();
 	if (err) {
 		fprintf(stderr, "loading the usdtkit programs: %s\n", strerror(-err));
 		return 1;
+	}
+	if (insns_only) {
+		report_verifier();
+		goto out;
 	}
 	/* the kernel times every program run while this fd is open; the
 	 * cost (two clock reads per run) is the same for every program */
@@ -672,13 +749,16 @@ int main(int argc, char **argv)
 			res[pr][sc].med = median(res[pr][sc].ns, res[pr][sc].done);
 			res[pr][sc].kmed = median(res[pr][sc].kns, res[pr][sc].kdone);
 		}
-		report(pr, res[pr], m, rd[pr]);
+		if (probe_set & (1U << pr))
+			report(pr, res[pr], m, rd[pr]);
 	}
 	report_verifier();
 	if (json)
 		write_json(json, res, rd, m, reps);
 	if (stats_fd >= 0)
 		close(stats_fd);
+out:
+	hit_uks__destroy(uks);
 	uk_destroy(ukm);
 	uk_destroy(ukp);
 	hit_libbpf__destroy(lb);

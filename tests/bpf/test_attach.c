@@ -31,6 +31,7 @@
 #include "kstate.h"
 #include "fx_run.h"
 #include "fx_forms.h"
+#include "fx_pair.h"
 #include "fx_values.h"
 #include "auto_bpf.skel.h"
 #include "compat.skel.h"
@@ -542,17 +543,6 @@ struct forms_seen {
 	int key;
 };
 
-/* fxpair:all (i386): r, %edx:%eax = ~r:r, %dl, %edx */
-static void pair_expect(long r, int64_t v[4])
-{
-	uint32_t lo = (uint32_t)r, hi = ~lo;
-
-	v[0] = (int32_t)lo;
-	v[1] = (int64_t)((uint64_t)hi << 32 | lo);
-	v[2] = hi & 0xff;
-	v[3] = (int32_t)hi;
-}
-
 static int on_forms(void *ctx, void *data, size_t size)
 {
 	const struct usdtkit_trace_event *e = data;
@@ -610,7 +600,7 @@ static void run_forms(enum usdtkit_mode mode)
 {
 	struct forms_seen forms = { .nargs = FX_FORMS_NARGS, .key = 3,
 				    .expect = fx_forms_expect };
-	struct forms_seen pair = { .nargs = 4, .key = 0, .expect = pair_expect };
+	struct forms_seen pair = { .nargs = FX_PAIR_NARGS, .key = 0, .expect = fx_pair_expect };
 
 	run_forms_exe(mode, "fx_forms", "fxforms", forms);
 	if (!access(path_of("fx_pair_i386"), X_OK))
