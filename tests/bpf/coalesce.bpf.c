@@ -32,8 +32,10 @@ SEC("usdtkit")
 int read_bulk(struct pt_regs *ctx)
 {
 	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
-	long vals[USDTKIT_BPF_MAX_ARGS];
-	int errs[USDTKIT_BPF_MAX_ARGS];
+	/* zeroed: with a mask known only at run time, clang may read a
+	 * slot the call did not write, which the verifier refuses */
+	long vals[USDTKIT_BPF_MAX_ARGS] = { 0 };
+	int errs[USDTKIT_BPF_MAX_ARGS] = { 0 };
 	unsigned int k, n, i;
 
 	if (!spec)
