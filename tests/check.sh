@@ -17,6 +17,17 @@ run() {
 		ko "$what: exit $rc, want $want"; cat "$tmp/err"; fi
 }
 
+# wait_for FILE PATTERN TENTHS [PID]: until FILE has PATTERN (0), or PID
+# has exited or TENTHS tenths of a second have passed (1)
+wait_for() {
+	_n=0
+	until grep -q "$2" "$1" 2>/dev/null; do
+		[ "$_n" -ge "$3" ] && return 1
+		[ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && return 1
+		sleep 0.1; _n=$((_n + 1))
+	done
+}
+
 # finish [NAME]: the closing line, and the exit status
 finish() {
 	echo "${1:+$1: }$pass passed, $fail failed"

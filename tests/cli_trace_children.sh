@@ -22,17 +22,6 @@ trap cleanup EXIT INT TERM
 # the tree: C children with G children each, K hits per process or thread
 C=3 G=2 K=5
 
-# wait_for FILE PATTERN TENTHS [PID]: until FILE has PATTERN (0), or PID
-# has exited or TENTHS tenths of a second have passed (1)
-wait_for() {
-	_n=0
-	until grep -q "$2" "$1" 2>/dev/null; do
-		[ "$_n" -ge "$3" ] && return 1
-		[ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && return 1
-		sleep 0.1; _n=$((_n + 1))
-	done
-}
-
 # tree OUT ERR TRACE_ARGS...: fx_fork C G K, and another fx_fork (not of
 # its tree) on the same probe, both held on fifos until the trace is
 # attached (an argument @PID is the first one's pid); the trace's exit

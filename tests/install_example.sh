@@ -20,6 +20,7 @@ cp -R "$src/examples/attach" "$work/src"
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/install_common.sh"
 
 # the documented command line is the one this build installs
 if grep -qF -- "$flags" "$src/docs/ATTACH.md"; then ok; else
@@ -27,15 +28,7 @@ if grep -qF -- "$flags" "$src/docs/ATTACH.md"; then ok; else
 
 for cc in gcc clang; do
 	b=$work/build-$cc
-	if ! CC=$cc cmake -S "$work/src" -B "$b" -DCMAKE_PREFIX_PATH="$prefix" \
-		-DCMAKE_C_FLAGS=-Werror >"$b.log" 2>&1 ||
-	   ! cmake --build "$b" -- VERBOSE=1 >>"$b.log" 2>&1; then
-		bad "$cc: build failed:"
-		cat "$b.log"
-		continue
-	fi
-	if grep -q 'warning:' "$b.log"; then
-		bad "$cc: warnings"; grep 'warning:' "$b.log"; else ok; fi
+	cmake_example "$cc" "$work/src" "$b" "$prefix" || continue
 	# only the prefix: never the source tree's headers or cmake files,
 	# nor the build tree's generated headers
 	if grep -nE "$src/(include|cmake)|$build/(include|gen)" "$b.log" \

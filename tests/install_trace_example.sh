@@ -27,6 +27,7 @@ cp -R "$src/examples/trace" "$work/src"
 pass=0 fail=0 bgpid=""
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/install_common.sh"
 # (|| :: dash exits with the trap's status, and the process may be gone)
 trap 'for p in $bgpid; do kill -9 "$p" 2>/dev/null || :; done' EXIT
 # only the prefix: never the source tree's headers or cmake files, nor the
@@ -36,15 +37,7 @@ reaches_tree() { grep -nE "$src/(include|cmake)|$build/(include|gen|libusdtkit|u
 # ---- CMake: find_package(usdtkit), usdtkit::usdtkit ----
 for cc in gcc clang; do
 	b=$work/build-$cc
-	if ! CC=$cc cmake -S "$work/src" -B "$b" -DCMAKE_PREFIX_PATH="$prefix" \
-		-DCMAKE_C_FLAGS=-Werror >"$b.log" 2>&1 ||
-	   ! cmake --build "$b" -- VERBOSE=1 >>"$b.log" 2>&1; then
-		bad "$cc: build failed:"
-		cat "$b.log"
-		continue
-	fi
-	if grep -q 'warning:' "$b.log"; then
-		bad "$cc: warnings"; grep 'warning:' "$b.log"; else ok; fi
+	cmake_example "$cc" "$work/src" "$b" "$prefix" || continue
 	if reaches_tree "$b.log" "$b/CMakeCache.txt"; then
 		bad "$cc: reached into the tree"; else ok; fi
 done

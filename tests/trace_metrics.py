@@ -27,19 +27,12 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from metrics_common import Trace, parse, value  # noqa: E402
+from metrics_common import Checks, Trace, parse, value  # noqa: E402
 
 usdtkit, fx, doc = sys.argv[1:4]
-failed = passed = 0
 
 
-def check(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+check = Checks()
 
 
 def workload():
@@ -275,5 +268,4 @@ under_attack()
 command_ends()
 same_name()
 usage()
-print("trace_metrics: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(check.finish("trace_metrics"))

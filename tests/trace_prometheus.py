@@ -29,20 +29,13 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from metrics_common import Trace  # noqa: E402
+from metrics_common import Checks, Trace  # noqa: E402
 
 usdtkit, fx = sys.argv[1:3]
-failed = passed = 0
 RUNS, I = 2, list(range(30))  # tl:name's i, per run
 
 
-def check(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+check = Checks()
 
 
 def free_port():
@@ -183,8 +176,7 @@ def main():
                 p.wait(timeout=30)
             served.stop()
             written.stop()
-    print("trace_prometheus: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return check.finish("trace_prometheus")
 
 
 sys.exit(main())

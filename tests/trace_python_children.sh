@@ -55,17 +55,6 @@ if __name__ == "__main__":
     print("done", sum(r), flush=True)
 PY
 
-# wait_for FILE PATTERN TENTHS [PID]: until FILE has PATTERN (0), or PID
-# has exited or TENTHS tenths of a second have passed (1)
-wait_for() {
-	_n=0
-	until grep -q "$2" "$1" 2>/dev/null; do
-		[ "$_n" -ge "$3" ] && return 1
-		[ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && return 1
-		sleep 0.1; _n=$((_n + 1))
-	done
-}
-
 # hits FILE PROBE: PROBE's row of a --counts table
 hits() { sed -n "s/^ *\([0-9]*\)  *\(.*:\)*$2\$/\1/p" "$1"; }
 
