@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "trace.h"
 #include "trace_opts.h"
+#include "trace_fleet.h"
 
 /*
  * Signals. SIGINT and SIGTERM (and SIGCHLD, CMD's end) are blocked from
@@ -207,6 +208,7 @@ static int run(struct tracer *t)
 	uint64_t start = usdtkit_trace_start_ns(t->tr);
 	uint64_t end = t->duration > 0 ? start + (uint64_t)(t->duration * 1e9) : 0;
 	uint64_t step = (uint64_t)(t->agg.interval * 1e9), tick = step ? start + step : 0;
+	uint64_t refresh = 0;	/* trace_refresh_tick()'s */
 	int err, st;
 
 	while (!stop_signal(t) && !count_reached(t)) {
@@ -221,6 +223,8 @@ static int run(struct tracer *t)
 				return -EIO;
 			tick += step;
 		}
+		/* a package upgrade replaced a traced file: attach to the new one */
+		trace_refresh_tick(t, now, &refresh);
 		timeout = until(now, end, until(now, tick, timeout));
 		err = wait_events(t, timeout);
 		jw_flush(t->out);
@@ -321,6 +325,8 @@ static const struct cli_opt trace_options[] = {
 	{ 'q', 'q', "quiet", NULL, "no \"Tracing N probes\" line once attached" },
 	{ OPT_BEST_EFFORT, 0, "best-effort", NULL,
 	  "skip probes a glob matched that cannot be attached" },
+	{ OPT_ARGS_FILE, 0, "args-file", "FILE",
+	  "the arguments from FILE, one per line (first, before any other)" },
 	{ 'h', 'h', "help", NULL, "print this help and exit" },
 	{ 0 }
 };
@@ -364,7 +370,10 @@ const struct cli_cmd cli_cmd_trace = {
 		"  argN, or str(argN) for --count-by. --latency START END: a log2\n"
 		"  histogram of the ns from START to the next END of the same --key\n"
 		"  (tid, pid, argN or str(argN)). Every option applies to every TARGET.\n"
-		"  No compiler runs: one precompiled BPF program, configured by maps.\n",
+		"  No compiler runs: one precompiled BPF program, configured by maps.\n"
+		"  --args-file FILE: the arguments, one per line (no quoting; blank\n"
+		"  and # lines skipped), for a service. A PATH target's file replaced\n"
+		"  by an upgrade is attached again within 2 s, its counts going on.\n",
 	.opts = trace_options,
 	.operand = "target",
 };
@@ -483,6 +492,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 				return -EXIT_USAGE;
 			}
 			break;
+		case OPT_ARGS_FILE:
+			cli_usage_err(c, "--args-file comes first, and once");
+			return -EXIT_USAGE;
 		case 'h':
 			cli_print_help(stdout, c);
 			return -EXIT_HELP;
@@ -627,6 +639,9 @@ int cmd_trace(int argc, char **argv)
 	struct tracer t = { .str_len = USDTKIT_TRACE_STRLEN_DEFAULT };
 	int first, err, rc = EXIT_OK;
 
+	/* --args-file FILE: this again, with FILE's arguments */
+	if (trace_args_file_first(argc, argv))
+		return trace_args_file_run(argc, argv, cmd_trace);
 	/* before anything else: a signal from here on is never lost */
 	t.sig_fd = signals_open();
 	if (t.sig_fd < 0) {
