@@ -154,9 +154,9 @@ static int new_probe(struct usdtkit_trace *t, size_t i, const struct new_file *n
 	*c = t->agg.cfgs[i];
 	usdtkit__probe_label(p, label, sizeof(label));
 	if (!new_types(nf->f, prov, name, np)) {
-		trace_err(t, "%s: the probe is gone from the file that replaced %s: "
-			  "only the processes still running the old one are traced",
-			  label, p->path);
+		trace_err(t, "%s: gone from the new file at that path (an upgrade): "
+			  "only the processes still running the old file are traced",
+			  label);
 		return -ENOENT;
 	}
 	if (np->pub.nargs == p->pub.nargs && np->pub.mixed == p->pub.mixed &&
@@ -165,9 +165,10 @@ static int new_probe(struct usdtkit_trace *t, size_t i, const struct new_file *n
 	if (usdtkit__agg_cfg(t, np, c))
 		return -EINVAL;
 	if (!usdtkit__agg_fits(t, np, c)) {
-		trace_err(t, "%s: the arguments changed in the file that replaced %s "
-			  "beyond what the loaded program reads: restart the trace "
-			  "to trace its new processes", label, p->path);
+		trace_err(t, "%s: its arguments in the new file at that path (an "
+			  "upgrade) need more than the loaded program reads: only the "
+			  "processes still running the old file are traced; restart "
+			  "the trace", label);
 		return -EINVAL;
 	}
 	/* the old link's hits (an old process) are read with the new
@@ -177,24 +178,23 @@ static int new_probe(struct usdtkit_trace *t, size_t i, const struct new_file *n
 }
 
 /*
- * Attach probe @i to the file at its path, from @nf; 1 once done, 0 to
- * try again at the next refresh (the file changed meanwhile), or -errno.
+ * Attach probe @i, as @np with configuration @c, to the file at its
+ * path, from @nf; 1 once done, 0 to try again at the next refresh (the
+ * file changed meanwhile), or -errno.
  */
 static int attach_new(struct usdtkit_trace *t, size_t i, const struct new_file *nf,
-		      const char *prov, const char *name)
+		      const char *prov, const char *name, const struct probe *np,
+		      const struct usdtkit_trace_cfg *cfg)
 {
-	struct probe *p = &t->probes[i], np;
+	struct probe *p = &t->probes[i];
 	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
 					 .mode = t->mode, .print = usdtkit__trace_msg,
 					 .print_ctx = t, .file = nf->f };
-	struct usdtkit_trace_cfg c, was = t->agg.cfgs[i];
+	struct usdtkit_trace_cfg c = *cfg, was = t->agg.cfgs[i];
 	struct usdtkit_link *l, **old;
 	struct stat st;
 	int err;
 
-	err = new_probe(t, i, nf, prov, name, &np, &c);
-	if (err)
-		return err;
 	old = realloc(p->old, (p->nold + 1) * sizeof(*old));
 	if (!old)
 		return -ENOMEM;
@@ -219,7 +219,7 @@ static int attach_new(struct usdtkit_trace *t, size_t i, const struct new_file *
 	p->old[p->nold++] = p->link;
 	p->link = l;
 	t->agg.cfgs[i] = c;
-	p->pub = np.pub;
+	p->pub = np->pub;
 	p->pub.link = l;
 	p->pub.sites = usdtkit_link_site_count(l);
 	p->pub.mode = usdtkit_link_mode(l);
@@ -232,6 +232,8 @@ static int refresh_probe(struct usdtkit_trace *t, size_t i, const struct new_fil
 {
 	struct probe *p = &t->probes[i];
 	char *prov = usdtkit__glob_quote(p->provider), *name = usdtkit__glob_quote(p->name);
+	struct usdtkit_trace_cfg c;
+	struct probe np;
 	char label[512];
 	int ret;
 
@@ -239,22 +241,25 @@ static int refresh_probe(struct usdtkit_trace *t, size_t i, const struct new_fil
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = attach_new(t, i, nf, prov, name);
-	if (ret == -ENOMEM)
+	/* gone, or not configurable: said; else attached, or not */
+	ret = new_probe(t, i, nf, prov, name, &np, &c);
+	if (!ret)
+		ret = attach_new(t, i, nf, prov, name, &np, &c);
+	else
+		ret = -ECANCELED;
+	if (ret == -ENOMEM || ret == 0)	/* 0: replaced again meanwhile */
 		goto out;
-	if (ret == 0)		/* replaced again meanwhile: next time */
-		goto out;
-	/* said once per file: the next replacement is the next chance */
+	/* once per file: the next replacement is the next chance */
 	p->dev = nf->dev;
 	p->ino = nf->ino;
 	usdtkit__probe_label(p, label, sizeof(label));
 	if (ret == 1)
-		usdtkit__info(&t->log, "%s: re-attached to the file that replaced it, "
+		usdtkit__info(&t->log, "%s: re-attached to the new file at that path, "
 			      "%zu site(s), mode %s; the old file's link stays for "
 			      "its processes", label, p->pub.sites,
 			      usdtkit_mode_str(p->pub.mode));
-	else if (ret != -ENOENT && ret != -EINVAL)
-		trace_err(t, "%s: cannot attach to the file that replaced it: %s",
+	else if (ret != -ECANCELED)
+		trace_err(t, "%s: cannot attach to the new file at that path: %s",
 			  label, strerror(-ret));
 	ret = ret == 1;
 out:
