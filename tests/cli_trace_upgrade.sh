@@ -67,5 +67,5 @@ rc=$?
 hits=$(awk '$2 == "upg:tick" { print $1 }' "$tmp/up.out")
 [ "$hits" = 20 ] && ok ||
 	{ ko "hits: '$hits', want 20 (both versions)"; cat "$tmp/up.out" "$tmp/up.err"; }
-[ "$(grep -c "re-attached" "$tmp/up.err")" -eq 1 ] && ok || ko "re-attached said more than once"
+[ "$(grep -c "re-attached" "$tmp/up.err")" -eq 1 ] && ok || ko "re-attached said $(grep -c "re-attached" "$tmp/up.err") times, want once"
 finish cli_trace_upgrade
