@@ -207,11 +207,11 @@ static bool cmd_exited(struct tracer *t)
  * serving its counts until a signal; else it ends the trace */
 static bool target_gone(struct tracer *t)
 {
-	if (t->cmd_argv && !t->gone && cmd_exited(t))
+	if (t->cmd && !t->gone && cmd_exited(t))
 		t->gone = true;
 	/* -p: nothing more can come once the process is gone
 	 * (--children: once every process traced is) */
-	if (!t->cmd_argv && !t->gone && usdtkit_trace_pid_gone(t->tr)) {
+	if (!t->cmd && !t->gone && usdtkit_trace_pid_gone(t->tr)) {
 		trace_err("pid %d%s exited", t->pid,
 			  t->children ? " and its children" : "");
 		t->gone = true;
@@ -227,6 +227,7 @@ static int run(struct tracer *t)
 	/* metrics: --interval is the textfile's, and nothing is reset */
 	uint64_t step = trace_metrics_on(t) ? 0 : (uint64_t)(t->agg.interval * 1e9);
 	uint64_t tick = step ? start + step : 0;
+	uint64_t refresh = 0;	/* trace_refresh_tick()'s */
 	int err, st;
 
 	while (!stop_signal(t) && !count_reached(t)) {
@@ -241,6 +242,8 @@ static int run(struct tracer *t)
 				return -EIO;
 			tick += step;
 		}
+		/* a package upgrade replaced a traced file: attach to the new one */
+		trace_refresh_tick(t, now, &refresh);
 		timeout = until(now, end, until(now, tick, timeout));
 		err = wait_events(t, timeout);
 		if (trace_metrics_step(t, now_ns()))
@@ -259,7 +262,7 @@ static int run(struct tracer *t)
 		}
 	}
 	/* -c: CMD ends with the trace, still traced on its way out */
-	if (t->cmd_argv && usdtkit_trace_command_stop(t->tr, &st) == 1)
+	if (t->cmd && usdtkit_trace_command_stop(t->tr, &st) == 1)
 		say_exit(t, st);
 	/* what came in since the last poll: the last hits of a process that
 	 * has exited, or those before Ctrl-C (on_hit() keeps to --count) */
@@ -307,7 +310,6 @@ static void cleanup(struct tracer *t)
 {
 	trace_metrics_end(t);
 	usdtkit_trace_free(t->tr);
-	trace_cmd_free_argv(t->cmd_argv);
 	free(t->out);
 	/* the signals stay blocked: one during the exit changes nothing */
 	close(t->sig_fd);
@@ -349,6 +351,8 @@ static const struct cli_opt trace_options[] = {
 	{ 'q', 'q', "quiet", NULL, "no \"Tracing N probes\" line once attached" },
 	{ OPT_BEST_EFFORT, 0, "best-effort", NULL,
 	  "skip probes a glob matched that cannot be attached" },
+	{ OPT_ARGS_FILE, 0, "args-file", "FILE",
+	  "the arguments from FILE, one per line (first, before any other)" },
 	{ 'h', 'h', "help", NULL, "print this help and exit" },
 	{ 0 }
 };
@@ -397,7 +401,10 @@ const struct cli_cmd cli_cmd_trace = {
 		"  --serve ADDR:PORT (127.0.0.1:9464), --textfile PATH: the aggregations\n"
 		"  as Prometheus metrics, cumulative, --serve until a signal; no table or\n"
 		"  hit is printed (--print-hits: hits are). See docs/METRICS.md.\n"
-		"  No compiler runs: one precompiled BPF program, configured by maps.\n",
+		"  No compiler runs: one precompiled BPF program, configured by maps.\n"
+		"  --args-file FILE: the arguments, one per line (no quoting; blank\n"
+		"  and # lines skipped), for a service. A PATH target's file replaced\n"
+		"  by an upgrade is attached again within 2 s, its counts going on.\n",
 	.opts = trace_options,
 	.operand = "target",
 };
@@ -489,20 +496,10 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			}
 			t->mode = (enum usdtkit_mode)m;
 			break;
-		case 'c': {
-			const char *why = NULL;
-			int err;
-
-			trace_cmd_free_argv(t->cmd_argv);
-			err = trace_cmd_split(p.val, &t->cmd_argv, &why);
-			if (err == -ENOMEM)
-				return -EXIT_BAD_INPUT;
-			if (err) {
-				cli_usage_err(c, "bad command '%s': %s", p.val, why);
-				return -EXIT_USAGE;
-			}
+		case 'c':
+			/* split (and a bad one told, exit 2) by the library */
+			t->cmd = p.val;
 			break;
-		}
 		case OPT_COUNT:
 			if (!cli_parse_ulong(p.val, 1, ULLONG_MAX, &t->count)) {
 				cli_usage_err(c, "bad count '%s': want a number of hits > 0",
@@ -519,6 +516,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 				return -EXIT_USAGE;
 			}
 			break;
+		case OPT_ARGS_FILE:
+			cli_usage_err(c, "--args-file comes first, and once");
+			return -EXIT_USAGE;
 		case 'h':
 			cli_print_help(stdout, c);
 			return -EXIT_HELP;
@@ -530,11 +530,11 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 	}
 	first = p.i;
 done:
-	if (t->pid && t->cmd_argv) {
+	if (t->pid && t->cmd) {
 		cli_usage_err(c, "-p and -c exclude each other");
 		return -EXIT_USAGE;
 	}
-	if (t->children && !t->pid && !t->cmd_argv) {
+	if (t->children && !t->pid && !t->cmd) {
 		cli_usage_err(c, "--children goes with -p PID or -c CMD");
 		return -EXIT_USAGE;
 	}
@@ -607,10 +607,12 @@ static int make_trace(struct tracer *t, int ntargets, char **targets)
 	t->tr = usdtkit_trace_new(&o);
 	if (!t->tr)
 		return -errno;
-	if (t->cmd_argv) {
-		err = usdtkit_trace_set_command(t->tr, t->cmd_argv);
+	if (t->cmd) {
+		err = usdtkit_trace_set_command_line(t->tr, t->cmd);
+		/* a bad line: exit 2, as an option's error */
+		t->usage_error = err == -EINVAL;
 		if (err)
-			return err == -EINVAL ? -ENOEXEC : err;
+			return err;
 	}
 	/* -EINTR from setup_step(): a signal; cleanup() releases what is
 	 * set up so far, and a held CMD is never let go */
@@ -645,7 +647,7 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 		return err;
 	/* -c: CMD is forked in the load, held before its exec */
 	err = usdtkit_trace_load(t->tr);
-	if (!err && t->cmd_argv)
+	if (!err && t->cmd)
 		err = setup_step(t, STEP_SPAWN);
 	if (!err)
 		err = setup_step(t, STEP_LOAD);
@@ -672,6 +674,9 @@ int cmd_trace(int argc, char **argv)
 	struct tracer t = { .str_len = USDTKIT_TRACE_STRLEN_DEFAULT };
 	int first, err, rc = EXIT_OK;
 
+	/* --args-file FILE: this again, with FILE's arguments */
+	if (trace_args_file_first(argc, argv))
+		return trace_args_file_run(argc, argv, cmd_trace);
 	/* before anything else: a signal from here on is never lost */
 	t.sig_fd = signals_open();
 	if (t.sig_fd < 0) {
@@ -684,8 +689,6 @@ int cmd_trace(int argc, char **argv)
 		first = -EXIT_USAGE;
 	}
 	if (first < 0) {
-		/* -c's words are all parsing allocates */
-		trace_cmd_free_argv(t.cmd_argv);
 		close(t.sig_fd);
 		return first == -EXIT_HELP ? EXIT_OK : -first;
 	}
@@ -693,7 +696,6 @@ int cmd_trace(int argc, char **argv)
 	libbpf_set_print(libbpf_msg);
 	t.out = malloc(sizeof(*t.out));
 	if (!t.out) {
-		trace_cmd_free_argv(t.cmd_argv);
 		close(t.sig_fd);
 		return EXIT_BAD_INPUT;
 	}
@@ -706,7 +708,7 @@ int cmd_trace(int argc, char **argv)
 		 * (exit 0), before it began: nothing to report */
 		trace_err("stopped by %s before the trace began%s",
 			  t.stop_sig == SIGINT ? "SIGINT" : "SIGTERM",
-			  t.cmd_argv ? "; the command was not run" : "");
+			  t.cmd ? "; the command was not run" : "");
 		t.began = false;
 	} else if (err) {
 		rc = t.usage_error ? EXIT_USAGE : EXIT_BAD_INPUT;

@@ -54,7 +54,7 @@ struct tracer {
 	bool usage_error;		/* set up failed on the options: exit 2 */
 	bool began;			/* attached: the counts are reported */
 	bool gone;			/* PID or CMD has ended (--serve goes on) */
-	char **cmd_argv;		/* -c CMD, split */
+	const char *cmd;		/* -c CMD, as given */
 	/* SIGINT, SIGTERM and SIGCHLD, blocked and read here; the first
 	 * SIGINT or SIGTERM read, which ends the trace (0: none yet) */
 	int sig_fd;
@@ -79,10 +79,6 @@ void trace_err(const char *fmt, ...);
 /* the library's diagnostics (ctx: the tracer) */
 void trace_print_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
 bool trace_agg_any(const struct tracer *t);
-
-/* cmd_split.c: -c CMD into words */
-int trace_cmd_split(const char *s, char ***argv, const char **why);
-void trace_cmd_free_argv(char **argv);
 
 /* trace_output.c: one hit, as JSON or as a line of text */
 void trace_event_json(struct jw *w, const struct usdtkit_trace_probe *p,

@@ -84,6 +84,9 @@ _usdtkit()
 		'PROVIDER[:NAME]')
 			_usdtkit_probes_of_files
 			return ;;
+		FILE)	# trace --args-file
+			COMPREPLY=($(compgen -f -- "$_usdtkit_word"))
+			return ;;
 		?*)	# a number or a duration: nothing to offer
 			COMPREPLY=()
 			return ;;

@@ -132,6 +132,20 @@ check "bash completion" bash -c \
 	". /usr/share/bash-completion/completions/usdtkit && complete -p usdtkit >/dev/null"
 check "zsh completion installed" test -f /usr/share/zsh/site-functions/_usdtkit
 
+# ---- the exporter service: its template unit as systemd reads it (no
+# systemd needs to run), and the example of its arguments, a conffile ----
+unit=/lib/systemd/system/usdtkit-exporter@.service
+check "$unit installed" test -f "$unit"
+check "/etc/usdtkit/exporter/example.conf is a conffile" sh -c \
+	"dpkg-query -W -f='\${Conffiles}' usdtkit | grep -q ' /etc/usdtkit/exporter/example.conf '"
+if command -v systemd-analyze >/dev/null; then
+	systemd-analyze verify --man=no \
+		/lib/systemd/system/usdtkit-exporter@example.service >"$out/verify.txt" 2>&1 || true
+	sed 's/^/deb: systemd-analyze: /' "$out/verify.txt"
+	check "systemd-analyze verify usdtkit-exporter@example.service says nothing" \
+		test ! -s "$out/verify.txt"
+fi
+
 # ---- consumers of the installed package: pkg-config and find_package,
 # linked against the system's libusdtkit.so.0 (no LD_LIBRARY_PATH) ----
 c=$tmp/consumer

@@ -314,8 +314,8 @@ static int check_probe(struct usdtkit_trace *t, const struct probe *p,
 }
 
 /* probe @p's configuration from the request */
-static int make_cfg(struct usdtkit_trace *t, const struct probe *p,
-		    struct usdtkit_trace_cfg *c)
+int usdtkit__agg_cfg(struct usdtkit_trace *t, const struct probe *p,
+		     struct usdtkit_trace_cfg *c)
 {
 	unsigned int k;
 	int err;
@@ -354,7 +354,7 @@ int usdtkit__agg_check(struct usdtkit_trace *t)
 	if (!t->agg.cfgs)
 		return -ENOMEM;
 	for (i = 0; i < t->nprobes; i++) {
-		err = make_cfg(t, &t->probes[i], &t->agg.cfgs[i]);
+		err = usdtkit__agg_cfg(t, &t->probes[i], &t->agg.cfgs[i]);
 		if (err)
 			return err;
 	}
@@ -475,6 +475,24 @@ static unsigned int trace_filter_insns(const struct usdtkit_trace *t)
 		if (t->agg.cfgs[i].filter.ninsns > n)
 			n = t->agg.cfgs[i].filter.ninsns;
 	return n;
+}
+
+/*
+ * A configuration made after the load (a file replaced under a PATH
+ * target: refresh.c) runs in the program as verified: it may take no
+ * path, read no argument and run no longer filter than the load allowed.
+ */
+bool usdtkit__agg_fits(const struct usdtkit_trace *t, const struct probe *p,
+		       const struct usdtkit_trace_cfg *c)
+{
+	const struct trace__rodata *ro = t->skel->rodata;
+	unsigned int all = (1u << MAX_ARGS) - 1;
+	unsigned int have = p->pub.mixed || p->pub.nargs >= MAX_ARGS ? all :
+		(1u << p->pub.nargs) - 1;
+
+	return !(cfg_features(c) & ~ro->features) &&
+	       !(c->arg_mask & have & ~ro->args_used) &&
+	       c->filter.ninsns <= ro->filter_insns;
 }
 
 /* Before the load: the maps sized and the program's features set. */

@@ -42,6 +42,7 @@ static int attach_one(struct usdtkit_trace *t, size_t i, char **why)
 	t->capture = false;
 	p->pub.link = p->link;
 	if (p->link) {
+		usdtkit__refresh_note(p);
 		p->pub.sites = usdtkit_link_site_count(p->link);
 		p->pub.mode = usdtkit_link_mode(p->link);
 	}
@@ -142,6 +143,7 @@ void usdtkit__trace_detach(struct usdtkit_trace *t)
 	struct usdtkit_link **links;
 	size_t i;
 
+	usdtkit__refresh_release(t);
 	/* links first (they hold entries of the program's maps), all at
 	 * once: each waits for a kernel grace period */
 	links = calloc(t->nprobes ? t->nprobes : 1, sizeof(*links));

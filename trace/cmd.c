@@ -25,11 +25,12 @@
  * never runs untraced. A second pipe, close-on-exec, carries the errno of
  * a failed execv() back, and its EOF tells that the exec has happened.
  *
- * CMD comes as words (the CLI splits its string: cli/cmd_split.c).
- * It is looked up in $PATH as execvp()
- * does, once, so the file attached to is the one executed.
+ * CMD comes as words (or as a line: cmd_line.c). It is looked up in
+ * $PATH as execvp() does, once, so the file attached to is the one
+ * executed.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>

@@ -23,6 +23,12 @@ struct probe {
 	const struct usdtkit_file *file;
 	struct usdtkit_link *link;
 	uint64_t hits;		/* events read (hit.c): no aggregation */
+	/* refresh.c: the file at @path when last looked at (st_dev,
+	 * st_ino), and the links of the files it replaced, kept for the
+	 * processes that still run them */
+	uint64_t dev, ino;
+	struct usdtkit_link **old;
+	size_t nold;
 };
 
 struct trace;
@@ -113,6 +119,9 @@ void usdtkit__trace_detach(struct usdtkit_trace *t);
 int usdtkit__trace_add_target(struct usdtkit_trace *t, const char *target);
 /* once attached: the targets' parsed files are no longer needed */
 void usdtkit__trace_targets_release(struct usdtkit_trace *t);
+/* the argument types of site @s (at most MAX_ARGS) */
+void usdtkit__site_types(const struct usdtkit_site *s, struct usdtkit_trace_type *types,
+			 int *nargs);
 /* "PATH:PROVIDER:NAME" of @p, for messages */
 void usdtkit__probe_label(const struct probe *p, char *buf, size_t n);
 /* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */
@@ -148,6 +157,12 @@ bool usdtkit__agg_any(const struct usdtkit_trace *t);
 int usdtkit__agg_check(struct usdtkit_trace *t);
 int usdtkit__agg_size(struct usdtkit_trace *t);
 int usdtkit__agg_write(struct usdtkit_trace *t);
+/* probe @p's configuration (0 or -EINVAL, said), and whether one made
+ * after the load fits the program as verified */
+int usdtkit__agg_cfg(struct usdtkit_trace *t, const struct probe *p,
+		     struct usdtkit_trace_cfg *c);
+bool usdtkit__agg_fits(const struct usdtkit_trace *t, const struct probe *p,
+		       const struct usdtkit_trace_cfg *c);
 void usdtkit__agg_free(struct usdtkit_trace *t);
 /* bytes of a string key in the maps */
 unsigned int usdtkit__key_str_bytes(const struct usdtkit_trace *t);
@@ -158,6 +173,10 @@ int usdtkit__children_prepare(struct usdtkit_trace *t);
 int usdtkit__children_start(struct usdtkit_trace *t);
 int usdtkit__children_forks(const struct usdtkit_trace *t, uint64_t *sum);
 void usdtkit__children_stop(struct usdtkit_trace *t);
+/* refresh.c: the identity of the file probe @p was attached from, and
+ * the links of replaced files, released with the others */
+void usdtkit__refresh_note(struct probe *p);
+void usdtkit__refresh_release(struct usdtkit_trace *t);
 
 /* hit.c: the events' layout, and one event decoded */
 size_t usdtkit__str_layout(struct usdtkit_trace *t);

@@ -40,8 +40,8 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static void site_types(const struct usdtkit_site *s, struct usdtkit_trace_type *types,
-		       int *nargs)
+void usdtkit__site_types(const struct usdtkit_site *s, struct usdtkit_trace_type *types,
+			 int *nargs)
 {
 	int i, n = usdtkit_site_arg_count(s);
 
@@ -67,7 +67,7 @@ static int add_site(struct usdtkit_trace *t, const char *path,
 	size_t i;
 	int n;
 
-	site_types(s, types, &n);
+	usdtkit__site_types(s, types, &n);
 	t->nsites++;
 	for (i = 0; i < t->nprobes; i++) {
 		p = &t->probes[i];

@@ -16,7 +16,8 @@
  *	usdtkit_trace_attach(t);	every probe attached, or none
  *	usdtkit_trace_go(t);		a command (set_command) may run now
  *	loop: poll(usdtkit_trace_fd(t)), usdtkit_trace_consume(t);
- *	      usdtkit_trace_read_*() at any time, as often as wanted
+ *	      usdtkit_trace_read_*() at any time, as often as wanted;
+ *	      usdtkit_trace_refresh(t) every few s (upgraded files)
  *	usdtkit_trace_free(t);
  *
  * Errors are negative errnos, NULL with errno for constructors, and one
@@ -104,6 +105,12 @@ USDTKIT_API int usdtkit_trace_filter_check(const char *expr,
  */
 USDTKIT_API int usdtkit_trace_set_command(struct usdtkit_trace *t,
 					  char *const argv[]);
+/* The same from one line, split as sh splits words but with no
+ * expansion ('...', "..." and \ quote): -EINVAL for an unterminated
+ * quote or no word, said through opts.print; -EBUSY if a pid or a
+ * command is set already. */
+USDTKIT_API int usdtkit_trace_set_command_line(struct usdtkit_trace *t,
+					       const char *line);
 
 /*
  * A target: "PATH:PROVIDER:NAME", or "PROVIDER:NAME" with opts.pid or a
@@ -179,6 +186,27 @@ USDTKIT_API int usdtkit_trace_load(struct usdtkit_trace *t);
 USDTKIT_API int usdtkit_trace_attach(struct usdtkit_trace *t);
 /* Lets the command exec (0 once it has; -errno of its exec); 0 without one. */
 USDTKIT_API int usdtkit_trace_go(struct usdtkit_trace *t);
+
+/*
+ * A package upgrade renames a new file over a traced one: processes
+ * started after it run the new file, which the probes of a PATH target
+ * (and of -c's executable and libraries) are not attached to. This
+ * looks at the file at each such probe's path (stat(): a few
+ * microseconds a probe, meant to be called every few seconds) and, when
+ * it is another file (st_dev, st_ino), attaches the probe to it with the
+ * same cookie: aggregations and counters go on, cumulative. The link to
+ * the replaced file is kept until usdtkit_trace_free(), for the
+ * processes still running it (a uprobe is per file: no hit counts
+ * twice); the kernel keeps that file's blocks as long. A missing file
+ * (mid-upgrade) is looked at again next time. A probe gone from the new
+ * file, or whose new argument types the request or the loaded program
+ * cannot take, keeps its old link and is said once (a warning). A file
+ * rewritten in place (same inode) is not seen: packages never do that.
+ * PROVIDER:NAME targets of opts.pid are not refreshed: a restarted
+ * process is another pid. Returns the number of probes attached again
+ * (0: nothing changed), or -EINVAL (not attached) or -ENOMEM.
+ */
+USDTKIT_API int usdtkit_trace_refresh(struct usdtkit_trace *t);
 
 /* ---- the probes ---- */
 

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * usdtkit trace -c CMD: CMD split into words here, not by sh -c: the pid
- * that is traced and the file that PROVIDER:NAME targets are resolved in
- * must be those of CMD itself, and a shell in between would be neither
- * (it may fork CMD instead of exec'ing it). Words are split at blanks;
- * '...', "..." and \ quote as in sh, with no expansion of any kind.
+ * usdtkit_trace_set_command_line(): a command line split into words
+ * here, not by sh -c: the pid that is traced and the file that
+ * PROVIDER:NAME targets are resolved in must be those of the command
+ * itself, and a shell in between would be neither (it may fork the
+ * command instead of exec'ing it). Words are split at blanks; '...',
+ * "..." and \ quote as in sh, with no expansion of any kind.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "internal.h"
 
 /* Append word @w (@n bytes) to *@argv; 0 or -ENOMEM. */
 static int push_word(char ***argv, size_t *argc, const char *w, size_t n)
@@ -28,7 +29,7 @@ static int push_word(char ***argv, size_t *argc, const char *w, size_t n)
 	return 0;
 }
 
-void trace_cmd_free_argv(char **argv)
+static void free_argv(char **argv)
 {
 	char **a;
 
@@ -42,7 +43,7 @@ void trace_cmd_free_argv(char **argv)
  * 0, -EINVAL with *@why set (an unterminated quote, no word at all) or
  * -ENOMEM.
  */
-int trace_cmd_split(const char *s, char ***argvp, const char **why)
+static int split_words(const char *s, char ***argvp, const char **why)
 {
 	size_t len = strlen(s), argc = 0, n;
 	char **argv = NULL, *w = malloc(len + 1), q;
@@ -98,9 +99,29 @@ int trace_cmd_split(const char *s, char ***argvp, const char **why)
 		err = -EINVAL;
 	}
 	if (err) {
-		trace_cmd_free_argv(argv);
+		free_argv(argv);
 		return err;
 	}
 	*argvp = argv;
 	return 0;
 }
+
+int usdtkit_trace_set_command_line(struct usdtkit_trace *t, const char *line)
+{
+	const char *why = NULL;
+	char **argv;
+	int err;
+
+	if (!line)
+		return -EINVAL;
+	err = split_words(line, &argv, &why);
+	if (err == -EINVAL)
+		trace_err(t, "bad command '%s': %s", line, why);
+	if (err)
+		return err;
+	err = usdtkit_trace_set_command(t, argv);
+	free_argv(argv);
+	/* -EINVAL now is not the line's fault: a pid or a command is set */
+	return err == -EINVAL ? -EBUSY : err;
+}
+
