@@ -149,17 +149,16 @@ int main(int argc, char **argv)
 	USDTKIT_OPTS(usdtkit_trace_opts, o, .print = print);
 	const char *target = "python:function__entry", *key = "str(arg1)", *step = "setup";
 	struct sigaction sa = { .sa_handler = on_signal };
-	char *cmd[64] = { NULL }, *w;
-	int secs = 0, top = 10, n = 0, c, err;
+	const char *cmd = NULL;
+	int secs = 0, top = 10, c, err;
 	struct usdtkit_trace *t;
 	size_t nprobes, i;
 
 	while ((c = getopt(argc, argv, "p:c:d:n:")) != -1) {
 		if (c == 'p')
 			o.pid = atoi(optarg);
-		else if (c == 'c')	/* split at blanks, no quoting */
-			for (w = strtok(optarg, " \t"); w && n < 63; w = strtok(NULL, " \t"))
-				cmd[n++] = w;
+		else if (c == 'c')	/* words as sh splits them, no expansion */
+			cmd = optarg;
 		else if (c == 'd')
 			secs = atoi(optarg);
 		else if (c == 'n')
@@ -171,7 +170,7 @@ int main(int argc, char **argv)
 		target = argv[optind++];
 	if (optind < argc)
 		key = argv[optind++];
-	if (optind != argc || (o.pid && n) || parse_key(key, &by))
+	if (optind != argc || (o.pid && cmd) || parse_key(key, &by))
 		return usage(argv[0]);
 	/* no SA_RESTART: a signal cuts the wait short (the library handles
 	 * none, and usdtkit_trace_free() stops a command still running) */
@@ -184,7 +183,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* the command first: PROVIDER:NAME targets are looked up in it */
-	err = n ? usdtkit_trace_set_command(t, cmd) : 0;
+	err = cmd ? usdtkit_trace_set_command_line(t, cmd) : 0;
 	if (!err)
 		err = usdtkit_trace_add(t, target);
 	nprobes = usdtkit_trace_probe_count(t);
@@ -198,7 +197,7 @@ int main(int argc, char **argv)
 	}
 	if (!err && !stop) {
 		fprintf(stderr, "count_by: counting %s by %s; Ctrl-C to end\n", target, key);
-		wait_end(t, n > 0, secs);
+		wait_end(t, cmd != NULL, secs);
 		step = "read";
 		err = report(t, nprobes, by.str, top);
 	}
