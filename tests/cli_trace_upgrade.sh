@@ -68,4 +68,27 @@ hits=$(awk '$2 == "upg:tick" { print $1 }' "$tmp/up.out")
 [ "$hits" = 20 ] && ok ||
 	{ ko "hits: '$hits', want 20 (both versions)"; cat "$tmp/up.out" "$tmp/up.err"; }
 [ "$(grep -c "re-attached" "$tmp/up.err")" -eq 1 ] && ok || ko "re-attached said $(grep -c "re-attached" "$tmp/up.err") times, want once"
+
+# the same under a running --serve, as the exporter service runs it: the
+# scraped counter goes on across the upgrade (10, then 20)
+scrape() {
+	/usr/bin/python3.11 -c 'import sys, urllib.request as u
+print(u.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())' "$1" |
+		awk '/^usdtkit_probe_hits_total\{/ { print $2 }'
+}
+cp "$v1" "$fx"
+: >"$tmp/up.err"
+printf -- '--serve\n127.0.0.1:0\n%s:upg:tick\n' "$fx" >"$tmp/srv.conf"
+"$u" trace --args-file "$tmp/srv.conf" >"$tmp/up.out" 2>"$tmp/up.err" &
+tpid=$!
+wait_for "^Serving metrics on" && ok || { ko "--serve: not serving"; cat "$tmp/up.err"; }
+port=$(sed -n 's/^Serving metrics on .* (port \([0-9]*\)).*/\1/p' "$tmp/up.err")
+echo f | "$fx" >/dev/null
+[ "$(scrape "$port")" = 10 ] && ok || ko "--serve before the upgrade: '$(scrape "$port")', want 10"
+cp "$v2" "$fx.dpkg-new" && mv "$fx.dpkg-new" "$fx"
+wait_for "re-attached" && ok || { ko "--serve: not re-attached"; cat "$tmp/up.err"; }
+echo f | "$fx" >/dev/null
+[ "$(scrape "$port")" = 20 ] && ok || ko "--serve after the upgrade: '$(scrape "$port")', want 20"
+kill -INT $tpid
+wait $tpid
 finish cli_trace_upgrade
