@@ -23,6 +23,7 @@
 #include <usdtkit/trace.h>
 
 #include "check.h"
+#include "bpf/kstate.h"
 
 static char v1[4096], v2[4096], scratch[] = "/tmp/usdtkit-upgrade-XXXXXX", fx[64];
 
@@ -37,18 +38,6 @@ static void print(void *ctx, enum usdtkit_log_level level, const char *msg)
 		return;
 	nwarn++;
 	snprintf(last_warn, sizeof(last_warn), "%s", msg);
-}
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	while (d && readdir(d))
-		n++;
-	if (d)
-		closedir(d);
-	return n;
 }
 
 /* @src copied to @dst beside the target, then renamed over it: 0 or -1 */
