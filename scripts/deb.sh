@@ -205,28 +205,22 @@ if [ -n "$barch" ]; then
 	fi
 fi
 
-# examples/attach, a project of its own: find_package(usdtkit) and
-# usdtkit_add_bpf_skeleton() from the installed libusdtkit-dev
-if [ -f "$src/examples/attach/CMakeLists.txt" ]; then
-	if cmake -S "$src/examples/attach" -B "$c/attach" >"$c/attach.log" 2>&1 &&
-		cmake --build "$c/attach" >>"$c/attach.log" 2>&1; then
+# the examples, projects of their own, against the installed
+# libusdtkit-dev: examples/attach (find_package(usdtkit) and
+# usdtkit_add_bpf_skeleton()) and examples/trace (<usdtkit/trace.h>
+# alone: also the pkg-config line its CMakeLists.txt shows; as root both
+# builds count a python3.11 script's calls)
+for ex in attach trace; do
+	[ -f "$src/examples/$ex/CMakeLists.txt" ] || continue
+	if cmake -S "$src/examples/$ex" -B "$c/$ex" >"$c/$ex.log" 2>&1 &&
+		cmake --build "$c/$ex" >>"$c/$ex.log" 2>&1; then
 		ok
 	else
-		cat "$c/attach.log"
-		bad "examples/attach builds against the installed package"
+		cat "$c/$ex.log"
+		bad "examples/$ex builds against the installed package"
 	fi
-fi
-# examples/trace (<usdtkit/trace.h> alone): find_package, and the
-# pkg-config line its CMakeLists.txt shows; as root both count a
-# python3.11 script's calls
+done
 if [ -f "$src/examples/trace/CMakeLists.txt" ]; then
-	if cmake -S "$src/examples/trace" -B "$c/trace" >"$c/trace.log" 2>&1 &&
-		cmake --build "$c/trace" >>"$c/trace.log" 2>&1; then
-		ok
-	else
-		cat "$c/trace.log"
-		bad "examples/trace builds against the installed package"
-	fi
 	# shellcheck disable=SC2046
 	check "examples/trace builds with pkg-config" cc -Wall -Wextra -Werror \
 		-o "$c/count_by_pc" $(pkg-config --cflags usdtkit) \

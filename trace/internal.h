@@ -141,7 +141,6 @@ void usdtkit__cmd_free(struct usdtkit_trace *t);
 /* filter.c: a filter, parsed once, then compiled per probe into the
  * program of trace/bpf/trace_filter.h (its arguments' types decide which
  * argN exist and how they compare) */
-struct filter_expr;
 struct usdtkit_filter;
 int usdtkit__filter_parse(const char *expr, struct filter_expr **out,
 			  struct usdtkit_trace_filter_err *err);

@@ -15,7 +15,7 @@
 
 /*
  * What this command uses (USDTKIT_TRACE_F_* and the cfg flags), set by
- * the CLI before the load. A load-time constant: the verifier never
+ * the engine before the load. A load-time constant: the verifier never
  * walks a path whose bit is clear and drops its instructions, so a
  * print of one probe verifies no filter, aggregation or string code
  * (per-probe configuration is map data, which the verifier cannot
@@ -55,7 +55,7 @@ struct {
 	__type(value, unsigned long long);
 } counters SEC(".maps");
 
-/* What to do with a probe's hits (trace_event.h); the CLI sizes the
+/* What to do with a probe's hits (trace_event.h); the engine sizes the
  * aggregation maps to its probes before the load. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -121,7 +121,7 @@ struct {
 } scratch SEC(".maps");
 
 /*
- * --str, set by the CLI before the load. They are .rodata: the verifier
+ * --str, set by the engine before the load. They are .rodata: the verifier
  * sees them as constants, so the record size passed to
  * bpf_ringbuf_reserve() (which wants a constant) and every slot offset
  * are known, and the bounds below are checked once, at load time.
@@ -251,7 +251,7 @@ static __always_inline void emit(const struct usdtkit_bpf_spec *spec,
 	}
 	/* waking the reader per event costs more than the rest of the hit
 	 * (an irq_work and a wakeup: ~1 us): wake it when an eighth of the
-	 * ring is waiting; the CLI polls every 100 ms for the rest */
+	 * ring is waiting; the caller consumes the rest (the CLI: every 100 ms) */
 	bpf_ringbuf_submit(e, bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >=
 			   EVENTS_BYTES / 8 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }

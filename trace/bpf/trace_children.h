@@ -2,7 +2,7 @@
 /*
  * --children, the BPF side (cli/trace_children.c is the other): the
  * probes are attached for every process, and a hit counts only when its
- * process is in traced_tgids. The CLI seeds the map with the traced pid
+ * process is in traced_tgids. The engine seeds the map with the traced pid
  * (and its descendants alive then); a tracepoint adds each process a
  * traced one forks, another removes a process when it exits, before its
  * pid can be given to an unrelated one.
@@ -16,7 +16,7 @@
 #define USDTKIT_CLONE_THREAD 0x00010000	/* <linux/sched.h> */
 
 /*
- * A load-time constant, set by the CLI before the load: 0 (no
+ * A load-time constant, set by the engine before the load: 0 (no
  * --children), the verifier removes the branch of the check in
  * trace_hit() and never walks the lookup; a hit keeps only the load of
  * the constant.
@@ -79,7 +79,7 @@ static __always_inline int on_fork(unsigned int child, unsigned int flags)
  * its clone_flags at 32 (64-bit kernels: an unsigned long, a u64 in
  * recent ones such as 6.18), 28 (32-bit kernels while it was an
  * unsigned long) or 36 (64-bit big-endian): one program per place, the
- * CLI loads the one the tracepoint's format names. A record is read at
+ * engine loads the one the tracepoint's format names. A record is read at
  * constant offsets only, and none past its end: the kernel refuses to
  * attach a program that reads further (EACCES).
  */

@@ -32,7 +32,7 @@ struct usdtkit_trace_event {
 
 /*
  * --str: the event is followed by one slot per argument read as a string,
- * at the offsets the CLI chose (the program's str_off[]). len is what
+ * at the offsets the engine chose (the program's str_off[]). len is what
  * bpf_probe_read_user_str() returned: the bytes in data with the NUL, or
  * a negative errno (a faulting pointer: -EFAULT).
  */
@@ -121,7 +121,7 @@ struct usdtkit_trace_agg_stats {
 
 /*
  * agg_by's key, and lat_start's after its first 8 bytes: a string key
- * (str(argN)) is cut at the map's key size and zero-padded; the CLI sets
+ * (str(argN)) is cut at the map's key size and zero-padded; the engine sets
  * the key size, so an integer key costs no string bytes.
  */
 struct usdtkit_trace_key_buf {
