@@ -228,8 +228,8 @@ static void describe(char *buf, size_t size, const char *where,
 
 static struct usdtkit_proc *open_proc(struct usdtkit_link *l, int pid)
 {
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = l->log.print,
-					.print_ctx = l->log.ctx };
+	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = l->log.print,
+		     .print_ctx = l->log.ctx);
 
 	return usdtkit_proc_open(pid ? pid : getpid(), &oo);
 }
@@ -274,7 +274,7 @@ struct usdtkit_link *usdtkit_attach(struct bpf_program *prog, int pid,
 {
 	struct attach_req r = { .prog = prog, .pid = pid, .provider = provider,
 				.name = name };
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo) };
+	USDTKIT_OPTS(usdtkit_open_opts, oo);
 	struct usdtkit_proc *proc = NULL;
 	struct usdtkit_file *opened = NULL;
 	const struct usdtkit_file *f;

@@ -278,8 +278,8 @@ static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f
 static struct usdtkit_file *open_reported(const char *path)
 {
 	unsigned warned = 0;
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg,
-					.print_ctx = &warned };
+	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = print_msg,
+		     .print_ctx = &warned);
 	struct usdtkit_file *f;
 	struct stat st;
 
@@ -469,8 +469,8 @@ static int list_tree(const struct list_opts *o, const char *path)
 static int list_pid(struct list_opts *o)
 {
 	unsigned warned = 0;
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = print_msg,
-					.print_ctx = &warned };
+	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = print_msg,
+		     .print_ctx = &warned);
 	struct usdtkit_proc *p = usdtkit_proc_open(o->pid, &oo);
 	size_t i, n = 0;
 

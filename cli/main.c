@@ -55,7 +55,7 @@ static int unknown_command(const char *name)
 /* Every PROVIDER:NAME of a file or a process, once, in note order. */
 static int complete_probes(const char *what, const char *arg)
 {
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo) };
+	USDTKIT_OPTS(usdtkit_open_opts, oo);
 	struct usdtkit_file *f = NULL;
 	struct usdtkit_proc *p = NULL;
 	size_t i, nobj = 1;

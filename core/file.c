@@ -498,7 +498,7 @@ struct usdtkit_file *usdtkit_file_open(const char *path,
 				       const struct usdtkit_open_opts *opts)
 {
 	struct usdtkit_file *f;
-	struct usdtkit_open_opts o = { .sz = sizeof(o) };
+	USDTKIT_OPTS(usdtkit_open_opts, o);
 	int fd, err;
 
 	if (!path) {

@@ -168,10 +168,8 @@ int usdtkit__proc_object_kpath(const struct usdtkit_proc *p, size_t i,
 
 static void open_object(struct usdtkit_proc *p, struct object *o)
 {
-	struct usdtkit_open_opts opts = {
-		.sz = sizeof(opts), .print = p->log.print,
-		.print_ctx = p->log.ctx, .name = o->path,
-	};
+	USDTKIT_OPTS(usdtkit_open_opts, opts, .print = p->log.print,
+		     .print_ctx = p->log.ctx, .name = o->path);
 	char fname[4200];
 
 	/* a data file (locale archive, font, cache): no code, no probes */

@@ -309,11 +309,9 @@ static inline void fz_check_eval(const struct usdtkit_arch *arch,
 	for (k = 0; k < 2; k++) {
 		const struct usdtkit_layout *l = usdtkit_arch_layout(arch, kinds[k]);
 		struct fz_mem m = { .base = 0x1000, .want = a->size };
-		struct usdtkit_eval_opts o = {
-			.sz = sizeof(o), .regs = regs, .layout = kinds[k],
-			.ip = 0x1000 + (seed & 0xff), .read_mem = fz_read_mem,
-			.cookie = &m,
-		};
+		USDTKIT_OPTS(usdtkit_eval_opts, o, .regs = regs, .layout = kinds[k],
+			     .ip = 0x1000 + (seed & 0xff), .read_mem = fz_read_mem,
+			     .cookie = &m);
 		uint64_t v = 0;
 		int err;
 

@@ -102,8 +102,8 @@ static inline void fz_check_spec_table(const struct usdtkit_file *f)
  * computes. Returns the number of sites (-1 when refused). */
 static inline long fz_check_image(const uint8_t *img, size_t size)
 {
-	struct usdtkit_open_opts o = { .sz = sizeof(o), .print = fz_print,
-				       .name = "fuzz" };
+	USDTKIT_OPTS(usdtkit_open_opts, o, .print = fz_print,
+		     .name = "fuzz");
 	const struct usdtkit_site *s = NULL;
 	struct usdtkit_file *f;
 	size_t n, i, seen = 0;

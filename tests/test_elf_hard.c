@@ -87,8 +87,8 @@ static void shrink_print(void *ctx, enum usdtkit_log_level level, const char *ms
 static struct usdtkit_file *open_shrinking(const char *path, const struct eg_buf *img,
 					   off_t to, struct shrink *s)
 {
-	struct usdtkit_open_opts o = { .sz = sizeof(o), .print = shrink_print,
-				       .print_ctx = s };
+	USDTKIT_OPTS(usdtkit_open_opts, o, .print = shrink_print,
+		     .print_ctx = s);
 
 	write_file(path, img);
 	memset(s, 0, sizeof(*s));
@@ -254,7 +254,7 @@ static void test_truncate_race(void)
 {
 	struct eg_elf e;
 	struct eg_buf img = { 0 };
-	struct usdtkit_open_opts o = { .sz = sizeof(o) };
+	USDTKIT_OPTS(usdtkit_open_opts, o);
 	int ok = 0, bad = 0, other = 0, steps = 0, fd, st = 0, go[2], done[2], i;
 	char path[256], c = 'x';
 	pid_t pid;

@@ -143,21 +143,14 @@ static bool cap_has_note(const char *fname, unsigned index,
 	return false;
 }
 
-static struct usdtkit_open_opts opts_named(const char *name)
-{
-	struct usdtkit_open_opts o = {
-		.sz = sizeof(o),
-		.print = cap_print,
-		.print_ctx = &lc,
-		.name = name,
-	};
-
-	return o;
-}
-
-static struct usdtkit_file *open_mem(const struct eg_buf *img, const char *name)
-{
-	struct usdtkit_open_opts o = opts_named(name);
+/* open options whose messages cap_print() keeps, naming the image @n */
+#define OPTS_NAMED(o, n)                                                       \
+	USDTKIT_OPTS(usdtkit_open_opts, o, .print = cap_print,                 \
+		     .print_ctx = &lc, .name = (n))
+		     
+		     static struct usdtkit_file *open_mem(const struct eg_buf *img, const char *name)
+		     {
+		     OPTS_NAMED(o, name);
 
 	cap_reset();
 	errno = 0;
@@ -168,7 +161,7 @@ static struct usdtkit_file *open_mem(const struct eg_buf *img, const char *name)
 static void expect_refused(const char *name, const void *buf, size_t size,
 			   int err, const char *needle)
 {
-	struct usdtkit_open_opts o = opts_named(name);
+	OPTS_NAMED(o, name);
 	struct usdtkit_file *f;
 
 	cap_reset();
@@ -1010,7 +1003,7 @@ static void test_bad_mix(void)
 static void test_bad_notes_silent(void)
 {
 	const struct target *t = &targets[0];
-	struct usdtkit_open_opts o = { .sz = sizeof(o) };
+	USDTKIT_OPTS(usdtkit_open_opts, o);
 	struct eg_buf notes = { 0 }, img = { 0 };
 	struct usdtkit_file *f;
 	struct eg_elf e;
@@ -1117,7 +1110,7 @@ static void test_refused_mem(void)
 	const struct target *t;
 	uint8_t rnd[4096];
 	uint32_t x = 2463534242u;
-	struct usdtkit_open_opts o = opts_named("null.elf");
+	OPTS_NAMED(o, "null.elf");
 	struct usdtkit_file *f;
 	struct eg_buf img = { 0 };
 	struct eg_elf e;
@@ -1848,7 +1841,7 @@ static int write_file(const char *path, const void *p, size_t n, mode_t mode)
 
 static void expect_path_refused(const char *path, int err, const char *needle)
 {
-	struct usdtkit_open_opts o = opts_named(NULL);
+	OPTS_NAMED(o, NULL);
 	struct usdtkit_file *f;
 
 	cap_reset();
@@ -1903,7 +1896,7 @@ static const struct target *big_endian_target(void)
 static void test_files(void)
 {
 	const struct target *t = big_endian_target();	/* big endian on disk */
-	struct usdtkit_open_opts o = opts_named(NULL);
+	OPTS_NAMED(o, NULL);
 	struct eg_buf notes = { 0 }, img = { 0 };
 	struct usdtkit_file *fm, *fp, *ff;
 	char path[128], p2[160];

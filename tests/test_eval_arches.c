@@ -143,7 +143,7 @@ static void run_case(const struct ecase *c)
 {
 	const struct usdtkit_arch *a = usdtkit_arch_by_name(c->arch);
 	const struct usdtkit_layout *l;
-	struct usdtkit_eval_opts o = { .sz = sizeof(o) };
+	USDTKIT_OPTS(usdtkit_eval_opts, o);
 	struct usdtkit_arg arg;
 	uint8_t regs[512] = { 0 };
 	uint64_t v = 0;

@@ -114,6 +114,11 @@ const char *usdtkit__mode_refusal(enum usdtkit_mode mode, const char **instead);
 
 /* attach.c: every link of the trace, released at once */
 void usdtkit__trace_detach(struct usdtkit_trace *t);
+/* attach.c: the trace's program attached as probe @i */
+struct usdtkit_link *usdtkit__trace_link(struct usdtkit_trace *t, size_t i,
+					 const char *path, const char *prov,
+					 const char *name,
+					 const struct usdtkit_file *file);
 
 /* targets.c: TARGET -> probes of t (globs expanded) */
 int usdtkit__trace_add_target(struct usdtkit_trace *t, const char *target);

@@ -83,8 +83,8 @@ void usdtkit__refresh_release(struct usdtkit_trace *t)
 static void open_new(struct usdtkit_trace *t, struct new_file *nf, const char *path,
 		     const struct stat *st)
 {
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = usdtkit__trace_msg,
-					.print_ctx = t, .name = path };
+	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
+		     .print_ctx = t, .name = path);
 	struct stat fst;
 	int fd;
 
@@ -187,9 +187,6 @@ static int attach_new(struct usdtkit_trace *t, size_t i, const struct new_file *
 		      const struct usdtkit_trace_cfg *cfg)
 {
 	struct probe *p = &t->probes[i];
-	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
-					 .mode = t->mode, .print = usdtkit__trace_msg,
-					 .print_ctx = t, .file = nf->f };
 	struct usdtkit_trace_cfg c = *cfg, was = t->agg.cfgs[i];
 	struct usdtkit_link *l, **old;
 	struct stat st;
@@ -202,8 +199,7 @@ static int attach_new(struct usdtkit_trace *t, size_t i, const struct new_file *
 	err = memcmp(&c, &was, sizeof(c)) ? write_cfg(t, i, &c) : 0;
 	if (err)
 		return err;
-	l = usdtkit_attach(t->skel->progs.usdtkit_trace, t->pid ? t->pid : -1,
-			   p->path, prov, name, &o);
+	l = usdtkit__trace_link(t, i, p->path, prov, name, nf->f);
 	err = l ? 0 : -errno;
 	/* the kernel took the path's inode: it must be the file read */
 	if (l && (stat(p->path, &st) || (uint64_t)st.st_dev != nf->dev ||

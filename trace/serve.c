@@ -32,12 +32,10 @@ static int body(void *ctx, char **text, size_t *len)
 	return usdtkit_trace_metrics(s->t, &s->mo, text, len);
 }
 
+/* @o: the caller's serve options, or @err already (its copy failed) */
 static int server_opts(struct usdtkit_trace_server *s,
-		       const struct usdtkit_trace_serve_opts *opts,
-		       struct usdtkit_trace_serve_opts *o)
+		       const struct usdtkit_trace_serve_opts *o, int err)
 {
-	int err = usdtkit__opts_copy(o, usdtkit_trace_serve_opts, opts);
-
 	if (!err)
 		err = usdtkit__opts_copy(&s->mo, usdtkit_trace_metrics_opts, o->metrics);
 	if (err)
@@ -56,13 +54,14 @@ struct usdtkit_trace_server *usdtkit_trace_serve(struct usdtkit_trace *t, const 
 		errno = EINVAL;
 		return NULL;
 	}
+	err = usdtkit__opts_copy(&o, usdtkit_trace_serve_opts, opts);
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		errno = ENOMEM;
 		return NULL;
 	}
 	s->t = t;
-	err = server_opts(s, opts, &o);
+	err = server_opts(s, &o, err);
 	if (!err) {
 		USDTKIT_OPTS(http_serve_opts, ho, .content_type = PROM_CONTENT_TYPE,
 			     .body = body, .body_ctx = s, .print = t->log.print,

@@ -144,8 +144,8 @@ static void no_probe(struct usdtkit_trace *t, const char *where, const char *pro
  * command started by trace inherits: 0 or -errno */
 static int needed_libs(const char *path, char ***libs, size_t *n)
 {
-	struct usdtkit_needed_opts no = { .sz = sizeof(no),
-					  .library_path = getenv("LD_LIBRARY_PATH") };
+	USDTKIT_OPTS(usdtkit_needed_opts, no,
+		     .library_path = getenv("LD_LIBRARY_PATH"));
 
 	return usdtkit_needed(path, &no, libs, n);
 }
@@ -158,7 +158,7 @@ static int needed_libs(const char *path, char ***libs, size_t *n)
 static bool in_libraries(const char *path, const char *prov, const char *name,
 			 char *lib, size_t len)
 {
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo) };
+	USDTKIT_OPTS(usdtkit_open_opts, oo);
 	char **libs;
 	size_t n, i;
 	bool found = false;
@@ -218,8 +218,8 @@ static int scan_path(struct usdtkit_trace *t, const char *path, const char *prov
 		     const char *name, bool quiet, size_t *n,
 		     struct usdtkit_file **fp)
 {
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = usdtkit__trace_msg,
-					.print_ctx = t };
+	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
+		     .print_ctx = t);
 	unsigned int warned = t->warnings;
 	struct usdtkit_file *f;
 	size_t before = *n;
@@ -319,8 +319,8 @@ static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char 
 
 static int add_pid_target(struct usdtkit_trace *t, const char *prov, const char *name)
 {
-	struct usdtkit_open_opts oo = { .sz = sizeof(oo), .print = usdtkit__trace_msg,
-					.print_ctx = t };
+	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
+		     .print_ctx = t);
 	unsigned int warned = t->warnings;
 	struct usdtkit_proc *p = usdtkit_proc_open(t->pid, &oo);
 	size_t i, n = 0;

@@ -53,7 +53,7 @@ static void test_layouts(void)
 static void test_compat64_eval(void)
 {
 	const struct usdtkit_arch *a = usdtkit_arch_by_name("arm");
-	struct usdtkit_eval_opts o = { .sz = sizeof(o) };
+	USDTKIT_OPTS(usdtkit_eval_opts, o);
 	uint8_t regs[272] = { 0 };
 	struct usdtkit_arg arg;
 	uint64_t v = 0;

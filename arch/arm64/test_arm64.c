@@ -103,7 +103,7 @@ static void test_memory_details(void)
 static void test_sxtw(void)
 {
 	const struct usdtkit_arch *a = usdtkit_arch_by_name("aarch64");
-	struct usdtkit_eval_opts o = { .sz = sizeof(o) };
+	USDTKIT_OPTS(usdtkit_eval_opts, o);
 	uint8_t regs[272] = { 0 };
 	struct usdtkit_arg arg;
 	uint64_t v;

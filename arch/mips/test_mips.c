@@ -224,7 +224,7 @@ static void eval_order(const char *arch, bool be)
 {
 	uint8_t regs[304];
 	struct space sp = { 0 };
-	struct usdtkit_eval_opts o = { .sz = sizeof(o) };
+	USDTKIT_OPTS(usdtkit_eval_opts, o);
 	uint64_t v = 0;
 	int err;
 

@@ -230,7 +230,7 @@ static void test_eval(const char *arch, bool be)
 {
 	uint8_t regs[352];
 	struct space sp = { 0 };
-	struct usdtkit_eval_opts o = { .sz = sizeof(o) };
+	USDTKIT_OPTS(usdtkit_eval_opts, o);
 	uint64_t v = 0;
 	int err;
 

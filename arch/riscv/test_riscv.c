@@ -264,7 +264,7 @@ static void test_pairs_and_sizes(void)
 static void test_eval(void)
 {
 	const struct usdtkit_arch *a = usdtkit_arch_by_name("riscv32");
-	struct usdtkit_eval_opts o = { .sz = sizeof(o) };
+	USDTKIT_OPTS(usdtkit_eval_opts, o);
 	uint8_t regs[128] = { 0 };
 	struct usdtkit_arg arg[3];
 	const char *s = "-8@a0 -4@a1 8@zero";

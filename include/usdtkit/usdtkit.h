@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include <usdtkit/config.h>
+#include <usdtkit/opts.h>
 #include <usdtkit/version.h>
 
 #ifdef __cplusplus
@@ -36,21 +37,6 @@ extern "C" {
 /* "0.2.0": the version of the library running, not of these headers
  * (USDTKIT_VERSION, <usdtkit/version.h>). */
 USDTKIT_API const char *usdtkit_version_string(void);
-
-/*
- * Declare and zero an options struct (padding included: the library
- * checks the bytes past the last field it knows), set its sz, then the
- * fields given, as libbpf's LIBBPF_OPTS:
- *	USDTKIT_OPTS(usdtkit_open_opts, o, .print = my_print);
- */
-#define USDTKIT_OPTS(TYPE, NAME, ...)                                         \
-	struct TYPE NAME = ({                                                  \
-		memset(&NAME, 0, sizeof(struct TYPE));                         \
-		(struct TYPE){                                                 \
-			.sz = sizeof(struct TYPE),                             \
-			__VA_ARGS__                                            \
-		};                                                             \
-	})
 
 /* The BPF side reads at most this many arguments per probe (libbpf: 12). */
 #define USDTKIT_BPF_MAX_ARGS 12

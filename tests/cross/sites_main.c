@@ -308,20 +308,16 @@ static void check_arg(const struct site *s, int i,
 static void check_site(struct site *s, const ucontext_t *uc)
 {
 	uint8_t regs[512], cregs[512];
-	struct usdtkit_eval_opts native = {
-		.sz = sizeof(native),
-		.regs = regs,
-		.layout = USDTKIT_LAYOUT_NATIVE,
-		.ip = s->pc,
-		.read_mem = read_mem,
-	};
-	struct usdtkit_eval_opts compat = native;
+	USDTKIT_OPTS(usdtkit_eval_opts, native, .regs = regs,
+		     .layout = USDTKIT_LAYOUT_NATIVE, .ip = s->pc,
+		     .read_mem = read_mem);
+	USDTKIT_OPTS(usdtkit_eval_opts, compat, .regs = cregs,
+		     .layout = USDTKIT_LAYOUT_COMPAT64, .ip = s->pc,
+		     .read_mem = read_mem);
 	int i;
 
 	s->hits++;
 	native.regs_size = sites_arch_regs(uc, regs, sizeof(regs));
-	compat.regs = cregs;
-	compat.layout = USDTKIT_LAYOUT_COMPAT64;
 	compat.regs_size = sites_arch_regs_compat(uc, cregs, sizeof(cregs));
 	if (s->nargs != sites_expect.nargs) {
 		mismatches++;

@@ -19,8 +19,8 @@ static void say(void *ctx, enum usdtkit_log_level level, const char *msg)
 
 int main(int argc, char **argv)
 {
-	struct usdtkit_needed_opts o = { .sz = sizeof(o), .print = say,
-					 .library_path = getenv("LD_LIBRARY_PATH") };
+	USDTKIT_OPTS(usdtkit_needed_opts, o, .print = say,
+		     .library_path = getenv("LD_LIBRARY_PATH"));
 	int i, rc = 0;
 
 	for (i = 1; i < argc; i++) {
