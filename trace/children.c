@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -72,8 +73,23 @@ static int field_at(const char *fmt, const char *name, unsigned int *off,
 	return -ENOENT;
 }
 
+/*
+ * tracefs where the kernel has it but nobody mounted it (a minimal
+ * system, a fresh VM, a container's own /sys): mounted at its usual
+ * place, as perf and libtracefs do, since the tracepoints' ids and
+ * formats are only found there (libbpf reads them from the same path).
+ * 0, or -errno of mount(2); -EPERM without CAP_SYS_ADMIN.
+ */
+static int tracefs_mount(struct usdtkit_trace *t)
+{
+	if (mount("nodev", tracefs[0], "tracefs", 0, NULL))
+		return -errno;
+	usdtkit__info(&t->log, "--children: mounted tracefs at %s", tracefs[0]);
+	return 0;
+}
+
 /* tracefs's format of task/task_newtask into @buf; 0 or -errno */
-static int newtask_format(char *buf, size_t len)
+static int read_newtask_format(char *buf, size_t len)
 {
 	int err = -ENOENT;
 	size_t i, n;
@@ -97,6 +113,16 @@ static int newtask_format(char *buf, size_t len)
 	return err;
 }
 
+/* the same, mounting tracefs first if no path had it */
+static int newtask_format(struct usdtkit_trace *t, char *buf, size_t len)
+{
+	int err = read_newtask_format(buf, len);
+
+	if (err == -ENOENT && !tracefs_mount(t))
+		err = read_newtask_format(buf, len);
+	return err;
+}
+
 /* The program for this kernel's task_newtask: the one that reads the
  * low 32 bits of clone_flags where they are (bpf/trace_children.h) */
 static struct bpf_program *fork_prog(struct usdtkit_trace *t, struct trace *skel)
@@ -109,7 +135,7 @@ static struct bpf_program *fork_prog(struct usdtkit_trace *t, struct trace *skel
 	unsigned int pid_off = 0, pid_size = 0, fl_off = 0, fl_size = 0;
 	char fmt[4096];
 	size_t i;
-	int err = newtask_format(fmt, sizeof(fmt));
+	int err = newtask_format(t, fmt, sizeof(fmt));
 
 	if (err) {
 		trace_err(t, "--children: cannot read the format of tracepoint "
