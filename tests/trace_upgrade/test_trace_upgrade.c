@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,9 +125,12 @@ static bool hist_ok(struct usdtkit_trace *t, size_t probe, uint64_t want)
 	return n == want;
 }
 
-static struct usdtkit_trace *start(void)
+/* a trace of fx's two probes, of every process or of @pid (and, with
+ * @children, of what it forks) */
+static struct usdtkit_trace *start(int pid, bool children)
 {
-	USDTKIT_OPTS(usdtkit_trace_opts, o, .print = print);
+	USDTKIT_OPTS(usdtkit_trace_opts, o, .pid = pid, .print = print,
+		     .children = children);
 	USDTKIT_OPTS(usdtkit_trace_agg_opts, ao, .arg = 0);
 	char tick[128], gone[128];
 	struct usdtkit_trace *t = usdtkit_trace_new(&o);
@@ -159,7 +163,7 @@ static void test_upgrade(void)
 	int fds = count_fds(), warned, n;
 
 	CHECK(!install(v1), "install version 1: %s", strerror(errno));
-	t = start();
+	t = start(0, false);
 	if (!t)
 		return;
 	was = usdtkit_trace_probe(t, 0)->link;
@@ -211,6 +215,40 @@ static void test_upgrade(void)
 	CHECK(count_fds() == fds, "fds: %d after, %d before", count_fds(), fds);
 }
 
+/*
+ * -p PID --children, PID's children running the file upgraded: a child
+ * started after the upgrade runs the new file, and the refresh's link
+ * to it must, like the first attach's, run for every process and leave
+ * the filtering to the program (any_process), or the child's hits never
+ * reach it. PID is this test; its children are fx.
+ */
+static void test_upgrade_children(void)
+{
+	struct proc old, new;
+	struct usdtkit_trace *t;
+	int fds = count_fds(), n;
+
+	CHECK(!install(v1), "install version 1: %s", strerror(errno));
+	t = start(getpid(), true);
+	if (!t)
+		return;
+	CHECK(!spawn(&old) && !fire(&old), "children: version 1 runs");
+	CHECK(count(t, 0) == 10, "children: before: tick %llu, want 10",
+	      (unsigned long long)count(t, 0));
+	CHECK(!install(v2), "install version 2: %s", strerror(errno));
+	n = usdtkit_trace_refresh(t);
+	CHECK(n == 1, "children: the upgrade: refresh %d, want 1", n);
+	CHECK(!spawn(&new) && !fire(&new) && !fire(&new), "children: version 2 runs");
+	CHECK(!fire(&old), "children: version 1 fires again");
+	CHECK(count(t, 0) == 40, "children: after: tick %llu, want 40 (the new "
+	      "child's 20 after the upgrade, the old child's 10 + 10)",
+	      (unsigned long long)count(t, 0));
+	stop(&old);
+	stop(&new);
+	usdtkit_trace_free(t);
+	CHECK(count_fds() == fds, "children: fds: %d after, %d before", count_fds(), fds);
+}
+
 static void test_refusals(void)
 {
 	USDTKIT_OPTS(usdtkit_trace_opts, o, .print = print);
@@ -241,6 +279,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	test_refusals();
 	test_upgrade();
+	test_upgrade_children();
 	unlink(fx);
 	rmdir(scratch);
 	return check_done();
