@@ -188,7 +188,7 @@ static int run_one(int b, const struct target *t, struct sample *s)
 	case B_AUTO:
 	case B_PERF:
 	case B_IPMAP: {
-		LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = modes[b], .print = uk_print);
+		USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = modes[b], .print = uk_print);
 		struct usdtkit_link *l;
 
 		t0 = now_ms();

@@ -390,7 +390,7 @@ static int run(int sc, int pr, long m, double *ns, struct result *res)
 	unsigned long *hits = NULL, *bad = NULL;
 	unsigned long long k0 = 0, c0 = 0, k1, c1;
 	double t0;
-	LIBBPF_OPTS(usdtkit_attach_opts, o, .print = uk_print);
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .print = uk_print);
 
 	reset_counters();
 	switch (sc) {

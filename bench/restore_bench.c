@@ -132,7 +132,7 @@ int main(int argc, char **argv)
 		t.n--;	/* the blocker's own breakpoint stays */
 	}
 	{
-		LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+		USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
 
 		t0 = mono_s();
 		l = usdtkit_attach(skel->progs.usdtkit_trace, -1, argv[1], "bench", "site", &o);

@@ -37,6 +37,11 @@ TOKEN = re.compile(r"""
   | (?P<op>->|\S)
 """, re.S | re.M | re.X)
 ZEROERS = ("memset", "usdtkit__opts_copy")
+# the macros that may name an options type bare: the library's copy and
+# its size arithmetic (core/opts.h); any other (LIBBPF_OPTS, a macro of
+# one's own) is a form this check cannot follow
+TYPE_MACROS = ("usdtkit__opts_copy", "usdtkit__opts_known", "sizeof",
+               "offsetof")
 AGGREGATE = ("struct", "union")
 
 
@@ -160,7 +165,15 @@ def check(path, text, types):
                 bad.append((line, "a cast to %s" % t))
             continue			# sizeof, or a macro's argument
         if not tagged and tok(p) in (",", "(") and nxt in (",", ")"):
-            continue			# a macro's TYPE argument
+            k, depth = p, 0		# the macro whose argument it is
+            while k >= 0 and not (tok(k) == "(" and depth == 0):
+                depth += tok(k) == ")"
+                depth -= tok(k) == "(" and depth > 0
+                k -= 1
+            if tok(k - 1) not in TYPE_MACROS:
+                bad.append((line, "%s named in %s(): use USDTKIT_OPTS()"
+                            % (t, tok(k - 1))))
+            continue
         if toks[i + 1][0] != "id":
             if tagged:
                 bad.append((line, "%s: a form this check does not know" % t))
@@ -228,6 +241,7 @@ SELFTEST_BAD = [
     "void f(struct usdtkit_x_opts o) { g(&o); }",
     "void f() { usdtkit_x_opts o{}; g(&o); }",
     "void f() { usdtkit_x_opts o = {}; g(&o); }",
+    "void f(void) { LIBBPF_OPTS(usdtkit_x_opts, o, .b = 1); g(&o); }",
     "void f(void) { struct usdtkit_x_opts a, b = { 8 };\n"
     " memset(&a, 0, sizeof(a)); g(&a, &b); }",
     "void f(void) { struct usdtkit_x_opts a, *p = &a, b;\n"

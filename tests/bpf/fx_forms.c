@@ -34,6 +34,8 @@ __asm__(".text\n"
 		       -1@%ah 1@%al -2@%ax -8@%rdi -4@(%rcx,%rsi,4)
 		       -2@fx_arr16(,%rsi,2) -8@fx_val(%rip) -8@fx_val -4@$-5
 		       8@8(%rcx))
+	/* an index register alone: what libbpf's usdt.bpf.h cannot read */
+	STAP_PROBE_ASM(fxforms, sib, -4@(%rcx,%rsi,4))
 	"	ret\n"
 	".size fx_forms, .-fx_forms\n");
 

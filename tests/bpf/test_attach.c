@@ -219,7 +219,7 @@ static int attach_all(const struct progset *ps, const struct scenario *sc,
 	int p, n = 0;
 
 	for (p = P_ZERO; p < NPROBES; p++) {
-		LIBBPF_OPTS(usdtkit_attach_opts, o, .cookie = (uint64_t)p, .mode = mode,
+		USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = (uint64_t)p, .mode = mode,
 			    .print = print_msg);
 
 		if (p == P_SEMA && !sc->sema)
@@ -421,12 +421,13 @@ static void run_deleted(enum usdtkit_mode mode)
 /*
  * libbpf's usdt.bpf.h (1.1 here: 208-byte specs, no index register): the
  * -O0 non-PIE fixture has only forms it can express and must read right;
- * the -O2 PIE passes an array element through SIB, which must be refused
- * naming the argument.
+ * on x86-64, fx_forms's hand-written fxforms:sib passes an array element
+ * through SIB, which must be refused naming the argument. (fx_pie's fx:twelve did so once, as gcc compiles it; clang
+ * addresses the same arguments without an index.)
  */
 static void run_compat(enum usdtkit_mode mode)
 {
-	const char *pie = path_of("fx_pie"), *nopie = path_of("fx_nopie");
+	const char *nopie = path_of("fx_nopie");
 	const struct scenario ok = { "nopie any", nopie, nopie, "fx", false, true, false, true };
 	struct usdtkit_link *l;
 	struct progset ps;
@@ -435,15 +436,17 @@ static void run_compat(enum usdtkit_mode mode)
 	run_scenario(mode, &ok, true);
 	err = progset_load(&ps, true, mode);
 	CHECK(!err, "load compat: %d", err);
+#if defined(__x86_64__)
 	if (!err) {
-		LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+		USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
 
-		l = usdtkit_attach(ps.prog, -1, pie, "fx", "twelve", &o);
+		l = usdtkit_attach(ps.prog, -1, path_of("fx_forms"), "fxforms", "sib", &o);
 		CHECK(!l && errno == EOPNOTSUPP, "SIB refused: %p errno %d", (void *)l, errno);
-		CHECK(strstr(last_msg, "fx:twelve: argument 10 '-4@") &&
+		CHECK(strstr(last_msg, "fxforms:sib: argument 0 '-4@(%rcx,%rsi,4)'") &&
 		      strstr(last_msg, "SIB"), "message names the argument: %s", last_msg);
 		usdtkit_link_destroy(l);
 	}
+#endif
 	progset_destroy(&ps);
 }
 
@@ -485,7 +488,7 @@ static long nop5_fire(struct fx_proc *p, long long *ns)
 
 static void nop5_case(bool use_nop5)
 {
-	LIBBPF_OPTS(usdtkit_attach_opts, o, .use_nop5 = use_nop5, .print = print_msg);
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .use_nop5 = use_nop5, .print = print_msg);
 	const char *exe = path_of("fx_nop5");
 	struct nop5_seen s = { 0 };
 	struct ring_buffer *rb = NULL;
@@ -573,7 +576,7 @@ static int on_forms(void *ctx, void *data, size_t size)
 static void run_forms_exe(enum usdtkit_mode mode, const char *name,
 			  const char *provider, struct forms_seen s)
 {
-	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
 	const char *exe = path_of(name);
 	struct ring_buffer *rb = NULL;
 	struct usdtkit_link *l;
@@ -696,7 +699,7 @@ static void rollback_mode(enum usdtkit_mode mode)
 	fds = count_fds();
 	links = settled_links(-1);
 	{
-		LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+		USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
 
 		/* 4 probes, 4 distinct specs, room for 2: nothing may stay */
 		l = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "*", &o);
@@ -724,8 +727,8 @@ static void rollback_mode(enum usdtkit_mode mode)
 		CHECK(settled_links(links) == links, "links after detach %d", count_links());
 	}
 	if (mode == USDTKIT_MODE_IPMAP) {
-		LIBBPF_OPTS(usdtkit_attach_opts, o1, .mode = mode, .cookie = 1, .print = print_msg);
-		LIBBPF_OPTS(usdtkit_attach_opts, o2, .mode = mode, .cookie = 2, .print = print_msg);
+		USDTKIT_OPTS(usdtkit_attach_opts, o1, .mode = mode, .cookie = 1, .print = print_msg);
+		USDTKIT_OPTS(usdtkit_attach_opts, o2, .mode = mode, .cookie = 2, .print = print_msg);
 
 		/* same IP, different specs, no cookies: refused */
 		first = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "three", &o1);
@@ -828,7 +831,7 @@ static int restore_polls(enum usdtkit_mode mode, int sites)
  */
 static void rollback_midway(enum usdtkit_mode mode)
 {
-	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
 	const char *nopie = path_of("fx_nopie");
 	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
 	const struct usdtkit_site *sema = f ? usdtkit_file_next_site(f, NULL, "fx", "sema") : NULL;
@@ -853,8 +856,10 @@ static void rollback_midway(enum usdtkit_mode mode)
 	      "load");
 	CHECK(!fx_start(&a, nopie, 0), "start");
 	if (sema) {
+		/* fx_sema_semaphore[1] (tests/bpf/fx_sema.c): a counter of
+		 * its own, which the kernel can always decrement back */
 		LIBBPF_OPTS(bpf_uprobe_opts, bo,
-			    .ref_ctr_offset = usdtkit_site_semaphore_offset(sema) + 64);
+			    .ref_ctr_offset = usdtkit_site_semaphore_offset(sema) + 2);
 
 		blocker = bpf_program__attach_uprobe_opts(blk.prog, -1, nopie,
 							  usdtkit_site_pc_offset(sema), &bo);
@@ -901,7 +906,7 @@ static void rollback_midway(enum usdtkit_mode mode)
  */
 static void bcc_blocker(enum usdtkit_mode mode)
 {
-	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg);
 	LIBBPF_OPTS(bpf_uprobe_opts, bo, .ref_ctr_offset = 0x6);
 	const char *nopie = path_of("fx_nopie");
 	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
@@ -954,7 +959,7 @@ static void on_sigchld(int sig)
  */
 static void detach_case(enum usdtkit_mode mode, bool wait)
 {
-	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg,
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg,
 		    .detach_wait = wait);
 	const char *nopie = path_of("fx_nopie");
 	struct usdtkit_file *f = usdtkit_file_open(nopie, NULL);
@@ -1047,7 +1052,7 @@ static void detach_case(enum usdtkit_mode mode, bool wait)
  */
 static void detach_files(void)
 {
-	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = USDTKIT_MODE_MULTI,
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = USDTKIT_MODE_MULTI,
 		    .print = print_msg);
 	struct usdtkit_link *l;
 	struct progset ps;

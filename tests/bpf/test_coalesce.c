@@ -157,7 +157,7 @@ static int fire(struct bpf_program *const *progs, int nprogs, enum usdtkit_mode 
 
 	for (p = 0; p < nprogs && !err; p++)
 		for (k = 0; k < NPROBES && !err; k++) {
-			LIBBPF_OPTS(usdtkit_attach_opts, o, .cookie = (uint64_t)k, .mode = mode);
+			USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = (uint64_t)k, .mode = mode);
 
 			l[p][k] = usdtkit_attach(progs[p], 0, "/proc/self/exe", "fxpage",
 						 pname[k], &o);

@@ -145,7 +145,7 @@ static void check_fixture(const struct variant *v, const struct fixture *fx,
 			  struct bpf_object *obj, int out_fd)
 {
 	static const char *const progs[] = { "read_bulk", "read_one" };
-	LIBBPF_OPTS(usdtkit_attach_opts, opts);
+	USDTKIT_OPTS(usdtkit_attach_opts, opts);
 	struct usdtkit_link *l[2] = { NULL, NULL };
 	char exe[4096];
 	int64_t want[SW_NARGS];

@@ -246,7 +246,7 @@ static void attach_targets(struct vm_api *skel, const struct workload *w,
 
 	for (i = 0; i < NTARGETS; i++) {
 		struct target *t = &targets[i];
-		LIBBPF_OPTS(usdtkit_attach_opts, o, .cookie = i + 1, .mode = mode,
+		USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = i + 1, .mode = mode,
 			    .print = print_msg);
 		struct bpf_program *p = t->typed ? skel->progs.on_wide :
 						   skel->progs.usdtkit_trace;
@@ -362,7 +362,7 @@ static int last_sema_site(const char *path, uint64_t *pc_off, uint64_t *sema_off
 
 static int run_rollback(const char *path, const char *dir, enum usdtkit_mode mode)
 {
-	LIBBPF_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg,
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = mode, .print = print_msg,
 		    .detach_wait = true);
 	struct vm_api *skel = vm_api__open(), *blk = vm_api__open();
 	struct bpf_link *blocker = NULL;
