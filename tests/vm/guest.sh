@@ -360,6 +360,9 @@ load_configs() (
 NOP10_N=${NOP10_N:-2000}
 scenario_nop10() {
 	local w t n=$((NOP10_N * 2))
+	# the preemption model (the trace program's scratch is per thread
+	# for preemptible kernels: trace/bpf/trace.bpf.c)
+	note "preempt: $(cat /sys/kernel/debug/sched/preempt 2>/dev/null || echo unknown)"
 	$CLI features --json > /tmp/features.json 2>&1
 	emit features.json /tmp/features.json
 	mkdir -p /tmp/n
