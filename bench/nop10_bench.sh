@@ -24,7 +24,7 @@ while [ $r -lt "$rounds" ]; do
 	"$cli" trace -q -v -p "$w" --count $((2 * n)) nop10bench:hit \
 		> /dev/null 2> "$dir/err" &
 	t=$!
-	until grep -q 'site(s), mode' "$dir/err"; do sleep 0.05; done
+	until grep -qs 'site(s), mode' "$dir/err"; do sleep 0.05; done
 	touch "$dir/go"
 	wait "$w"
 	wait "$t" || { cat "$dir/err"; exit 1; }
