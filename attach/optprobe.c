@@ -12,11 +12,11 @@
  * parent looks for the trampoline in the child's maps.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,27 +93,32 @@ static bool maps_trampoline(pid_t pid)
 
 /*
  * The child: wait for the parent's byte, hit the site twice, say so,
- * wait to be looked at. Only read, write and _exit after the fork: the
+ * wait to be looked at. Only recv, send and _exit after the fork: the
  * caller may have threads.
  */
-static void child(void (*site)(void), int in, int out)
+static void child(void (*site)(void), int fd)
 {
 	char c;
 
-	if (read(in, &c, 1) == 1) {
+	if (recv(fd, &c, 1, 0) == 1) {
 		site();
 		site();
-		if (write(out, &c, 1) == 1)
-			(void)!read(in, &c, 1);
+		if (send(fd, &c, 1, MSG_NOSIGNAL) == 1)
+			(void)!recv(fd, &c, 1, 0);
 	}
 	_exit(0);
 }
 
-/* Does a uprobe on @site become a call? false on any doubt. */
+/*
+ * Does a uprobe on @site become a call? false on any doubt. A socket
+ * pair, not pipes: MSG_NOSIGNAL, so a child that died raises no SIGPIPE
+ * in the caller, and closing the child's end here makes our recv()
+ * return 0 then.
+ */
 static bool optimized(void (*site)(void))
 {
+	int sv[2], prog, link = -1;
 	char path[4096], c = 0;
-	int to[2], from[2], prog, link = -1;
 	bool opt = false;
 	uint64_t off;
 	pid_t pid;
@@ -123,17 +128,19 @@ static bool optimized(void (*site)(void))
 	prog = usdtkit__noop_multi_prog();
 	if (prog < 0)
 		return false;
-	if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) {
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
 		close(prog);
 		return false;
 	}
 	pid = fork();
 	if (pid == 0)
-		child(site, to[0], from[1]);
+		child(site, sv[1]);
+	close(sv[1]);
 	if (pid > 0) {
 		link = usdtkit__sys_uprobe_multi(prog, path, &off, NULL, NULL, 1, pid);
 		/* the child's reply means both hits are done */
-		if (link >= 0 && write(to[1], &c, 1) == 1 && read(from[0], &c, 1) == 1)
+		if (link >= 0 && send(sv[0], &c, 1, MSG_NOSIGNAL) == 1 &&
+		    recv(sv[0], &c, 1, 0) == 1)
 			opt = maps_trampoline(pid);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
@@ -141,10 +148,7 @@ static bool optimized(void (*site)(void))
 	if (link >= 0)
 		close(link);
 	close(prog);
-	close(to[0]);
-	close(to[1]);
-	close(from[0]);
-	close(from[1]);
+	close(sv[0]);
 	return opt;
 }
 
