@@ -136,7 +136,8 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 		if (err)
 			break;
 		/* a long nop only where this kernel optimizes it: 6.18
-		 * accepts a uprobe on a nop10 and never fires it */
+		 * refuses a BPF uprobe on a nop10 (a tracefs one it accepts
+		 * and never fires) */
 		if (nop10 && usdtkit_features_uprobe_opt()->uprobe_opt_nop10) {
 			delta = (int64_t)(nop10 - tg.offset);
 			tg.offset = nop10;

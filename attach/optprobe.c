@@ -3,10 +3,10 @@
  * Which long nop this kernel optimizes (x86-64): a uprobe on it is
  * turned into a call into a trampoline the kernel maps into the process
  * as [uprobes-trampoline]. Linux 6.18 does it on a nop5 (and its call
- * writes into the red zone, docs/ATTACH.md); 7.x does it on a nop10 and
- * only accepts, never fires, a uprobe on a nop10 in 6.18. The uprobe
- * syscall libbpf probes for (uprobe_syscall) exists in both, so it cannot
- * tell them apart: this file asks the kernel by doing it. A child runs a
+ * writes into the red zone, docs/ATTACH.md) and refuses a BPF uprobe on
+ * a nop10 (ENOTSUPP); 7.x does it on a nop10. The uprobe syscall libbpf
+ * probes for (uprobe_syscall) exists in both, so it cannot tell them
+ * apart: this file asks the kernel by doing it. A child runs a
  * site of each kind twice (the first hit is a trap that optimizes it)
  * under a uprobe_multi link of a program that does nothing, and the
  * parent looks for the trampoline in the child's maps.

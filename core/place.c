@@ -43,7 +43,7 @@ static void site_fail(struct usdtkit_site *s, int err, const char *why)
  * newer usdt.h "nop; nop10" (Linux 7.x optimizes the nop10, whose call
  * steps over the red zone). The uprobe stays on the 1-byte nop unless
  * the attach layer knows this kernel optimizes the long one: 6.18
- * accepts a uprobe on the nop10 and never fires it.
+ * refuses a BPF uprobe on the nop10, and never fires a tracefs one.
  */
 static const struct site_nop {
 	uint8_t len;		/* the bytes after the 1-byte nop */
