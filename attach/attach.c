@@ -129,12 +129,19 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 					     .provider = usdtkit_site_provider(s),
 					     .name = usdtkit_site_name(s) };
 		uint64_t nop5 = usdtkit_site_nop5_offset(s);
+		uint64_t nop10 = usdtkit_site_nop10_offset(s);
 		int64_t delta = 0;
 
 		err = site_check(l, f, s);
 		if (err)
 			break;
-		if (r->o.use_nop5 && nop5) {
+		/* a long nop only where this kernel optimizes it: 6.18
+		 * refuses a BPF uprobe on a nop10 (a tracefs one it accepts
+		 * and never fires) */
+		if (nop10 && usdtkit_features_uprobe_opt()->uprobe_opt_nop10) {
+			delta = (int64_t)(nop10 - tg.offset);
+			tg.offset = nop10;
+		} else if (r->o.use_nop5 && nop5) {
 			delta = (int64_t)(nop5 - tg.offset);
 			tg.offset = nop5;
 		}

@@ -282,3 +282,24 @@ const struct usdtkit_features *usdtkit_features(void)
 	pthread_once(&features_once, probe_all);
 	return &features;
 }
+
+static pthread_once_t uprobe_opt_once = PTHREAD_ONCE_INIT;
+
+/* Only a kernel with the uprobe syscall has a trampoline to call. */
+static void probe_opt(void)
+{
+	if (features.uprobe_syscall && features.uprobe_multi)
+		usdtkit__probe_uprobe_opt(&features);
+}
+
+/*
+ * Apart, and on demand: trying costs a fork and two uprobe_multi links,
+ * about 0.1 s on 6.18, which `usdtkit trace` would otherwise pay at every
+ * start. Asked by the first attach of a "nop; nop10" site.
+ */
+const struct usdtkit_features *usdtkit_features_uprobe_opt(void)
+{
+	usdtkit_features();
+	pthread_once(&uprobe_opt_once, probe_opt);
+	return &features;
+}

@@ -104,6 +104,9 @@ int usdtkit__sys_uprobe_multi(int prog_fd, const char *path,
 			      const uint64_t *cookies, uint32_t cnt, int pid);
 int usdtkit__noop_multi_prog(void);
 
+/* optprobe.c: features->uprobe_opt_nop5 and _nop10, by trying them */
+void usdtkit__probe_uprobe_opt(struct usdtkit_features *f);
+
 /*
  * Why the kernel refused to register the uprobe at @t, where the errno
  * alone does not say: an empty string or ": <reason>" (hint.c).

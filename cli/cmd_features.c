@@ -41,7 +41,7 @@ struct item {
 	int only;
 };
 
-/* collect() adds 19 */
+/* collect() adds 20 */
 #define MAX_ITEMS 24
 
 struct report {
@@ -210,9 +210,37 @@ static const char *auto_mode(const struct usdtkit_features *f, char *why,
 	return usdtkit_mode_str(m);
 }
 
+/*
+ * Which long nop a uprobe is optimized on (x86-64): usdtkit attaches at
+ * the nop10 of "nop; nop10" sites where it is, and at a nop5 only when
+ * asked (opts.use_nop5), for 6.18's call writes into the red zone.
+ * Without the uprobe syscall there is no trampoline to call: none. With
+ * it, the answer needs a BPF program and a uprobe_multi link.
+ */
+static void add_uprobe_opt(struct report *r, const struct usdtkit_features *f)
+{
+	static const char *const names[2][2] = {
+		{ "none", "nop10" }, { "nop5", "nop5+nop10" },
+	};
+	struct item *i;
+
+	if (f->uprobe_syscall && !(f->bpf && f->uprobe_multi)) {
+		i = add(r, "uprobe_optimization", V_UNKNOWN);
+		i->note = "needs bpf and uprobe_multi";
+		return;
+	}
+	i = add_str(r, "uprobe_optimization",
+		    names[f->uprobe_opt_nop5][f->uprobe_opt_nop10]);
+	if (f->uprobe_opt_nop10)
+		i->note = "nop;nop10 sites are attached at the nop10";
+	else if (f->uprobe_opt_nop5)
+		i->note = "opts.use_nop5 only: its call writes into the red zone";
+}
+
 static void collect(struct report *r)
 {
-	const struct usdtkit_features *f = usdtkit_features();
+	/* with the uprobe optimizations: this report names them */
+	const struct usdtkit_features *f = usdtkit_features_uprobe_opt();
 	const char *errname = "";
 	struct item *i;
 	int paranoid = 0;
@@ -247,6 +275,7 @@ static void collect(struct report *r)
 #if !defined(__x86_64__)
 	i->note = "x86-64 only";
 #endif
+	add_uprobe_opt(r, f);
 	i = add_bool(r, "uprobes", f->uprobe_pmu);
 	if (!f->uprobe_pmu)
 		i->note = "no uprobe PMU: perf and ipmap modes cannot attach";

@@ -31,6 +31,7 @@ struct usdtkit_site {
 	uint64_t pc_offset;
 	uint64_t sema_offset;
 	uint64_t nop5_offset;
+	uint64_t nop10_offset;
 	int status;		/* 0 or -errno */
 	const char *error;
 	int nargs;		/* decoded: at most USDTKIT_SITE_MAX_ARGS */

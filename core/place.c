@@ -2,9 +2,11 @@
 /*
  * Where a probe lives: the prelink adjustment, the file offset of its pc
  * (uprobes attach by file offset), the semaphore's file offset (the
- * kernel's ref_ctr_offset) and, on x86-64, a "nop; nop5" site's nop5.
+ * kernel's ref_ctr_offset) and, on x86-64, the long nop of a "nop; nop5"
+ * or "nop; nop10" site.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "arch.h"
@@ -34,20 +36,47 @@ static void site_fail(struct usdtkit_site *s, int err, const char *why)
 	}
 }
 
-/* bytes GCC and sys/sdt.h emit for a probe with a 5-byte nop after it */
-static const uint8_t nop_nop5[6] = { 0x90, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+/*
+ * x86-64 probe sites whose 1-byte nop is followed by a longer nop that
+ * the kernel may turn into a call to a uprobe trampoline: sys/sdt.h's
+ * "nop; nop5" (Linux 6.18 optimizes a uprobe on the nop5) and libbpf's
+ * newer usdt.h "nop; nop10" (Linux 7.x optimizes the nop10, whose call
+ * steps over the red zone). The uprobe stays on the 1-byte nop unless
+ * the attach layer knows this kernel optimizes the long one: 6.18
+ * refuses a BPF uprobe on the nop10, and never fires a tracefs one.
+ */
+static const struct site_nop {
+	uint8_t len;		/* the bytes after the 1-byte nop */
+	uint8_t code[11];	/* the 1-byte nop, then the long nop */
+	size_t off;		/* offsetof(struct usdtkit_site, ...) */
+} site_nops[] = {
+	{ 5, { 0x90, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+	  offsetof(struct usdtkit_site, nop5_offset) },
+	{ 10, { 0x90, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+	  offsetof(struct usdtkit_site, nop10_offset) },
+};
 
-static void detect_nop5(struct usdtkit_file *f, struct usdtkit_site *s,
-			struct usdtkit_image *im)
+/* @seg: the executable segment of the site; a long nop must end in it */
+static void detect_long_nop(struct usdtkit_file *f, struct usdtkit_site *s,
+			    const struct usdtkit_segment *seg,
+			    struct usdtkit_image *im)
 {
+	uint64_t room = seg->offset + seg->filesz - s->pc_offset;
 	const uint8_t *code;
+	size_t i;
 
 	if (f->arch->e_machine != USDTKIT_EM_X86_64 ||
 	    f->arch->elf_class != USDTKIT_ELFCLASS64)
 		return;
-	code = usdtkit__image_bytes(im, s->pc_offset, sizeof(nop_nop5));
-	if (code && !memcmp(code, nop_nop5, sizeof(nop_nop5)))
-		s->nop5_offset = s->pc_offset + 1;
+	for (i = 0; i < sizeof(site_nops) / sizeof(site_nops[0]); i++) {
+		const struct site_nop *n = &site_nops[i];
+
+		if (room < 1u + n->len)
+			continue;
+		code = usdtkit__image_bytes(im, s->pc_offset, 1u + n->len);
+		if (code && !memcmp(code, n->code, 1u + n->len))
+			*(uint64_t *)((char *)s + n->off) = s->pc_offset + 1;
+	}
 }
 
 /*
@@ -90,7 +119,7 @@ void usdtkit__site_place(struct usdtkit_file *f, struct usdtkit_site *s,
 						: "file has no loadable segments");
 	} else {
 		s->pc_offset = s->pc - seg->vaddr + seg->offset;
-		detect_nop5(f, s, im);
+		detect_long_nop(f, s, seg, im);
 		if (arm_thumb_site(f, s, im))
 			site_fail(s, -EOPNOTSUPP, "Thumb code: Linux uprobes take "
 				  "only ARM-state instructions (build with -marm)");

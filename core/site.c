@@ -113,6 +113,11 @@ uint64_t usdtkit_site_nop5_offset(const struct usdtkit_site *s)
 	return s->nop5_offset;
 }
 
+uint64_t usdtkit_site_nop10_offset(const struct usdtkit_site *s)
+{
+	return s->nop10_offset;
+}
+
 int usdtkit_site_status(const struct usdtkit_site *s)
 {
 	return s->status;

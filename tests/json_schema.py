@@ -349,7 +349,7 @@ def test_schemas():
     for s in STREAMS:
         Draft202012Validator.check_schema(load(s))
         check(load(s)["properties"]["schema"]["const"] ==
-              "usdtkit-%s/%s" % (s, "1.1" if s == "trace" else "1.0"),
+              "usdtkit-%s/%s" % (s, "1.1" if s in ("trace", "features") else "1.0"),
               "%s: schema const" % s)
     check(load("parse")["$defs"]["arg"] == load("list")["$defs"]["arg"] and
           load("parse")["$defs"]["reg"] == load("list")["$defs"]["reg"],

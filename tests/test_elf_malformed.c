@@ -537,29 +537,62 @@ static void test_no_base_no_adjust(void)
 	eg_free(&img);
 }
 
-/* x86-64 "nop; nop5" sites report the nop5. */
-static void test_nop5(void)
+/*
+ * x86-64 "nop; nop5" and "nop; nop10" sites report their long nop, and
+ * only one that is all there: a nop10 cut short by the end of the
+ * executable segment is none (the bytes after it are not code).
+ */
+static void test_long_nops(void)
 {
-	static const uint8_t nops[16] = { 0x90, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	static const struct {
+		const char *what;
+		uint8_t code[16];
+		size_t len;		/* of the text */
+		bool nop5, nop10;
+	} cases[] = {
+		{ "nop; nop5", { 0x90, 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 16, true, false },
+		{ "nop; nop10", { 0x90, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00,
+				  0x00, 0x00, 0x00 }, 16, false, true },
+		/* 9 bytes of text and .stapsdt.base's 0 end the executable
+		 * segment one byte short; the file's next byte is a 0 too */
+		{ "nop10 cut by the segment's end", { 0x90, 0x66, 0x2e, 0x0f, 0x1f,
+						      0x84, 0x00, 0x00, 0x00 },
+		  9, false, false },
+		{ "plain nop", { 0x90, 0xc3 }, 16, false, false },
+	};
 	const struct target *t = target_named("x86_64");
-	struct eg_buf notes = { 0 }, img = { 0 };
-	struct usdtkit_file *f;
-	struct eg_elf e;
+	size_t i;
 
-	begin("nop5");
-	init_elf(&e, t);
-	e.text = nops;
-	e.text_size = sizeof(nops);
-	eg_layout(&e);	/* .stapsdt.base moved */
-	good_note(&notes, t, &e, 0, "p0", "");
-	build_with(&e, &notes, &img);
-	f = open_mem(&img, "nop5");
-	CHECK(f && usdtkit_file_site_count(f) == 1 &&
-		      usdtkit_site_nop5_offset(usdtkit_file_site(f, 0)) == EG_TEXT_OFF + 1,
-	      "nop5 at text + 1");
-	usdtkit_file_close(f);
-	eg_free(&notes);
-	eg_free(&img);
+	begin("long nops");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct eg_buf notes = { 0 }, img = { 0 };
+		const struct usdtkit_site *s;
+		struct usdtkit_file *f;
+		struct eg_elf e;
+
+		init_elf(&e, t);
+		e.text = cases[i].code;
+		e.text_size = cases[i].len;
+		eg_layout(&e);	/* .stapsdt.base moved */
+		good_note(&notes, t, &e, 0, "p0", "");
+		build_with(&e, &notes, &img);
+		f = open_mem(&img, cases[i].what);
+		s = f && usdtkit_file_site_count(f) == 1 ? usdtkit_file_site(f, 0) : NULL;
+		CHECK(s, "%s: one site", cases[i].what);
+		if (s) {
+			CHECK(usdtkit_site_nop5_offset(s) ==
+				      (cases[i].nop5 ? EG_TEXT_OFF + 1 : 0),
+			      "%s: nop5 offset %llu", cases[i].what,
+			      (unsigned long long)usdtkit_site_nop5_offset(s));
+			CHECK(usdtkit_site_nop10_offset(s) ==
+				      (cases[i].nop10 ? EG_TEXT_OFF + 1 : 0),
+			      "%s: nop10 offset %llu", cases[i].what,
+			      (unsigned long long)usdtkit_site_nop10_offset(s));
+		}
+		usdtkit_file_close(f);
+		eg_free(&notes);
+		eg_free(&img);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -2043,7 +2076,7 @@ int main(void)
 	test_good_notes();
 	test_high_addresses();
 	test_no_base_no_adjust();
-	test_nop5();
+	test_long_nops();
 	test_decoder_all_orders();
 	test_bad_notes();
 	test_bad_mix();

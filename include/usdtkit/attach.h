@@ -72,9 +72,20 @@ struct usdtkit_features {
 				 * that PERF and IPMAP attach through */
 	bool ringbuf;		/* BPF_MAP_TYPE_RINGBUF maps (Linux 5.8), as
 				 * `usdtkit trace` uses; false when !bpf */
+	/* x86-64: a uprobe on this long nop becomes a call into a
+	 * trampoline (the process maps [uprobes-trampoline]), found by
+	 * doing it in a child; false without bpf or uprobe_multi, and
+	 * until usdtkit_features_uprobe_opt() has run */
+	bool uprobe_opt_nop5;	/* Linux 6.18; its call writes into the red
+				 * zone: opts.use_nop5 stays opt-in */
+	bool uprobe_opt_nop10;	/* Linux 7.x: sites "nop; nop10" are
+				 * attached at the nop10 */
 };
 
 USDTKIT_API const struct usdtkit_features *usdtkit_features(void);
+/* usdtkit_features() with uprobe_opt_nop5 and _nop10 found (once per
+ * process: a fork and two uprobe_multi links, ~0.1 s on Linux 6.18) */
+USDTKIT_API const struct usdtkit_features *usdtkit_features_uprobe_opt(void);
 
 /*
  * AUTO -> the backend this kernel gets; others as they are. Without

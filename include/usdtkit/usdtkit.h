@@ -356,6 +356,9 @@ USDTKIT_API uint64_t usdtkit_site_semaphore_offset(const struct usdtkit_site *s)
 USDTKIT_API uint64_t usdtkit_site_pc_offset(const struct usdtkit_site *s);
 /* x86-64 "nop; nop5" site: file offset of the nop5, or 0. */
 USDTKIT_API uint64_t usdtkit_site_nop5_offset(const struct usdtkit_site *s);
+/* x86-64 "nop; nop10" site (libbpf's usdt.h): file offset of the nop10,
+ * or 0. The attach layer uses it only where the kernel optimizes it. */
+USDTKIT_API uint64_t usdtkit_site_nop10_offset(const struct usdtkit_site *s);
 /*
  * 0 when the site can be attached; else a negative errno (-ENOEXEC: pc not
  * in an executable segment, -EINVAL: semaphore not in a data segment) and

@@ -603,6 +603,10 @@ def main():
     elif s == "agg":
         check_agg(v, log)
         check_load_configs(v, log)
+    elif s == "nop10":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from check_nop10 import check_nop10
+        check_nop10(v, log, kernel_model(log))
     else:
         v.check(False, "unknown scenario")
     print("%s: %d passed, %d failed" % (v.where, v.passed, v.failed))

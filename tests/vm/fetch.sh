@@ -77,7 +77,10 @@ unpack() {	# runs in $(...): its variables stay there
 
 # resolve NAME META: "PKG VERSION" lines, newest first, of the kernel
 # packages META names (linux-image-6.1.0-NN-ARCH) in every version the
-# state's lists hold, or of busybox-static for META "-". More than one:
+# state's lists hold, or of busybox-static for META "-". From Linux 7.x
+# on, Debian's linux-image-VER is itself a metapackage and the image is
+# in the linux-binary-VER it depends on: that one is named instead
+# (image_pkg). More than one:
 # a release's security suite has a newer kernel than its point release,
 # and a mirror may serve only one of them (bullseye-security's
 # 5.10.0-46 answered 404 where bullseye's 5.10.0-32 did not). apt-cache
@@ -98,7 +101,7 @@ resolve() {
 				/^Depends:/ && match($0, /linux-image-[0-9][^ ,]* \(= [^)]*\)/) {
 					split(substr($0, RSTART, RLENGTH), d, /[ ()=]+/)
 					print d[1] ":" a, d[2]
-				}'
+				}' | image_pkg
 		fi | sort -u -k2,2Vr > "$_memo.$$"
 		[ -s "$_memo.$$" ] || { rm -f "$_memo.$$"; echo "vm fetch: $2:$arch names no package${apt_suite:+ in Debian $apt_suite}" >&2; exit 1; }
 		mv "$_memo.$$" "$_memo"
@@ -106,18 +109,43 @@ resolve() {
 	cat "$_memo"
 }
 
+# image_pkg: "PKG VERSION" lines on stdin, each kernel package replaced
+# by the linux-binary-* package of the same version its Depends names,
+# if any (7.x), so that the package unpacked is the one with the image
+image_pkg() {
+	while read -r _p _v; do
+		_b=$(apt_cache_cross show "$_p=$_v" 2>/dev/null | awk '
+			/^Depends:/ && match($0, /linux-binary-[0-9][^ ,:]*/) {
+				print substr($0, RSTART, RLENGTH); exit
+			}')
+		[ -z "$_b" ] || _p=$_b:${_p#*:}
+		echo "$_p $_v"
+	done
+}
+
+# image_pattern PKG: where the package keeps the image (tar pattern):
+# linux-image-* in /boot, 7.x's linux-binary-* in /usr/lib/modules/VER
+image_pattern() {
+	case $1 in
+	linux-binary-*) echo "./usr/lib/modules/*/$kfile" ;;
+	*) echo "./boot/$kfile-*" ;;
+	esac
+}
+
 # try NAME PATTERN: unpack the first of resolve's lines (on stdin) that
 # downloads; prints its dir
 try() {
 	while read -r _p _v; do
-		unpack "$_p" "$_v" "$2" && return 0
+		_pat=$2
+		[ "$_pat" != kernel ] || _pat=$(image_pattern "$_p")
+		unpack "$_p" "$_v" "$_pat" && return 0
 		echo "vm fetch: $1: $_p $_v not downloadable, trying an older one" >&2
 	done
 	return 1
 }
 
 # fetch NAME META PATTERN: the newest package that downloads; prints
-# its dir. When none does (the lists name versions the archive has
+# its dir. PATTERN "kernel": the image, wherever its package keeps it. When none does (the lists name versions the archive has
 # replaced), the lists are updated and resolved once more.
 fetch() {
 	mkdir -p "$vmcache"
@@ -154,6 +182,6 @@ case $kmeta:$ksrc in
 	name=$suite-$arch
 	apt_suite_use "$suite" "$arch" ;;
 esac
-kdir=$(fetch "$name" "$meta" "./boot/$kfile-*")
-echo "kernel $(ls "$kdir"/boot/"$kfile"-*)"
+kdir=$(fetch "$name" "$meta" kernel)
+echo "kernel $(ls "$kdir"/boot/"$kfile"-* "$kdir"/usr/lib/modules/*/"$kfile" 2>/dev/null)"
 echo "busybox $busybox"

@@ -70,7 +70,8 @@ wait_attached() {
 	wait_until 120 eval "trace_ready $1 $2 || ! alive $3"
 }
 
-# finish NAME PID: wait up to 120 s for the trace, then report it
+# finish NAME PID [summed]: wait up to 120 s for the trace, then report
+# it (its events too, unless the scenario sums them itself)
 finish_trace() {
 	if ! wait_until 120 eval "! alive $2"; then
 		note "trace $1 still running after 120 s: killed"
@@ -79,7 +80,7 @@ finish_trace() {
 	fi
 	wait "$2"
 	rc "trace_$1" $?
-	emit "trace_$1.json" "/tmp/trace_$1.json"
+	[ "${3:-}" = summed ] || emit "trace_$1.json" "/tmp/trace_$1.json"
 	emit "trace_$1.err" "/tmp/trace_$1.err"
 }
 
@@ -348,3 +349,46 @@ load_configs() (
 		emit "load_$name.err" "/tmp/load_$name.err"
 	done
 )
+
+# nop10 (x86-64): bench/nop10_hit.c's probe nop10bench:hit, one site at a
+# plain nop and one at "nop; nop10", NOP10_N calls each, traced in AUTO
+# by PID. Where the kernel optimizes nop10 (features: uprobe_optimization)
+# usdtkit attaches at the nop10 and the workload maps the trampoline. The
+# events are summed here, not emitted (thousands of lines on a serial
+# console): count, bad second arguments, sum, min and max of the first,
+# and how many came from each site; the host compares with 1..2N.
+NOP10_N=${NOP10_N:-2000}
+scenario_nop10() {
+	local w t n=$((NOP10_N * 2))
+	# the preemption model (the trace program's scratch is per thread
+	# for preemptible kernels: trace/bpf/trace.bpf.c)
+	note "preempt: $(cat /sys/kernel/debug/sched/preempt 2>/dev/null || echo unknown)"
+	$CLI features --json > /tmp/features.json 2>&1
+	emit features.json /tmp/features.json
+	mkdir -p /tmp/n
+	/w/vm_nop10 "$NOP10_N" /tmp/n > /tmp/n/out 2>&1 &
+	w=$!
+	wait_until 60 test -s /tmp/n/info || note "nop10 workload wrote no info"
+	$CLI trace --json -v -p "$w" --count "$n" nop10bench:hit \
+		> /tmp/trace_nop10.json 2> /tmp/trace_nop10.err &
+	t=$!
+	wait_attached /tmp/trace_nop10.err 1 "$t" || note "trace nop10: not attached"
+	sleep 1
+	touch /tmp/n/go
+	wait_until 120 test -f /tmp/n/fired || note "nop10 workload never fired"
+	finish_trace nop10 "$t" summed
+	wait "$w"
+	rc workload $?
+	emit result /tmp/n/result
+	emit out /tmp/n/out
+	awk -v n="$NOP10_N" -F'"args":\\[' 'NF > 1 {
+		split($2, a, /[],]/)
+		c++; s += a[1]; bad += a[2] != a[1] + 1000
+		if (min == "" || a[1] < min) min = a[1]
+		if (a[1] > max) max = a[1]
+		if (a[1] <= n) plain++; else nop10++
+	} END { printf "events %d\nbad %d\nsum %d\nmin %d\nmax %d\nplain %d\nnop10 %d\n",
+		c, bad, s, min, max, plain, nop10 }' /tmp/trace_nop10.json > /tmp/summary
+	emit summary /tmp/summary
+}
+

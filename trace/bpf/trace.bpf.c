@@ -102,23 +102,58 @@ struct arg_state {
 };
 
 /*
- * A hit's arguments, their state and string keys: in a map value, not on
- * the BPF stack. That is for size, and for the verifier: what a program
- * stores in a map value is not tracked, so the 12 arguments' outcomes do
- * not multiply into 2^12 states to explore.
+ * A hit's arguments and their state: in a map value, not on the BPF
+ * stack. That is for size, and for the verifier: what a program stores
+ * in a map value is not tracked, so the 12 arguments' outcomes do not
+ * multiply into 2^12 states to explore.
+ *
+ * One value per thread, keyed by its tid. Not per CPU: a uprobe's
+ * program runs with migration disabled, not preemption, so on a
+ * preemptible kernel (Debian's 7.3 in tests/vm) another thread on the
+ * same CPU could run it in the middle of this hit and overwrite a per-CPU
+ * value: hits then came out with another thread's pid or another probe's
+ * arguments. A thread never runs two hits at once, so its own value is
+ * safe. An LRU map, looked up first: one lookup per hit (creating and
+ * deleting a value per hit cost 0.5-0.7 us more per hit on this
+ * machine's 6.18, bench/README.md). The values of threads that stopped
+ * hitting are evicted; the one of a thread in the middle of a hit was
+ * just looked up, and the LRU keeps it unless SCRATCH_THREADS other
+ * threads start hitting before it resumes.
  */
 struct scratch {
 	struct arg_state st;
 	struct usdtkit_filter_hit hit;
-	struct usdtkit_trace_key_buf key;
 };
 
+#define SCRATCH_THREADS 4096
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, SCRATCH_THREADS);
+	__type(key, unsigned int);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+/* what a thread's value starts as: never written, all zero */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct scratch);
+} scratch_init SEC(".maps");
+
+/*
+ * A string key (--count-by, --latency) is 4 KiB: per CPU, built and used
+ * within a few instructions. The preemption above can still mix two
+ * threads' keys on one CPU in that window (not seen in the VM's agg
+ * scenario on 7.3).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, int);
-	__type(value, struct scratch);
-} scratch SEC(".maps");
+	__type(value, struct usdtkit_trace_key_buf);
+} scratch_key SEC(".maps");
 
 /*
  * --str, set by the engine before the load. They are .rodata: the verifier
@@ -356,39 +391,42 @@ static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
  * atomic add, and a kernel with the JIT on then refuses the program.
  */
 static __always_inline void count_by(const struct usdtkit_trace_cfg *cfg,
-				     unsigned int probe, struct scratch *s)
+				     unsigned int probe, struct scratch *s,
+				     struct usdtkit_trace_key_buf *key)
 {
 	unsigned long long one = 1, *c;
 
-	make_key(&s->key, &s->hit, cfg->by_str ? USDTKIT_TRACE_KEY_STR :
+	make_key(key, &s->hit, cfg->by_str ? USDTKIT_TRACE_KEY_STR :
 		 USDTKIT_TRACE_KEY_ARG, cfg->by_arg);
-	s->key.probe = probe;
-	c = bpf_map_lookup_elem(&agg_by, &s->key);
+	key->probe = probe;
+	c = bpf_map_lookup_elem(&agg_by, key);
 	if (c) {
 		(*c)++;
 		return;
 	}
-	if (bpf_map_update_elem(&agg_by, &s->key, &one, BPF_NOEXIST))
+	if (bpf_map_update_elem(&agg_by, key, &one, BPF_NOEXIST))
 		count(USDTKIT_TRACE_C_BY_FULL);
 }
 
 static __always_inline void latency(const struct usdtkit_trace_cfg *cfg,
-				    struct scratch *s, unsigned long long ts)
+				    struct scratch *s,
+				    struct usdtkit_trace_key_buf *key,
+				    unsigned long long ts)
 {
 	unsigned long long *t0, d;
 
-	make_key(&s->key, &s->hit, cfg->key_kind, cfg->key_arg);
+	make_key(key, &s->hit, cfg->key_kind, cfg->key_arg);
 	if (cfg->flags & USDTKIT_TRACE_LAT_START) {
-		bpf_map_update_elem(&lat_start, &s->key.val, &ts, BPF_ANY);
+		bpf_map_update_elem(&lat_start, &key->val, &ts, BPF_ANY);
 		return;
 	}
-	t0 = bpf_map_lookup_elem(&lat_start, &s->key.val);
+	t0 = bpf_map_lookup_elem(&lat_start, &key->val);
 	if (!t0) {
 		count(USDTKIT_TRACE_C_UNMATCHED);
 		return;
 	}
 	d = ts - *t0;
-	bpf_map_delete_elem(&lat_start, &s->key.val);
+	bpf_map_delete_elem(&lat_start, &key->val);
 	hist_add(lat_slot, d, 0);
 	stats_add(lat_slot, d, 1, 0);
 }
@@ -407,27 +445,17 @@ static const struct usdtkit_trace_cfg cfg_emit = {
 	.need = USDTKIT_TRACE_NEED_TIME | USDTKIT_TRACE_NEED_ID,
 };
 
-/* one hit -> its filter, then its event or aggregations; also the body of
- * test programs that include this file (tests/bpf/) */
-static __always_inline int trace_hit(struct pt_regs *ctx)
+/* one hit -> its filter, then its event or aggregations, in @s */
+static __always_inline void trace_hit_in(struct pt_regs *ctx,
+					 const struct usdtkit_bpf_spec *spec,
+					 struct scratch *s)
 {
-	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
 	const struct usdtkit_trace_cfg *cfg = &cfg_emit;
+	struct usdtkit_trace_key_buf *key;
 	unsigned long long ts;
-	struct scratch *s;
 	unsigned int probe = 0, filter_mask = 0;
 	int zero = 0;
 
-	/* children: a hit outside the traced processes (the probes are
-	 * attached for all) ends here, before anything is counted */
-	if (!tgid_traced())
-		return 0;
-	/* this program's frame is large: keep it off the private stack of
-	 * Linux 6.13+, where each user read costs more (usdtkit.bpf.h) */
-	usdtkit__no_priv_stack(ctx, spec);
-	s = bpf_map_lookup_elem(&scratch, &zero);
-	if (!s)
-		return 0;
 	if (spec && spec->cookie > 0) {
 		probe = (unsigned int)(spec->cookie - 1);
 		cfg = bpf_map_lookup_elem(&probe_cfg, &probe);
@@ -444,7 +472,7 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 		__builtin_memset(&s->st, 0, sizeof(s->st));
 		__builtin_memset(s->hit.args, 0, sizeof(s->hit.args));
 		emit(spec, &s->hit, &s->st, bpf_ktime_get_ns());
-		return 0;
+		return;
 	}
 	/* what the filter needs, then the filter: a dropped hit costs only
 	 * that (no clock, no other argument) */
@@ -455,7 +483,7 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 		read_args(ctx, spec, filter_mask, &s->hit, &s->st);
 		if (!usdtkit_filter_run(&cfg->filter, &s->hit)) {
 			count(USDTKIT_TRACE_C_DROPPED);
-			return 0;
+			return;
 		}
 	}
 	count(USDTKIT_TRACE_C_KEPT);
@@ -472,10 +500,48 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	if (uses(cfg, USDTKIT_TRACE_HIST))
 		hist_add(probe, arg_at(&s->hit, cfg->hist_arg),
 			 cfg->hist_signed);
+	if (!uses(cfg, USDTKIT_TRACE_COUNT_BY | USDTKIT_TRACE_LAT_START |
+		  USDTKIT_TRACE_LAT_END))
+		return;
+	key = bpf_map_lookup_elem(&scratch_key, &zero);
+	if (!key)
+		return;
 	if (uses(cfg, USDTKIT_TRACE_COUNT_BY))
-		count_by(cfg, probe, s);
+		count_by(cfg, probe, s, key);
 	if (uses(cfg, USDTKIT_TRACE_LAT_START | USDTKIT_TRACE_LAT_END))
-		latency(cfg, s, ts);
+		latency(cfg, s, key, ts);
+}
+
+/* one hit, in this thread's scratch value; also the body of test
+ * programs that include this file (tests/bpf/) */
+static __always_inline int trace_hit(struct pt_regs *ctx)
+{
+	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
+	unsigned int tid;
+	struct scratch *s;
+	int zero = 0;
+
+	/* children: a hit outside the traced processes (the probes are
+	 * attached for all) ends here, before anything is counted */
+	if (!tgid_traced())
+		return 0;
+	/* this program's frame is large: keep it off the private stack of
+	 * Linux 6.13+, where each user read costs more (usdtkit.bpf.h) */
+	usdtkit__no_priv_stack(ctx, spec);
+	tid = (unsigned int)bpf_get_current_pid_tgid();
+	s = bpf_map_lookup_elem(&scratch, &tid);
+	if (!s) {
+		/* this thread's first hit (or its value was evicted) */
+		s = bpf_map_lookup_elem(&scratch_init, &zero);
+		if (s)
+			bpf_map_update_elem(&scratch, &tid, s, BPF_NOEXIST);
+		s = bpf_map_lookup_elem(&scratch, &tid);
+		if (!s) {
+			count(USDTKIT_TRACE_C_LOST);
+			return 0;
+		}
+	}
+	trace_hit_in(ctx, spec, s);
 	return 0;
 }
 
