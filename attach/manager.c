@@ -217,7 +217,7 @@ static int no_spec_map(const struct prog_maps *pm, const struct bpf_program *pro
 static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 		     const struct usdtkit_log *lg)
 {
-	struct map_info spec, ip = { .fd = -1 };
+	struct map_info spec, ip = { .fd = -1 }, inst = { .fd = -1 };
 	struct prog_maps pm = { .n = 0 };
 	int err, fd = bpf_program__fd(prog);
 
@@ -232,6 +232,12 @@ static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 	maps_by_id(&pm);
 	if (!map_by_name(&pm, "usdtkit_specs", &spec)) {
 		map_by_name(&pm, "usdtkit_ip_map", &ip);
+		/* mode inst patches this map's loads in its copies (inst.c);
+		 * only its id is needed, the copies' fds are their own */
+		if (!map_by_name(&pm, "usdtkit_inst", &inst)) {
+			m->inst_map_id = inst.id;
+			close(inst.fd);
+		}
 		/* a program built against the version 1 header keeps its
 		 * layout: it gets specs without groups */
 		m->abi = spec.value_size == USDTKIT_BPF_SPEC_V1_SIZE ?

@@ -188,7 +188,7 @@ static int attach_new(struct usdtkit_trace *t, size_t i, const struct new_file *
 {
 	struct probe *p = &t->probes[i];
 	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
-					 .mode = t->mode, .print = usdtkit__trace_msg,
+					 .mode = t->attach_mode, .print = usdtkit__trace_msg,
 					 .print_ctx = t, .file = nf->f };
 	struct usdtkit_trace_cfg c = *cfg, was = t->agg.cfgs[i];
 	struct usdtkit_link *l, **old;

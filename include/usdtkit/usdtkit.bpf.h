@@ -124,6 +124,19 @@ struct {
 } usdtkit_ip_map SEC(".maps") __weak;
 
 /*
+ * Spec id + 1 of one program instance (mode inst, for kernels without
+ * BPF cookies): the attach layer loads a copy of the program per
+ * distinct spec, each with its own one-entry map here; the program's
+ * own map stays 0.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, int);
+} usdtkit_inst SEC(".maps") __weak;
+
+/*
  * 32-bit kernels (arm, i386): bpf_tracing.h's PT_REGS_IP() is no use there.
  * It compiles the kernel's struct pt_regs with BPF's 8-byte long, so every
  * offset is doubled, and libbpf 1.1 names arm's uregs[12] (r12), not the
@@ -248,8 +261,9 @@ static __always_inline unsigned long usdtkit__ip(struct pt_regs *ctx)
 /*
  * Kernels without BPF cookies (before 5.15) reject a program that calls
  * bpf_get_attach_cookie(). libusdtkit's libbpf handler turns the call into
- * "r0 = 0" there, just before the load, so the IP map answers (mode
- * ipmap); -DUSDTKIT_NO_COOKIE leaves it out of the program altogether.
+ * "r0 = 0" there, just before the load, so the instance's constant
+ * (mode inst) or the IP map (mode ipmap) answers; -DUSDTKIT_NO_COOKIE
+ * leaves it out of the program altogether.
  */
 static __always_inline const struct usdtkit_bpf_spec *
 usdtkit_spec(struct pt_regs *ctx)
@@ -263,6 +277,10 @@ usdtkit_spec(struct pt_regs *ctx)
 	if (c)
 		return bpf_map_lookup_elem(&usdtkit_specs, &(int){ (int)(c - 1) });
 #endif
+	/* an array lookup the verifier inlines: a few instructions */
+	idp = bpf_map_lookup_elem(&usdtkit_inst, &(int){ 0 });
+	if (idp && *idp)
+		return bpf_map_lookup_elem(&usdtkit_specs, &(int){ (int)(*idp - 1) });
 	ip = (long)usdtkit__ip(ctx);
 	idp = bpf_map_lookup_elem(&usdtkit_ip_map, &ip);
 	if (!idp)
