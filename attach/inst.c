@@ -5,21 +5,18 @@
  * every process, or in a command that has not mapped it yet. IPMAP needs
  * the address; this needs neither address nor cookie.
  *
- * The program is loaded again once per distinct spec the link attaches
- * (sites that share a spec share it), from the instructions libbpf
- * loaded, with one change: its load of usdtkit_inst (usdtkit.bpf.h) now
- * names a one-entry map of its own holding that spec's id + 1, so
- * usdtkit_spec() finds the spec with one inlined array lookup. Every
- * other map is the program's own. Each site is a perf-event uprobe
- * (perf.c) bound, with no cookie, to its spec's instance.
+ * Per distinct spec the link attaches (sites that share a spec share
+ * it), one program of a dozen instructions, written here: it stores the
+ * spec's id + 1 in this CPU's slot of usdtkit_inst (usdtkit.bpf.h) and
+ * tail-calls the program, whose usdtkit_spec() takes it from there. Each
+ * site is a perf-event uprobe (perf.c) bound, with no cookie, to its
+ * spec's program. The prog array of the tail call, one per link, holds
+ * the program.
  *
- * A map rather than a patched immediate: the handler has already turned
- * bpf_get_attach_cookie() into "r0 = 0" on these kernels, which leaves
- * nothing to find, while a map load carries an fd whose map id is known.
- *
- * The verifier walks each instance as it walked the program, so loads
- * cost time and kernel memory per instance (bench/README.md, "Mode
- * inst"): the manager counts them against INST_CAP.
+ * Why not copies of the program with the id as a constant: each copy is
+ * verified again (usdtkit trace's program: 45 ms on the host), where
+ * these take microseconds and a page or two of kernel memory each
+ * (bench/README.md, "Mode inst").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,24 +30,25 @@
 #include "backend.h"
 
 /*
- * Instances a program's manager may hold at once. Each costs one
- * verification and a copy of the program in kernel memory (about 30 KiB
- * and 5 ms for usdtkit trace's program on the host; bench/README.md):
- * a glob over libstdc++'s or Python's probes stays under it, a request
+ * Programs a manager (one spec map) may hold at once: each is a program
+ * fd and its kernel memory, beside the perf event every site needs
+ * anyway. Python's or libstdc++'s probes are far under it; a request
  * that would pass it is refused naming the probe.
  */
-#define INST_CAP 256
+#define INST_CAP 1024
 
 struct inst {
 	int id;		/* spec id */
-	int prog_fd, map_fd;
+	int prog_fd;
 };
 
-/* Its part of the link: the events, and the instances they run. */
+/* Its part of the link: the events, the programs they run, and the
+ * prog array through which those call the link's program. */
 struct inst_state {
 	struct usdtkit__perf_sites perf;
 	struct inst *v;
 	size_t n;
+	int array_fd;	/* 0: not made yet (fd 0 is never one of ours) */
 };
 
 static int inst_fd(const struct inst_state *st, int id)
@@ -63,112 +61,77 @@ static int inst_fd(const struct inst_state *st, int id)
 	return -1;
 }
 
-static uint32_t map_id_of(int fd)
+/* The link's prog array: one entry, the program its instances call. */
+static int array_make(struct usdtkit_link *l, struct inst_state *st)
 {
-	struct bpf_map_info info;
-	uint32_t len = sizeof(info);
+	int key = 0, prog_fd = bpf_program__fd(l->prog), fd;
 
-	memset(&info, 0, sizeof(info));
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
-}
-
-/*
- * The program's instructions with every load of usdtkit_inst (map id
- * @inst_id) naming @map_fd instead; malloc'ed, NULL with -errno in *@err.
- */
-static struct bpf_insn *insns_for(const struct bpf_program *prog, uint32_t inst_id,
-				  int map_fd, size_t *np, int *err)
-{
-	const struct bpf_insn *in = bpf_program__insns(prog);
-	size_t i, n = bpf_program__insn_cnt(prog), patched = 0;
-	struct bpf_insn *out;
-
-	*err = -ENOENT;
-	if (!in || !n)
-		return NULL;
-	out = malloc(n * sizeof(*out));
-	if (!out) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	memcpy(out, in, n * sizeof(*out));
-	for (i = 0; i + 1 < n; i++) {
-		if (out[i].code != (BPF_LD | BPF_DW | BPF_IMM))
-			continue;
-		if (out[i].src_reg == BPF_PSEUDO_MAP_FD && map_id_of(out[i].imm) == inst_id) {
-			out[i].imm = map_fd;
-			patched++;
-		}
-		i++;	/* the second half of the 16-byte instruction */
-	}
-	if (!patched) {
-		free(out);
-		return NULL;
-	}
-	*np = n;
-	return out;
-}
-
-/* The instance's map: spec id + 1, frozen (it never changes). */
-static int inst_map(int id)
-{
-	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "usdtkit_inst", sizeof(int),
-				sizeof(int), 1, NULL);
-	int key = 0, val = id + 1;
-
+	if (st->array_fd > 0)
+		return 0;
+	fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "usdtkit_inst_ar", sizeof(int),
+			    sizeof(int), 1, NULL);
 	if (fd < 0)
 		return -errno;
-	if (bpf_map_update_elem(fd, &key, &val, BPF_ANY) || bpf_map_freeze(fd)) {
+	if (bpf_map_update_elem(fd, &key, &prog_fd, BPF_ANY)) {
 		int err = -errno;
 
 		close(fd);
 		return err;
 	}
-	return fd;
+	st->array_fd = fd;
+	return 0;
 }
 
-/* One instance of @prog for spec @id: a prog fd, or -errno. */
-static int inst_load(struct usdtkit_link *l, const struct bpf_program *prog, int id,
-		     int map_fd, const char *where)
+/* struct bpf_insn by hand: uapi has no BPF_MOV64_REG() and the like */
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+#define LD_MAP(d, fd) \
+	INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), INSN(0, 0, 0, 0, 0)
+#define SLOT_PTR(slot_fd) \
+	INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),	/* key 0 */ \
+	INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0), \
+	INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4), \
+	LD_MAP(BPF_REG_1, slot_fd), \
+	INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem)
+
+/*
+ * slot = id + 1; tail-call the program; only if that fails (it does not
+ * return when it works), slot = 0 again, so that no later hit on this
+ * CPU reads it.
+ */
+static int inst_load(struct usdtkit_link *l, int slot_fd, int array_fd, int id)
 {
+	const struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0),
+		SLOT_PTR(slot_fd),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 1, 0),
+		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_0, 0, 0, id + 1),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_6, 0, 0),
+		LD_MAP(BPF_REG_2, array_fd),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, 0),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call),
+		SLOT_PTR(slot_fd),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 1, 0),
+		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
 	LIBBPF_OPTS(bpf_prog_load_opts, o,
-		    .expected_attach_type = bpf_program__expected_attach_type(prog),
-		    .prog_flags = bpf_program__flags(prog));
-	struct bpf_prog_info info;
-	uint32_t len = sizeof(info);
-	struct bpf_insn *insns;
-	size_t n = 0;
-	int fd, err;
+		    .expected_attach_type = bpf_program__expected_attach_type(l->prog));
+	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "usdtkit_inst", "GPL", insns,
+			       sizeof(insns) / sizeof(insns[0]), &o);
 
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
-		return -errno;
-	insns = insns_for(prog, l->man->inst_map_id, map_fd, &n, &err);
-	if (!insns) {
-		usdtkit__warn(&l->log, "%s: program '%s' never reads usdtkit_inst, which "
-			      "mode inst sets", where, bpf_program__name(prog));
-		return err;
-	}
-	fd = bpf_prog_load(bpf_program__type(prog), info.name,
-			   info.gpl_compatible ? "GPL" : "Proprietary", insns, n, &o);
-	err = fd < 0 ? -errno : 0;
-	free(insns);
-	if (err)
-		usdtkit__warn(&l->log, "%s: loading the instance of program '%s' for "
-			      "spec %d: %s", where, bpf_program__name(prog), id,
-			      strerror(-err));
-	return err ? err : fd;
+	return fd < 0 ? -errno : fd;
 }
 
-/* The site's spec gets its instance, unless an earlier site's has one. */
+/* The site's spec gets its program, unless an earlier site's has one. */
 static int inst_site(struct usdtkit_link *l, struct usdtkit_target *t,
 		     const struct usdtkit_file *f, const struct usdtkit_site *s,
 		     const struct usdtkit_proc *proc, int64_t delta)
 {
 	struct inst_state *st = usdtkit__link_state(l);
 	struct usdtkit_manager *m = l->man;
-	struct inst in = { .id = t->spec_id, .prog_fd = -1, .map_fd = -1 };
-	const struct bpf_program *prog = l->prog;
+	struct inst in = { .id = t->spec_id, .prog_fd = -1 };
 	char where[512];
 	size_t had;
 	int err;
@@ -179,10 +142,10 @@ static int inst_site(struct usdtkit_link *l, struct usdtkit_target *t,
 		return 0;
 	snprintf(where, sizeof(where), "%s: %s:%s", usdtkit_file_name(f),
 		 usdtkit_site_provider(s), usdtkit_site_name(s));
-	if (!m->inst_map_id) {
+	if (m->inst_fd < 0) {
 		usdtkit__warn(&l->log, "%s: program '%s' has no usdtkit_inst map, which "
 			      "mode inst needs: rebuild it against this usdtkit.bpf.h",
-			      where, bpf_program__name(prog));
+			      where, bpf_program__name(l->prog));
 		return -EOPNOTSUPP;
 	}
 	pthread_mutex_lock(&m->lock);
@@ -191,16 +154,14 @@ static int inst_site(struct usdtkit_link *l, struct usdtkit_target *t,
 		m->ninst++;
 	pthread_mutex_unlock(&m->lock);
 	if (had >= INST_CAP) {
-		usdtkit__warn(&l->log, "%s: mode inst loads one program per distinct "
-			      "argument spec, and this one would pass its cap of %d "
-			      "(%zu loaded): trace fewer probes, or give -p PID",
-			      where, INST_CAP, had);
+		usdtkit__warn(&l->log, "%s: mode inst loads a program per distinct "
+			      "argument spec, and this one would pass its cap of %d: "
+			      "trace fewer probes, or give -p PID", where, INST_CAP);
 		return -E2BIG;
 	}
-	in.map_fd = inst_map(t->spec_id);
-	err = in.map_fd < 0 ? in.map_fd : 0;
+	err = array_make(l, st);
 	if (!err) {
-		in.prog_fd = inst_load(l, prog, t->spec_id, in.map_fd, where);
+		in.prog_fd = inst_load(l, m->inst_fd, st->array_fd, t->spec_id);
 		err = in.prog_fd < 0 ? in.prog_fd : 0;
 	}
 	if (!err)
@@ -208,8 +169,8 @@ static int inst_site(struct usdtkit_link *l, struct usdtkit_target *t,
 	if (err) {
 		if (in.prog_fd >= 0)
 			close(in.prog_fd);
-		if (in.map_fd >= 0)
-			close(in.map_fd);
+		usdtkit__warn(&l->log, "%s: loading the program of its spec (mode inst): %s",
+			      where, strerror(-err));
 		pthread_mutex_lock(&m->lock);
 		m->ninst--;
 		pthread_mutex_unlock(&m->lock);
@@ -241,10 +202,11 @@ static void inst_release(struct usdtkit_link *l)
 	size_t i;
 
 	usdtkit__perf_release(&st->perf, l->detach_wait);
-	for (i = 0; i < st->n; i++) {
+	for (i = 0; i < st->n; i++)
 		close(st->v[i].prog_fd);
-		close(st->v[i].map_fd);
-	}
+	if (st->array_fd > 0)
+		close(st->array_fd);
+	st->array_fd = 0;
 	if (st->n) {
 		pthread_mutex_lock(&l->man->lock);
 		l->man->ninst -= st->n;
@@ -259,7 +221,7 @@ static size_t inst_fd_count(const struct usdtkit_link *l)
 {
 	const struct inst_state *st = usdtkit__link_state(l);
 
-	return st->perf.n + 2 * st->n;
+	return st->perf.n + st->n + (st->array_fd > 0);
 }
 
 /* libbpf's usdt.bpf.h has no usdtkit_inst to set */

@@ -53,8 +53,8 @@ struct usdtkit_manager {
 	enum usdtkit_spec_abi abi;
 	int spec_fd, ip_fd;
 	uint32_t spec_value_size;
-	uint32_t inst_map_id;	/* usdtkit_inst's kernel id, 0: none */
-	size_t ninst;		/* program instances loaded (inst.c) */
+	int inst_fd;		/* usdtkit_inst, -1: none (inst.c) */
+	size_t ninst;		/* mode inst's programs loaded */
 	struct usdtkit_spec_table *specs;
 	struct usdtkit_ip_ent *ips;	/* open addressing, power of two */
 	size_t ip_cap, ip_used;

@@ -124,13 +124,15 @@ struct {
 } usdtkit_ip_map SEC(".maps") __weak;
 
 /*
- * Spec id + 1 of one program instance (mode inst, for kernels without
- * BPF cookies): the attach layer loads a copy of the program per
- * distinct spec, each with its own one-entry map here; the program's
- * own map stays 0.
+ * Spec id + 1 of the hit being run, per CPU, for mode inst (kernels
+ * without BPF cookies, sites without a fixed address): the attach layer
+ * loads a few-instruction program per distinct spec that writes its id
+ * here and tail-calls this program, which takes it and writes 0 back.
+ * 0 otherwise. Uprobe programs do not nest on a CPU, so nothing runs
+ * between the write and the read.
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, int);
 	__type(value, int);
@@ -277,10 +279,12 @@ usdtkit_spec(struct pt_regs *ctx)
 	if (c)
 		return bpf_map_lookup_elem(&usdtkit_specs, &(int){ (int)(c - 1) });
 #endif
-	/* an array lookup the verifier inlines: a few instructions */
 	idp = bpf_map_lookup_elem(&usdtkit_inst, &(int){ 0 });
-	if (idp && *idp)
-		return bpf_map_lookup_elem(&usdtkit_specs, &(int){ (int)(*idp - 1) });
+	if (idp && *idp) {
+		id = *idp - 1;
+		*idp = 0;	/* an IP-map hit on this CPU must not see it */
+		return bpf_map_lookup_elem(&usdtkit_specs, &id);
+	}
 	ip = (long)usdtkit__ip(ctx);
 	idp = bpf_map_lookup_elem(&usdtkit_ip_map, &ip);
 	if (!idp)
