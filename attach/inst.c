@@ -6,7 +6,7 @@
  * the address; this needs neither address nor cookie.
  *
  * Per distinct spec the link attaches (sites that share a spec share
- * it), one program of a dozen instructions, written here: it stores the
+ * it), one program of 24 instructions, written here: it stores the
  * spec's id + 1 in this CPU's slot of usdtkit_inst (usdtkit.bpf.h) and
  * tail-calls the program, whose usdtkit_spec() takes it from there. Each
  * site is a perf-event uprobe (perf.c) bound, with no cookie, to its

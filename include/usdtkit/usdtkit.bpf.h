@@ -126,7 +126,7 @@ struct {
 /*
  * Spec id + 1 of the hit being run, per CPU, for mode inst (kernels
  * without BPF cookies, sites without a fixed address): the attach layer
- * loads a few-instruction program per distinct spec that writes its id
+ * loads a 24-instruction program per distinct spec that writes its id
  * here and tail-calls this program, which takes it and writes 0 back.
  * 0 otherwise. Uprobe programs do not nest on a CPU, so nothing runs
  * between the write and the read.
