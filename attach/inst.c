@@ -48,7 +48,8 @@ struct inst_state {
 	struct usdtkit__perf_sites perf;
 	struct inst *v;
 	size_t n;
-	int array_fd;	/* 0: not made yet (fd 0 is never one of ours) */
+	int array_fd;
+	bool array_made;	/* the state starts zeroed: fd 0 may be ours */
 };
 
 static int inst_fd(const struct inst_state *st, int id)
@@ -66,7 +67,7 @@ static int array_make(struct usdtkit_link *l, struct inst_state *st)
 {
 	int key = 0, prog_fd = bpf_program__fd(l->prog), fd;
 
-	if (st->array_fd > 0)
+	if (st->array_made)
 		return 0;
 	fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "usdtkit_inst_ar", sizeof(int),
 			    sizeof(int), 1, NULL);
@@ -79,6 +80,7 @@ static int array_make(struct usdtkit_link *l, struct inst_state *st)
 		return err;
 	}
 	st->array_fd = fd;
+	st->array_made = true;
 	return 0;
 }
 
@@ -204,9 +206,9 @@ static void inst_release(struct usdtkit_link *l)
 	usdtkit__perf_release(&st->perf, l->detach_wait);
 	for (i = 0; i < st->n; i++)
 		close(st->v[i].prog_fd);
-	if (st->array_fd > 0)
+	if (st->array_made)
 		close(st->array_fd);
-	st->array_fd = 0;
+	st->array_made = false;
 	if (st->n) {
 		pthread_mutex_lock(&l->man->lock);
 		l->man->ninst -= st->n;
@@ -221,7 +223,7 @@ static size_t inst_fd_count(const struct usdtkit_link *l)
 {
 	const struct inst_state *st = usdtkit__link_state(l);
 
-	return st->perf.n + st->n + (st->array_fd > 0);
+	return st->perf.n + st->n + st->array_made;
 }
 
 /* libbpf's usdt.bpf.h has no usdtkit_inst to set */
