@@ -270,26 +270,30 @@ static __always_inline unsigned long usdtkit__ip(struct pt_regs *ctx)
 static __always_inline const struct usdtkit_bpf_spec *
 usdtkit_spec(struct pt_regs *ctx)
 {
-	long ip;
+	unsigned long long c = 0;
 	int *idp, id;
+	long ip;
 
 #ifndef USDTKIT_NO_COOKIE
-	unsigned long long c = bpf_get_attach_cookie(ctx);
-
-	if (c)
-		return bpf_map_lookup_elem(&usdtkit_specs, &(int){ (int)(c - 1) });
+	c = bpf_get_attach_cookie(ctx);
 #endif
-	idp = bpf_map_lookup_elem(&usdtkit_inst, &(int){ 0 });
-	if (idp && *idp) {
-		id = *idp - 1;
-		*idp = 0;	/* an IP-map hit on this CPU must not see it */
-		return bpf_map_lookup_elem(&usdtkit_specs, &id);
+	/* each source sets id alone, and one lookup follows: the verifier
+	 * then walks the rest once, not once per source */
+	if (c) {
+		id = (int)(c - 1);
+	} else {
+		idp = bpf_map_lookup_elem(&usdtkit_inst, &(int){ 0 });
+		if (idp && *idp) {
+			id = *idp - 1;
+			*idp = 0;	/* an IP-map hit on this CPU must not see it */
+		} else {
+			ip = (long)usdtkit__ip(ctx);
+			idp = bpf_map_lookup_elem(&usdtkit_ip_map, &ip);
+			if (!idp)
+				return 0;
+			id = *idp;
+		}
 	}
-	ip = (long)usdtkit__ip(ctx);
-	idp = bpf_map_lookup_elem(&usdtkit_ip_map, &ip);
-	if (!idp)
-		return 0;
-	id = *idp;
 	return bpf_map_lookup_elem(&usdtkit_specs, &id);
 }
 
