@@ -14,9 +14,13 @@
  * the program.
  *
  * Why not copies of the program with the id as a constant: each copy is
- * verified again (usdtkit trace's program: 45 ms on the host), where
- * these take microseconds and a page or two of kernel memory each
- * (bench/README.md, "Mode inst").
+ * verified again (usdtkit trace's program: 13 to 47 ms on the host),
+ * where these load in well under a millisecond and take one page of
+ * kernel memory each (bench/README.md, "Mode inst").
+ *
+ * The slot is per CPU: exact where uprobe programs run with preemption
+ * off (before 5.15, where AUTO takes this mode); not on a kernel that
+ * preempts them (docs/ATTACH.md).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -128,8 +128,11 @@ struct {
  * without BPF cookies, sites without a fixed address): the attach layer
  * loads a 24-instruction program per distinct spec that writes its id
  * here and tail-calls this program, which takes it and writes 0 back.
- * 0 otherwise. Uprobe programs do not nest on a CPU, so nothing runs
- * between the write and the read.
+ * 0 otherwise. Before Linux 5.15, where AUTO takes mode inst, uprobe
+ * programs run with preemption off, so nothing runs on the CPU between
+ * the write and the read; a kernel that preempts them (Debian's 7.3) can
+ * run another thread's hit in between: forced --mode inst there is not
+ * safe (docs/ATTACH.md).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
