@@ -19,10 +19,10 @@
 static int attach_one(struct usdtkit_trace *t, size_t i, char **why)
 {
 	struct probe *p = &t->probes[i];
-	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
-					 .mode = t->attach_mode, .print = usdtkit__trace_msg,
-					 .print_ctx = t, .file = p->file,
-					 .any_process = t->kids.on };
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = i + 1,
+		     .mode = t->attach_mode, .print = usdtkit__trace_msg,
+		     .print_ctx = t, .file = p->file,
+		     .any_process = t->kids.on);
 	char *prov = usdtkit__glob_quote(p->provider), *name = usdtkit__glob_quote(p->name);
 	char label[512];
 	int err = 0;

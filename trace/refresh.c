@@ -187,9 +187,9 @@ static int attach_new(struct usdtkit_trace *t, size_t i, const struct new_file *
 		      const struct usdtkit_trace_cfg *cfg)
 {
 	struct probe *p = &t->probes[i];
-	struct usdtkit_attach_opts o = { .sz = sizeof(o), .cookie = i + 1,
-					 .mode = t->attach_mode, .print = usdtkit__trace_msg,
-					 .print_ctx = t, .file = nf->f };
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = i + 1,
+		     .mode = t->attach_mode, .print = usdtkit__trace_msg,
+		     .print_ctx = t, .file = nf->f);
 	struct usdtkit_trace_cfg c = *cfg, was = t->agg.cfgs[i];
 	struct usdtkit_link *l, **old;
 	struct stat st;
