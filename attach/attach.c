@@ -194,9 +194,11 @@ static struct usdtkit_link *link_new(struct attach_req *r,
 	man = usdtkit__manager_get(r->prog, &log);
 	if (!man)
 		return NULL;
-	mode = usdtkit__mode_pick(r->prog, r->o.mode, man->abi, &log);
+	mode = usdtkit__mode_pick(r->prog, r->o.mode, true, man->abi, &log);
 	b = mode < 0 ? NULL : usdtkit__backend_of((enum usdtkit_mode)mode);
-	l = b ? calloc(1, sizeof(*l) + b->state_size) : NULL;
+	/* room for any backend's state: AUTO may change its mind once the
+	 * file is read (unplaced()) */
+	l = b ? calloc(1, sizeof(*l) + usdtkit__backend_state_max()) : NULL;
 	if (!l) {
 		usdtkit__manager_put(man);
 		errno = mode < 0 ? -mode : ENOMEM;
@@ -206,6 +208,7 @@ static struct usdtkit_link *link_new(struct attach_req *r,
 	l->log = log;
 	l->mode = (enum usdtkit_mode)mode;
 	l->b = b;
+	l->prog = r->prog;
 	l->detach_wait = r->o.detach_wait;
 	return l;
 }
@@ -252,9 +255,10 @@ static bool same_file(const struct usdtkit_proc *p, size_t i, const struct stat 
 	return !stat(buf, &o) && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
 }
 
-static int attach_mapped(struct usdtkit_link *l, const struct attach_req *r,
-			 const char *path, const struct usdtkit_file *f,
-			 struct usdtkit_proc **procp)
+/* @path as the process maps it (*@objp), or -ENOENT when it does not. */
+static int find_mapped(struct usdtkit_link *l, const struct attach_req *r,
+		       const char *path, struct usdtkit_proc **procp,
+		       const struct usdtkit_file **objp)
 {
 	struct usdtkit_proc *proc = open_proc(l, r->pid);
 	struct stat st;
@@ -266,11 +270,51 @@ static int attach_mapped(struct usdtkit_link *l, const struct attach_req *r,
 	if (stat(path, &st))
 		return -errno;
 	for (i = 0; i < usdtkit_proc_object_count(proc); i++)
-		if (usdtkit_proc_object(proc, i) && same_file(proc, i, &st))
-			return attach_file(l, r, path, usdtkit_proc_object(proc, i),
-					   proc);
+		if (usdtkit_proc_object(proc, i) && same_file(proc, i, &st)) {
+			*objp = usdtkit_proc_object(proc, i);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/*
+ * AUTO picked a backend that needs the sites' addresses, and no process
+ * gives them (no PID, or a command that has not mapped the file yet):
+ * the next backend that needs none. Nothing is attached yet, so the
+ * link's state is still zero.
+ */
+static int unplaced(struct usdtkit_link *l, const struct attach_req *r)
+{
+	int mode = usdtkit__mode_pick(r->prog, USDTKIT_MODE_AUTO, false, l->man->abi,
+				      &l->log);
+
+	if (mode < 0)
+		return mode;
+	l->mode = (enum usdtkit_mode)mode;
+	l->b = usdtkit__backend_of(l->mode);
+	return 0;
+}
+
+/* A PIE or library for a backend that finds specs by address. */
+static int attach_placed(struct usdtkit_link *l, const struct attach_req *r,
+			 const char *path, const struct usdtkit_file *f,
+			 struct usdtkit_proc **procp)
+{
+	const struct usdtkit_file *obj = NULL;
+	int err = r->pid == -1 ? -ENOENT : find_mapped(l, r, path, procp, &obj);
+
+	if (!err)
+		return attach_file(l, r, path, obj, *procp);
+	if (err != -ENOENT)
+		return err;
+	if (r->o.mode == USDTKIT_MODE_AUTO) {
+		err = unplaced(l, r);
+		return err ? err : attach_file(l, r, path, f, NULL);
+	}
+	if (r->pid == -1)	/* the backend says why it needs one */
+		return attach_file(l, r, path, f, NULL);
 	usdtkit__warn(&l->log, "%s is not mapped by pid %d", usdtkit_file_name(f),
-		      usdtkit_proc_pid(proc));
+		      usdtkit_proc_pid(*procp));
 	return -ENOENT;
 }
 
@@ -307,8 +351,8 @@ struct usdtkit_link *usdtkit_attach(struct bpf_program *prog, int pid,
 	}
 	/* IP-map addresses of a PIE or library come from the process: attach
 	 * through its own view of the file, the one it has the mappings of */
-	if (l->b->by_address && pid != -1 && usdtkit_file_type(f) != ET_EXEC_TYPE)
-		err = attach_mapped(l, &r, path, f, &proc);
+	if (l->b->by_address && usdtkit_file_type(f) != ET_EXEC_TYPE)
+		err = attach_placed(l, &r, path, f, &proc);
 	else
 		err = attach_file(l, &r, path, f, NULL);
 	usdtkit_proc_close(proc);

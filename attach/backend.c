@@ -3,7 +3,9 @@
  * The backends by mode, and the one place a mode is decided: AUTO is
  * the first backend, in the order of the modes, that the kernel
  * supports (usdtkit_mode_resolve(), the libbpf handler's prepare at
- * open, and an attach of a program prepared for it all come here).
+ * open, and an attach of a program prepared for it all come here), and
+ * that can place the target: a backend that finds specs by address is
+ * passed over for a site whose address no process gives yet.
  */
 #include <errno.h>
 #include <string.h>
@@ -16,6 +18,7 @@ static const struct usdtkit__backend *const backends[] = {
 	[USDTKIT_MODE_MULTI] = &usdtkit__backend_multi,
 	[USDTKIT_MODE_PERF] = &usdtkit__backend_perf,
 	[USDTKIT_MODE_IPMAP] = &usdtkit__backend_ipmap,
+	[USDTKIT_MODE_INST] = &usdtkit__backend_inst,
 };
 
 #define NMODES (sizeof(backends) / sizeof(backends[0]))
@@ -43,19 +46,31 @@ const char *usdtkit__mode_refusal(enum usdtkit_mode mode, const char **instead)
 	return b->refusal;
 }
 
+size_t usdtkit__backend_state_max(void)
+{
+	size_t m, max = 0;
+
+	for (m = 0; m < NMODES; m++)
+		if (backends[m] && backends[m]->state_size > max)
+			max = backends[m]->state_size;
+	return max;
+}
+
 /*
  * AUTO among the backends whose programs are loaded as @type (any when
- * !@typed): the first this kernel supports, else the last of them, whose
- * attach then says what is missing.
+ * !@typed) and, unless @placed, that need no address: the first this
+ * kernel supports, else the last of them, whose attach then says what
+ * is missing.
  */
-static enum usdtkit_mode mode_auto(bool typed, enum bpf_attach_type type)
+static enum usdtkit_mode mode_auto(bool typed, enum bpf_attach_type type, bool placed)
 {
 	const struct usdtkit_features *f = usdtkit_features();
 	enum usdtkit_mode last = USDTKIT_MODE_AUTO;
 	unsigned int m;
 
 	for (m = 0; m < NMODES; m++) {
-		if (!backends[m] || (typed && backends[m]->attach_type != type))
+		if (!backends[m] || (typed && backends[m]->attach_type != type) ||
+		    (!placed && backends[m]->by_address))
 			continue;
 		if (supported(backends[m], f))
 			return (enum usdtkit_mode)m;
@@ -66,7 +81,7 @@ static enum usdtkit_mode mode_auto(bool typed, enum bpf_attach_type type)
 
 enum usdtkit_mode usdtkit_mode_resolve(enum usdtkit_mode mode)
 {
-	return mode == USDTKIT_MODE_AUTO ? mode_auto(false, 0) : mode;
+	return mode == USDTKIT_MODE_AUTO ? mode_auto(false, 0, true) : mode;
 }
 
 const char *usdtkit_mode_str(enum usdtkit_mode mode)
@@ -122,12 +137,13 @@ static const struct usdtkit__backend *loaded_for(const struct bpf_program *prog)
 }
 
 int usdtkit__mode_pick(const struct bpf_program *prog, enum usdtkit_mode mode,
-		       enum usdtkit_spec_abi abi, const struct usdtkit_log *lg)
+		       bool placed, enum usdtkit_spec_abi abi,
+		       const struct usdtkit_log *lg)
 {
 	const struct usdtkit__backend *have = loaded_for(prog), *b;
 
 	if (mode == USDTKIT_MODE_AUTO)
-		mode = mode_auto(true, have->attach_type);
+		mode = mode_auto(true, have->attach_type, placed);
 	b = usdtkit__backend_of(mode);
 	if ((b ? b->attach_type : 0) != have->attach_type) {
 		usdtkit__warn(lg, "program '%s' was loaded for %s links, not %s: call "

@@ -55,6 +55,7 @@ struct usdtkit__backend {
 extern const struct usdtkit__backend usdtkit__backend_multi;	/* multi.c */
 extern const struct usdtkit__backend usdtkit__backend_perf;	/* perf.c */
 extern const struct usdtkit__backend usdtkit__backend_ipmap;	/* ipmap.c */
+extern const struct usdtkit__backend usdtkit__backend_inst;	/* inst.c */
 
 /* backend.c: the backend of @mode, NULL for AUTO and unknown modes */
 const struct usdtkit__backend *usdtkit__backend_of(enum usdtkit_mode mode);
@@ -64,12 +65,16 @@ const char *usdtkit__mode_refusal(enum usdtkit_mode mode, const char **instead);
 
 /*
  * The mode an attach of @prog in @mode uses: AUTO resolved among the
- * backends the program was loaded for, then refused (one line through
+ * backends the program was loaded for (by_address ones only when the
+ * sites' addresses are known, @placed), then refused (one line through
  * @lg, negative errno) when the program, its spec layout or the kernel
  * does not fit it.
  */
 int usdtkit__mode_pick(const struct bpf_program *prog, enum usdtkit_mode mode,
-		       enum usdtkit_spec_abi abi, const struct usdtkit_log *lg);
+		       bool placed, enum usdtkit_spec_abi abi,
+		       const struct usdtkit_log *lg);
+/* The largest state_size: a link's mode may change before it attaches. */
+size_t usdtkit__backend_state_max(void);
 
 /* The backend's part of @l (state_size bytes). */
 static inline void *usdtkit__link_state(const struct usdtkit_link *l)
@@ -84,10 +89,10 @@ struct usdtkit__perf_sites {
 	size_t n;
 };
 
-/* One event per target; each binds the program with the spec id's
- * cookie when @cookies, else with none. */
+/* One event per target; each binds the program (or @prog_fds[i], when
+ * given) with the spec id's cookie when @cookies, else with none. */
 int usdtkit__perf_attach(struct usdtkit_link *l, struct usdtkit__perf_sites *ps,
-			 const struct bpf_program *prog,
+			 const struct bpf_program *prog, const int *prog_fds,
 			 const struct usdtkit_target *t, size_t n, int pid,
 			 bool cookies);
 void usdtkit__perf_release(struct usdtkit__perf_sites *ps, bool wait);

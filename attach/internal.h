@@ -15,6 +15,7 @@
 #include "log.h"
 
 struct bpf_object;
+struct bpf_program;
 
 /* BPF_TRACE_UPROBE_MULTI (Linux 6.6); Debian 12's uapi headers lack it */
 #define USDTKIT_TRACE_UPROBE_MULTI 48
@@ -52,6 +53,8 @@ struct usdtkit_manager {
 	enum usdtkit_spec_abi abi;
 	int spec_fd, ip_fd;
 	uint32_t spec_value_size;
+	int inst_fd;		/* usdtkit_inst, -1: none (inst.c) */
+	size_t ninst;		/* mode inst's programs loaded */
 	struct usdtkit_spec_table *specs;
 	struct usdtkit_ip_ent *ips;	/* open addressing, power of two */
 	size_t ip_cap, ip_used;
@@ -78,6 +81,7 @@ struct usdtkit_link {
 	struct usdtkit_log log;
 	enum usdtkit_mode mode;
 	const struct usdtkit__backend *b;	/* of mode */
+	const struct bpf_program *prog;	/* the one usdtkit_attach*() got */
 	size_t nsites;
 	bool detach_wait;		/* opts.detach_wait */
 	int *ids;			/* spec ids this link holds */

@@ -73,7 +73,7 @@ static int ipmap_attach(struct usdtkit_link *l, const struct bpf_program *prog,
 {
 	struct ipmap_state *st = usdtkit__link_state(l);
 
-	return usdtkit__perf_attach(l, &st->perf, prog, t, n, pid, false);
+	return usdtkit__perf_attach(l, &st->perf, prog, NULL, t, n, pid, false);
 }
 
 /* The events first: no site may run the program once its entry is gone. */

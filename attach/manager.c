@@ -217,7 +217,7 @@ static int no_spec_map(const struct prog_maps *pm, const struct bpf_program *pro
 static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 		     const struct usdtkit_log *lg)
 {
-	struct map_info spec, ip = { .fd = -1 };
+	struct map_info spec, ip = { .fd = -1 }, inst = { .fd = -1 };
 	struct prog_maps pm = { .n = 0 };
 	int err, fd = bpf_program__fd(prog);
 
@@ -232,6 +232,9 @@ static int find_maps(struct usdtkit_manager *m, const struct bpf_program *prog,
 	maps_by_id(&pm);
 	if (!map_by_name(&pm, "usdtkit_specs", &spec)) {
 		map_by_name(&pm, "usdtkit_ip_map", &ip);
+		/* mode inst's programs write the spec id there (inst.c) */
+		map_by_name(&pm, "usdtkit_inst", &inst);
+		m->inst_fd = inst.fd;
 		/* a program built against the version 1 header keeps its
 		 * layout: it gets specs without groups */
 		m->abi = spec.value_size == USDTKIT_BPF_SPEC_V1_SIZE ?
@@ -272,6 +275,8 @@ static void manager_free(struct usdtkit_manager *m)
 		close(m->spec_fd);
 	if (m->ip_fd >= 0)
 		close(m->ip_fd);
+	if (m->inst_fd >= 0)
+		close(m->inst_fd);
 	usdtkit__spec_table_free(m->specs);
 	free(m->ips);
 	pthread_mutex_destroy(&m->lock);
@@ -297,7 +302,7 @@ struct usdtkit_manager *usdtkit__manager_get(const struct bpf_program *prog,
 
 	if (!m)
 		return NULL;
-	m->spec_fd = m->ip_fd = -1;
+	m->spec_fd = m->ip_fd = m->inst_fd = -1;
 	pthread_mutex_init(&m->lock, NULL);
 	err = find_maps(m, prog, lg);
 	if (err) {

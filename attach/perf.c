@@ -98,8 +98,8 @@ static int perf_open(int type, int ref_shift, const struct usdtkit_target *t, in
 
 /*
  * Bind the program to the event. Kernels before 5.15 have no perf links
- * (and no cookies): there, IPMAP mode attaches the old way and the event
- * itself holds the program (link_fd stays -1).
+ * (and no cookies): there, IPMAP and INST attach the old way and the
+ * event itself holds the program (link_fd stays -1).
  */
 static int perf_bind(int prog_fd, struct usdtkit_perf_site *s, uint64_t cookie)
 {
@@ -122,7 +122,7 @@ static int perf_bind(int prog_fd, struct usdtkit_perf_site *s, uint64_t cookie)
 /* One perf-event uprobe per site; the cookie carries the spec id unless
  * the program looks IPs up instead (IPMAP). */
 int usdtkit__perf_attach(struct usdtkit_link *l, struct usdtkit__perf_sites *ps,
-			 const struct bpf_program *prog,
+			 const struct bpf_program *prog, const int *prog_fds,
 			 const struct usdtkit_target *t, size_t n, int pid,
 			 bool cookies)
 {
@@ -153,7 +153,7 @@ int usdtkit__perf_attach(struct usdtkit_link *l, struct usdtkit__perf_sites *ps,
 		}
 		ps->n++;	/* from here on the teardown closes it */
 		what = "BPF link";
-		err = perf_bind(bpf_program__fd(prog), s, cookies ?
+		err = perf_bind(prog_fds ? prog_fds[i] : bpf_program__fd(prog), s, cookies ?
 				usdtkit__cookie(l->man, t[i].spec_id) : 0);
 	}
 	if (err) {
@@ -267,7 +267,7 @@ static bool perf_supported(const struct usdtkit_features *f)
 static int perf_attach(struct usdtkit_link *l, const struct bpf_program *prog,
 		       const struct usdtkit_target *t, size_t n, int pid)
 {
-	return usdtkit__perf_attach(l, usdtkit__link_state(l), prog, t, n, pid, true);
+	return usdtkit__perf_attach(l, usdtkit__link_state(l), prog, NULL, t, n, pid, true);
 }
 
 static void perf_release(struct usdtkit_link *l)

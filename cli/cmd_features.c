@@ -205,8 +205,11 @@ static const char *auto_mode(const struct usdtkit_features *f, char *why,
 			 usdtkit_mode_str(m));
 		return "none";
 	}
+	/* before 5.15 (Debian 11, CIP SLTS boards) the mode depends on the
+	 * target: the one line such a user reads (tests/vm prove each) */
 	snprintf(why, len, m == USDTKIT_MODE_PERF ? "no uprobe_multi" :
-		 "no uprobe_multi, no bpf_cookie");
+		 "no uprobe_multi, no bpf_cookie: ipmap for -p PID and non-PIE "
+		 "executables, inst for a PIE or library by path and for -c");
 	return usdtkit_mode_str(m);
 }
 

@@ -69,7 +69,7 @@ _usdtkit()
 			_usdtkit_reply "$("$prog" __complete arches 2>/dev/null)"
 			return ;;
 		MODE)
-			_usdtkit_reply $'auto\nmulti\nperf\nipmap'
+			_usdtkit_reply $'auto\nmulti\nperf\nipmap\ninst'
 			return ;;
 		PID)
 			_usdtkit_reply "$(cd /proc 2>/dev/null && printf '%s\n' [0-9]*)"

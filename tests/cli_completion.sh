@@ -117,7 +117,7 @@ done
 has "list -" "$(comp "usdtkit list -")" -p -P -r -h --json
 # an option value that is a number offers nothing
 if grep -qx trace <<<"$cmds"; then
-	expect "trace --mode" "$(comp "usdtkit trace --mode ")" "$(printf "auto\nipmap\nmulti\nperf")"
+	expect "trace --mode" "$(comp "usdtkit trace --mode ")" "$(printf "auto\ninst\nipmap\nmulti\nperf")"
 	expect "trace --count" "$(comp "usdtkit trace --count ")" ""
 	# PATH:PROVIDER:NAME: bash inserts after the last colon
 	expect "trace PATH" "$(comp "usdtkit trace $APP")" "$APP:"

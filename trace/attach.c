@@ -28,7 +28,7 @@ struct usdtkit_link *usdtkit__trace_link(struct usdtkit_trace *t, size_t i,
 {
 	struct bpf_program *prog = t->skel->progs.usdtkit_trace;
 	USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = i + 1,
-		     .mode = t->mode, .print = usdtkit__trace_msg,
+		     .mode = t->attach_mode, .print = usdtkit__trace_msg,
 		     .print_ctx = t, .file = file,
 		     .any_process = t->kids.on);
 

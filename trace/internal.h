@@ -72,7 +72,11 @@ struct trace_children {
 struct usdtkit_trace {
 	struct usdtkit_log log;
 	int pid;
-	enum usdtkit_mode mode;
+	enum usdtkit_mode mode;		/* AUTO resolved at load */
+	/* what each attach asks for: AUTO stays AUTO, so that the library
+	 * places each target (a PIE by path on a kernel without cookies
+	 * gets mode inst, where mode resolves to ipmap) */
+	enum usdtkit_mode attach_mode;
 	unsigned int str_mask, str_len;
 	unsigned short str_off[MAX_ARGS]; /* its slot in the event, 0: none */
 	bool best_effort;

@@ -17,27 +17,25 @@
 #include "trace.skel.h"
 
 /*
- * -c in IPMAP mode (AUTO before Linux 5.15): the map needs each site's
- * address in CMD, and a PIE or a shared library is placed only once CMD
- * runs, after the probes must be attached. Said once, before anything is
- * forked, instead of a failed attach per probe.
+ * -c with --mode ipmap: the map needs each site's address in CMD, and a
+ * PIE or a shared library is placed only once CMD runs, after the probes
+ * must be attached. Said once, before anything is forked, instead of a
+ * failed attach per probe. (AUTO takes mode inst for those.)
  */
 static int check_ipmap_cmd(struct usdtkit_trace *t)
 {
 	size_t i;
 
-	if (!t->has_cmd || t->mode != USDTKIT_MODE_IPMAP)
+	if (!t->has_cmd || t->attach_mode != USDTKIT_MODE_IPMAP)
 		return 0;
 	for (i = 0; i < t->nprobes; i++) {
 		const struct probe *p = &t->probes[i];
 
 		if (p->file && usdtkit_file_type(p->file) != ET_EXEC) {
-			trace_err(t, "-c with --mode ipmap%s: %s is placed in memory only "
+			trace_err(t, "-c with --mode ipmap: %s is placed in memory only "
 				  "once the command runs (a PIE or a shared library), "
-				  "too late to attach: run it, then trace it with -p PID",
-				  usdtkit_features()->bpf_cookie ? "" :
-				  " (this kernel has no BPF cookies, Linux 5.15)",
-				  p->path);
+				  "too late to attach: use --mode inst, or run it and "
+				  "trace it with -p PID", p->path);
 			return -EOPNOTSUPP;
 		}
 	}
@@ -198,6 +196,7 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 
 	if (!t->prepared || t->loaded)
 		return -EINVAL;
+	t->attach_mode = t->mode;
 	t->mode = usdtkit_mode_resolve(t->mode);
 	err = check_kernel(t);
 	if (!err)

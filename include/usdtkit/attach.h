@@ -35,10 +35,12 @@ struct bpf_program;
 struct bpf_link;
 
 enum usdtkit_mode {
-	USDTKIT_MODE_AUTO = 0,	/* MULTI > PERF > IPMAP, by kernel features */
+	USDTKIT_MODE_AUTO = 0,	/* MULTI > PERF > IPMAP > INST, by kernel features */
 	USDTKIT_MODE_MULTI = 1,
 	USDTKIT_MODE_PERF = 2,
 	USDTKIT_MODE_IPMAP = 3,
+	/* a program instance per spec: no cookie, no address (inst.c) */
+	USDTKIT_MODE_INST = 4,
 };
 
 /*

@@ -236,7 +236,9 @@ struct usdtkit_trace_probe {
 USDTKIT_API size_t usdtkit_trace_probe_count(const struct usdtkit_trace *t);
 USDTKIT_API const struct usdtkit_trace_probe *
 usdtkit_trace_probe(const struct usdtkit_trace *t, size_t i);
-/* the mode every probe gets once loaded (AUTO resolved) */
+/* the mode AUTO resolves to once loaded; before Linux 5.15 a probe whose
+ * sites no process places (a PIE or library by path, -c) gets inst
+ * instead: each probe's own is usdtkit_trace_probe()->mode */
 USDTKIT_API enum usdtkit_mode usdtkit_trace_mode(const struct usdtkit_trace *t);
 /* the traced pid: opts.pid, the command's once forked, or 0 */
 USDTKIT_API int usdtkit_trace_pid(const struct usdtkit_trace *t);

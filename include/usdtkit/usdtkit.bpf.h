@@ -124,6 +124,24 @@ struct {
 } usdtkit_ip_map SEC(".maps") __weak;
 
 /*
+ * Spec id + 1 of the hit being run, per CPU, for mode inst (kernels
+ * without BPF cookies, sites without a fixed address): the attach layer
+ * loads a 24-instruction program per distinct spec that writes its id
+ * here and tail-calls this program, which takes it and writes 0 back.
+ * 0 otherwise. Before Linux 5.15, where AUTO takes mode inst, uprobe
+ * programs run with preemption off, so nothing runs on the CPU between
+ * the write and the read; a kernel that preempts them (Debian's 7.3) can
+ * run another thread's hit in between: forced --mode inst there is not
+ * safe (docs/ATTACH.md).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, int);
+} usdtkit_inst SEC(".maps") __weak;
+
+/*
  * 32-bit kernels (arm, i386): bpf_tracing.h's PT_REGS_IP() is no use there.
  * It compiles the kernel's struct pt_regs with BPF's 8-byte long, so every
  * offset is doubled, and libbpf 1.1 names arm's uregs[12] (r12), not the
@@ -248,26 +266,37 @@ static __always_inline unsigned long usdtkit__ip(struct pt_regs *ctx)
 /*
  * Kernels without BPF cookies (before 5.15) reject a program that calls
  * bpf_get_attach_cookie(). libusdtkit's libbpf handler turns the call into
- * "r0 = 0" there, just before the load, so the IP map answers (mode
- * ipmap); -DUSDTKIT_NO_COOKIE leaves it out of the program altogether.
+ * "r0 = 0" there, just before the load, so the instance's constant
+ * (mode inst) or the IP map (mode ipmap) answers; -DUSDTKIT_NO_COOKIE
+ * leaves it out of the program altogether.
  */
 static __always_inline const struct usdtkit_bpf_spec *
 usdtkit_spec(struct pt_regs *ctx)
 {
-	long ip;
+	unsigned long long c = 0;
 	int *idp, id;
+	long ip;
 
 #ifndef USDTKIT_NO_COOKIE
-	unsigned long long c = bpf_get_attach_cookie(ctx);
-
-	if (c)
-		return bpf_map_lookup_elem(&usdtkit_specs, &(int){ (int)(c - 1) });
+	c = bpf_get_attach_cookie(ctx);
 #endif
-	ip = (long)usdtkit__ip(ctx);
-	idp = bpf_map_lookup_elem(&usdtkit_ip_map, &ip);
-	if (!idp)
-		return 0;
-	id = *idp;
+	/* each source sets id alone, and one lookup follows: the verifier
+	 * then walks the rest once, not once per source */
+	if (c) {
+		id = (int)(c - 1);
+	} else {
+		idp = bpf_map_lookup_elem(&usdtkit_inst, &(int){ 0 });
+		if (idp && *idp) {
+			id = *idp - 1;
+			*idp = 0;	/* an IP-map hit on this CPU must not see it */
+		} else {
+			ip = (long)usdtkit__ip(ctx);
+			idp = bpf_map_lookup_elem(&usdtkit_ip_map, &ip);
+			if (!idp)
+				return 0;
+			id = *idp;
+		}
+	}
 	return bpf_map_lookup_elem(&usdtkit_specs, &id);
 }
 

@@ -269,6 +269,69 @@ def check_auto(v, log):
         check_trace(v, log, "auto", want)
 
 
+# ---- the "forms" scenario (vm_forms.c, guest.sh scenario_forms) ----
+
+def forms_hits(base, probes=("exe", "lib")):
+    """vm_forms's hits from BASE: (probe, args) in firing order."""
+    out = []
+    for i in range(base, base + 3):
+        if "exe" in probes:
+            out.append(("exe", [i, -i]))
+        if "lib" in probes:
+            out.append(("lib", [i]))
+    return out
+
+
+# cell: its hits, and what AUTO picks there on a kernel without cookies
+# (before 5.15): ipmap where the sites have an address now (a non-PIE, a
+# live process), inst where they have none (a PIE or library by path, a
+# command not yet run)
+FORMS = {
+    "exe": (forms_hits(100, ("exe",)), "ipmap"),
+    "pie": (forms_hits(100, ("exe",)), "inst"),
+    "lib": (forms_hits(100, ("lib",)), "inst"),
+    "pid": (forms_hits(100), "ipmap"),
+    "cmd": (forms_hits(200), "inst"),
+    "kids": (forms_hits(300, ("exe",)) + forms_hits(400, ("exe",)), "inst"),
+}
+
+
+def check_forms(v, log):
+    """Every target form in AUTO: traced exactly, in the mode the kernel
+    and the form call for; on 5.15 and later AUTO's one mode for all."""
+    k = kernel_model(log)
+    files = log["files"]
+    for cell, (want, nocookie) in FORMS.items():
+        tag = "forms %s" % cell
+        err = files.get("trace_%s.err" % cell, [])
+        mode = nocookie if k["auto"] == "ipmap" else k["auto"]
+        v.check(log["rc"].get("trace_" + cell) == 0, "%s: exit %s: %s"
+                % (tag, log["rc"].get("trace_" + cell), " | ".join(err[-3:])))
+        attached, _ = trace_info(err)
+        v.check(attached and set(attached.values()) == {mode},
+                "%s: modes %s, want %s" % (tag, attached, mode))
+        events = []
+        for line in files.get("trace_%s.json" % cell, []):
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                v.check(False, "%s: not JSON: %r" % (tag, line))
+        got = [(e.get("name"), e.get("args")) for e in events]
+        v.check(sorted(got) == sorted(want), "%s: hits %s, want %s" % (tag, got, want))
+        pids = {e.get("pid") for e in events}
+        w = [pid for trace, _, pid in log["pids"] if trace == "trace_" + cell]
+        cmd = [int(m.group(1)) for l in err
+               for m in [re.search(r"command pid (\d+) exited with status 0", l)] if m]
+        if w:
+            v.check(pids == set(w), "%s: pids %s, want %s" % (tag, pids, w))
+        elif cell == "cmd":
+            v.check(cmd and pids == set(cmd), "%s: pids %s, command %s" % (tag, pids, cmd))
+        else:
+            v.check(cmd and len(pids) == 2 and cmd[0] in pids,
+                    "%s: pids %s, want the command %s and its child" % (tag, pids, cmd))
+        print("%s: %d hits exact, mode %s" % (tag, len(got), mode))
+
+
 def check_basics(v, log, args):
     files, rc = log["files"], log["rc"]
     v.check(rc.get("features") == 0, "usdtkit features: exit %s" % rc.get("features"))
@@ -600,6 +663,8 @@ def main():
                 % log["files"].get("leftovers"))
     elif s == "thumb":
         check_thumb(v, log)
+    elif s == "forms":
+        check_forms(v, log)
     elif s == "agg":
         check_agg(v, log)
         check_load_configs(v, log)

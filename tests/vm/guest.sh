@@ -255,6 +255,57 @@ scenario_rollback() {
 	emit leftovers /tmp/leftovers
 }
 
+# forms: AUTO on every target form of `trace` (docs/ATTACH.md, "AUTO,
+# by kernel and target form"), six traces at once on vm_forms (vm_forms.c:
+# 3 hits of forms:exe and of forms:lib per process), each on a file or a
+# process of its own, so that none sees another's hits:
+#   exe   PATH of the non-PIE executable, any process
+#   pie   PATH of a copy of the PIE, any process
+#   lib   PATH of a copy of the library, which one process loads
+#   pid   -p PID PROVIDER:NAME (the PIE and the library it maps)
+#   cmd   -c CMD, its PIE and library by path
+#   kids  --children -c CMD, which forks
+forms_pid() { sed -n 's/^pid //p' "/tmp/f_$1/info"; }
+forms_trace() {	# forms_trace CELL NPROBES ARGS...
+	local c=$1
+	shift 2
+	$CLI trace --json -v "$@" > "/tmp/trace_$c.json" 2> "/tmp/trace_$c.err" &
+	eval "forms_t_$c=\$!"
+}
+scenario_forms() {
+	local c t0
+	mkdir -p /tmp/pie /tmp/lib /tmp/f_exe /tmp/f_pie /tmp/f_lib /tmp/f_pid
+	cp /w/vm_forms /tmp/pie/vm_forms
+	cp /lib/libvmforms.so /tmp/lib/libvmforms.so
+	/w/vm_forms_nopie wait /tmp/f_exe > /tmp/f_exe/out 2>&1 &
+	/tmp/pie/vm_forms wait /tmp/f_pie > /tmp/f_pie/out 2>&1 &
+	LD_LIBRARY_PATH=/tmp/lib /w/vm_forms wait /tmp/f_lib > /tmp/f_lib/out 2>&1 &
+	/w/vm_forms wait /tmp/f_pid > /tmp/f_pid/out 2>&1 &
+	for c in exe pie lib pid; do
+		wait_until 30 test -s "/tmp/f_$c/info" || note "forms $c: no workload"
+		echo "@@pid trace_$c w $(forms_pid $c)"
+	done
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	forms_trace exe 1 --count 3 /w/vm_forms_nopie:forms:exe
+	forms_trace pie 1 --count 3 /tmp/pie/vm_forms:forms:exe
+	forms_trace lib 1 --count 3 /tmp/lib/libvmforms.so:forms:lib
+	forms_trace pid 2 --count 6 -p "$(forms_pid pid)" 'forms:*'
+	forms_trace cmd 2 -c "/w/vm_forms now" /w/vm_forms:forms:exe \
+		/lib/libvmforms.so:forms:lib
+	forms_trace kids 1 --children -c "/w/vm_forms tree" /w/vm_forms:forms:exe
+	for c in exe:1 pie:1 lib:1 pid:2 cmd:2 kids:1; do
+		eval "t=\$forms_t_${c%:*}"
+		wait_attached "/tmp/trace_${c%:*}.err" "${c#*:}" "$t" ||
+			note "forms ${c%:*}: not attached after 120 s"
+	done
+	echo "@@time attach_forms $t0 $(cut -d' ' -f1 /proc/uptime)"
+	touch /tmp/f_exe/go /tmp/f_pie/go /tmp/f_lib/go /tmp/f_pid/go
+	for c in exe pie lib pid cmd kids; do
+		eval "t=\$forms_t_$c"
+		finish_trace "$c" "$t"
+	done
+}
+
 # armhf: the workload in Thumb-2, Debian's default. The 32-bit arm kernel
 # has no Thumb uprobes; usdtkit must either trace a probe right or refuse
 # it saying why, and never harm the process. Bounded: the workload gets

@@ -80,7 +80,8 @@ copy_libs() {
 
 cp "$busybox" "$root/bin/busybox"
 cp "$build/cli/usdtkit" "$root/bin/usdtkit"
-for p in vm_sites vm_sites_so vm_api vm_agg vm_sites_thumb vm_nop10; do
+for p in vm_sites vm_sites_so vm_api vm_agg vm_sites_thumb vm_nop10 vm_forms \
+	vm_forms_nopie; do
 	[ -f "$build/tests/vm/$p" ] && cp "$build/tests/vm/$p" "$root/w/$p"
 done
 cp "$build/tests/vm/libvmsites.so" "$root/lib/"
