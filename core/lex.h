@@ -166,8 +166,25 @@ static inline void usdtkit__tok_nul(struct usdtkit_lexer *lx,
 	usdtkit__tok_err(lx, t, start, "NUL byte inside the operand");
 }
 
-/* Length of a "SIZE@" prefix ("-4@", "8f@") at @p, 0 if there is none. */
-size_t usdtkit__size_prefix_len(const char *p, const char *end);
+/* Length of a "SIZE@" prefix ("-4@", "8f@") at @p, 0 if there is none.
+ * Here, not in spec.c, which splits the arguments with it: the arch
+ * lexers need it too (usdtkit__blank_ends), and spec.c calls them. */
+static inline size_t usdtkit__size_prefix_len(const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (q < end && *q == '-')
+		q++;
+	if (q >= end || (unsigned char)(*q - '0') >= 10)
+		return 0;
+	while (q < end && (unsigned char)(*q - '0') < 10)
+		q++;
+	if (q < end && *q == 'f')
+		q++;
+	if (q < end && *q == '@')
+		return (size_t)(q + 1 - p);
+	return 0;
+}
 
 /*
  * The scanners skip blanks through this: a blank run at [start, lx->cur)

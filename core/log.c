@@ -1,43 +1,28 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "escape.h"
 #include "log.h"
 
-static bool is_ctl(unsigned char c)
-{
-	return c < 0x20 || c == 0x7f;
-}
-
-/* @s with its control characters as \xNN: @s itself when it has none,
- * a new string, or NULL (out of memory: @s is then cut at the first) */
+/* @s shown by the one rule (escape.h): @s itself when nothing in it needs
+ * an escape, a new string, or NULL (out of memory: @s is then cut at the
+ * first byte that needs one) */
 static char *escape(char *s)
 {
-	size_t n = 0, i, o;
+	size_t n = strlen(s), len = usdtkit_escape(NULL, 0, s, n, 0);
 	char *e;
 
-	for (i = 0; s[i]; i++)
-		n += is_ctl((unsigned char)s[i]);
-	if (!n)
+	if (len == n)
 		return s;
-	e = malloc(i + 3 * n + 1);
+	e = malloc(len + 1);
 	if (!e) {
-		for (i = 0; s[i] && !is_ctl((unsigned char)s[i]); i++)
-			;
-		s[i] = 0;
+		s[usdtkit_esc_run(s, n, 0)] = 0;
 		return NULL;
 	}
-	for (i = 0, o = 0; s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (is_ctl(c))
-			o += (size_t)sprintf(e + o, "\\x%02x", c);
-		else
-			e[o++] = (char)c;
-	}
-	e[o] = 0;
+	usdtkit_escape(e, len + 1, s, n, 0);
 	return e;
 }
 
@@ -65,9 +50,8 @@ void usdtkit__log(const struct usdtkit_log *lg, enum usdtkit_log_level level,
 	}
 	/* Messages quote names from hostile files (providers, probes, paths)
 	 * and reach terminals and line-based logs: one line, no control
-	 * characters, whatever those names hold. They are written \xNN,
-	 * as the CLI writes them in its output, so one name reads the same
-	 * in a message and in a hit. */
+	 * characters, whatever those names hold: escape.h's rule, the CLI's
+	 * too, so one name reads the same in a message and in a hit. */
 	esc = escape(buf);
 	lg->print(lg->ctx, level, esc ? esc : buf);
 	if (esc != buf)

@@ -30,23 +30,6 @@ static inline bool is_digit(char c)
 	return (unsigned char)(c - '0') < 10;
 }
 
-size_t usdtkit__size_prefix_len(const char *p, const char *end)
-{
-	const char *q = p;
-
-	if (q < end && *q == '-')
-		q++;
-	if (q >= end || !is_digit(*q))
-		return 0;
-	while (q < end && is_digit(*q))
-		q++;
-	if (q < end && *q == 'f')
-		q++;
-	if (q < end && *q == '@')
-		return (size_t)(q + 1 - p);
-	return 0;
-}
-
 /*
  * End of the argument starting at @p, for arguments that did not parse
  * (valid ones end where their scanner's end token is, usdtkit__blank_ends()

@@ -35,7 +35,9 @@ TIMEOUT_S = 5.0         # its time per connection (the default)
 RSS_BOUND = 4 << 20     # bytes VmHWM may grow over VmRSS after start-up
 FIXED = (b'# HELP drv_fixed A fixed value.\n'
          b'# TYPE drv_fixed gauge\n'
-         rb'drv_fixed{k="v\"\\\\\\x0a\\x80"} 18446744073709551615' b'\n'
+         # v " \ LF 0x80, rendered (core/escape.h, quoted) then escaped
+         # for the format (trace/prom.h)
+         rb'drv_fixed{k="v\\\"\\\\\\x0a\\x80"} 18446744073709551615' b'\n'
          b'# HELP drv_scrapes_total Bodies made, this one included.\n'
          b'# TYPE drv_scrapes_total counter\n')
 CTYPE = 'text/plain; version=0.0.4; charset=utf-8'

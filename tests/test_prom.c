@@ -91,8 +91,9 @@ static void test_labels(void)
 
 	expect_label("plain:name.1", 12, "plain:name.1");
 	expect_label("", 0, "");
-	/* " by the format; \ doubled by the rendering, then by the format */
-	expect_label("a\"b\\c", 5, "a\\\"b\\\\\\\\c");
+	/* " and \ each get a backslash in the rendering, then the format
+	 * escapes every one of those */
+	expect_label("a\"b\\c", 5, "a\\\\\\\"b\\\\\\\\c");
 	/* controls, the newline among them, are \xHH: never a raw line */
 	expect_label("x\ny\tz\x7f", 6, "x\\\\x0ay\\\\x09z\\\\x7f");
 	expect_label("\0", 1, "\\\\x00");

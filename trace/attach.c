@@ -141,7 +141,7 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 	/* the trace starts once every target is attached: hits of the first
 	 * targets while later ones were still attaching are dropped, so no
 	 * caller sees one probe and not yet another */
-	t->start_ns = usdtkit__now_ns();
+	t->start_ns = clock_mono_ns();
 	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events),
 				 usdtkit__on_event, t, NULL);
 	if (!t->rb) {

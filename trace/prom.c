@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "prom.h"
-#include "utf8.h"
+#include "escape.h"
 
 void usdtkit__prom_init(struct prom_buf *b)
 {
@@ -229,53 +229,27 @@ void usdtkit__prom_family(struct prom_buf *b, const char *name, const char *type
 	put_char(b, '\n');
 }
 
-/* One byte of a value as the four characters \xHH, whose backslash the
- * format then doubles: \\xHH in the text. */
-static void put_hex_byte(struct prom_buf *b, unsigned char c)
+/* A piece of a rendered label value, escaped for the format: \ and "
+ * are its only escapes there (a rendering holds no newline). */
+static void put_format_escaped(void *ctx, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	char e[5] = { '\\', '\\', 'x', hex[c >> 4], hex[c & 15] };
+	struct prom_buf *b = ctx;
+	size_t i, run;
 
-	put(b, e, sizeof(e));
-}
-
-/* A label value's bytes, rendered (prom.h) and escaped for the format. */
-static void put_label_value(struct prom_buf *b, const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, run, len, k;
-	unsigned int cp = 0;
-
-	while (i < n) {
-		for (run = i; run < n && u[run] >= 0x20 && u[run] < 0x7f &&
-		     u[run] != '"' && u[run] != '\\'; run++)
+	for (i = 0; i < n; i = run + 1) {
+		for (run = i; run < n && s[run] != '\\' && s[run] != '"'; run++)
 			;
 		put(b, s + i, run - i);
-		i = run;
-		if (i == n)
-			break;
-		if (u[i] == '"') {
-			put_str(b, "\\\"");
-			i++;
-			continue;
-		}
-		if (u[i] == '\\') {
-			/* doubled by the rendering, each doubled by the format */
-			put_str(b, "\\\\\\\\");
-			i++;
-			continue;
-		}
-		len = u[i] >= 0x80 ? utf8_seq_len(u + i, n - i, &cp) : 0;
-		if (len && cp >= 0xa0) {
-			put(b, s + i, len);
-			i += len;
-			continue;
-		}
-		/* a C0 control or DEL, each byte of a C1 control, or a byte
-		 * that starts no well-formed sequence */
-		for (k = 0; k < (len ? len : 1); k++)
-			put_hex_byte(b, u[i++]);
+		if (run < n)
+			put_str(b, s[run] == '"' ? "\\\"" : "\\\\");
 	}
+}
+
+/* A label value's bytes, rendered (prom.h: core/escape.h's rule for a
+ * quoted string) and escaped for the format. */
+static void put_label_value(struct prom_buf *b, const char *s, size_t n)
+{
+	usdtkit_escape_put(put_format_escaped, b, s, n, USDTKIT_ESC_QUOTE);
 }
 
 static void put_labels(struct prom_buf *b, const struct prom_label *l,

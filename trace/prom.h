@@ -11,10 +11,11 @@
  *
  * Label values are bytes of a traced process (probe names, --count-by
  * keys), not text, so each goes through one reversible rendering before
- * the format's own escaping: a backslash becomes two, and a control
- * character (C0, DEL, C1) or a byte that is not part of well-formed UTF-8
- * becomes the four characters \xHH, as `usdtkit trace` shows keys on a
- * terminal. Printable UTF-8 stays as is. Distinct keys thus stay distinct
+ * the format's own escaping: core/escape.h's rule for a quoted string,
+ * as `usdtkit trace` shows keys on a terminal (a backslash or a double
+ * quote gets a backslash, and a control character (C0, DEL, C1) or a
+ * byte that is not part of well-formed UTF-8 becomes the four characters
+ * \xHH). Printable UTF-8 stays as is. Distinct keys thus stay distinct
  * series; U+FFFD would merge every key that differs only in its bad bytes
  * into one series, which Prometheus then rejects as a duplicate. (The
  * \x is a literal backslash of the value: the format itself knows only

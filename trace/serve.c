@@ -22,7 +22,7 @@ struct usdtkit_trace_server {
 
 static uint64_t now_ms(void)
 {
-	return usdtkit__now_ns() / 1000000u;
+	return clock_mono_ns() / 1000000u;
 }
 
 static int body(void *ctx, char **text, size_t *len)
