@@ -10,8 +10,8 @@
 
 #include <linux/bpf.h>
 
-#include "internal.h"
-#include "mode.h"
+#include "attach/internal.h"
+#include "attach/mode.h"
 
 struct usdtkit_proc;
 

@@ -30,7 +30,7 @@
 
 #include <usdtkit/trace.h>
 
-#include "../core/clock.h"
+#include "base/clock.h"
 #include "cli.h"
 #include "trace.h"
 #include "trace_opts.h"

@@ -2,7 +2,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "../core/escape.h"
+#include "base/escape.h"
 #include "json.h"
 
 /*

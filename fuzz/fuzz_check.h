@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch.h"	/* register table and layouts, to check the IR */
+#include "spec/arch.h"	/* register table and layouts, to check the IR */
 
 /* The args string being checked, printed with a broken invariant. */
 static const char *fz_ctx;

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch.h"
-#include "lex.h"
+#include "spec/arch.h"
+#include "spec/lex.h"
 
 /* Which field differs, and both values printed. */
 struct ga_diff {

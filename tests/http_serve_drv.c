@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "http_serve.h"
-#include "prom.h"
+#include "export/http_serve.h"
+#include "export/prom.h"
 
 struct drv {
 	unsigned long long scrapes;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "escape.h"
+#include "base/escape.h"
 
 static void expect(const char *in, size_t n, unsigned int flags, const char *want)
 {

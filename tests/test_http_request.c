@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 
 #include "check.h"
-#include "http_request.h"
-#include "http_serve.h"
+#include "export/http_request.h"
+#include "export/http_serve.h"
 
 #define MAX 64
 /* a request and its status; sizeof: some hold NUL bytes */

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "prom.h"
+#include "export/prom.h"
 
 /* the buffer's text, NUL-terminated, for comparing */
 static char *text(struct prom_buf *b)

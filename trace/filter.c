@@ -57,9 +57,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "internal.h"
-#include "trace_filter.h"
+#include "base/escape.h"
+#include "trace/internal.h"
+#include "trace/bpf/trace_filter.h"
 
 /* Bounds on the tree, so that no input recurses deeply or grows without
  * end: a program of 32 comparisons never needs more. */

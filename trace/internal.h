@@ -8,10 +8,10 @@
 
 #include <usdtkit/trace.h>
 
-#include "../attach/mode.h"
-#include "clock.h"
-#include "log.h"
-#include "trace_event.h"
+#include "attach/mode.h"
+#include "base/clock.h"
+#include "base/log.h"
+#include "trace/bpf/trace_event.h"
 
 #define MAX_ARGS USDTKIT_BPF_MAX_ARGS
 
@@ -116,7 +116,7 @@ void usdtkit__trace_msg(void *ctx, enum usdtkit_log_level level, const char *msg
 
 /* attach.c: every link of the trace, released at once */
 void usdtkit__trace_detach(struct usdtkit_trace *t);
-/* attach.c: the trace's program attached as probe @i */
+/* link.c: the trace's program attached as probe @i */
 struct usdtkit_link *usdtkit__trace_link(struct usdtkit_trace *t, size_t i,
 					 const char *path, const char *prov,
 					 const char *name,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 
 /*
  * What the layers below say, passed on; while attaching, the first

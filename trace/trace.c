@@ -14,8 +14,8 @@
 
 #include <bpf/libbpf.h>
 
-#include "internal.h"
-#include "opts.h"
+#include "trace/internal.h"
+#include "base/opts.h"
 #include "trace.skel.h"
 
 struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)

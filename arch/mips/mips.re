@@ -14,7 +14,7 @@
  *   %tprel_lo(tls)($3)    thread-local (also %dtprel_lo ...): unsupported
  *   $f0 .. $f31           FP registers: unreadable by BPF
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "mips/mips_regs.h"
 
 #include <string.h>
