@@ -50,7 +50,7 @@ static inline void fz_print_ctx(void)
 		}                                                            \
 	} while (0)
 
-/* The splitter's blanks (core/spec.c). */
+/* The splitter's blanks (core/spec/spec.c). */
 static inline int fz_blank(char c)
 {
 	return c == ' ' || (c >= '\t' && c <= '\r');

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * trace/prom.c: the exposition text, byte for byte, for families, exact
+ * export/prom.c: the exposition text, byte for byte, for families, exact
  * integers, label values of any bytes and histograms; sticky errors; and
  * all of it through `promtool check metrics` when promtool is installed
  * (PROMTOOL, else promtool on PATH; Debian's package "prometheus").

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The one rule for showing bytes from a file or a process as text: the
- * library's messages (core/log.c), the filter's (trace/filter.c) and the
+ * library's messages (core/base/log.c), the filter's (trace/filter.c) and the
  * CLI's output (cli/json.c) all write a name, a path or a string with it,
  * so one name reads the same everywhere and none can drive a terminal.
  *

@@ -11,7 +11,7 @@
  * The length of the well-formed UTF-8 sequence of 2 to 4 bytes at @s
  * (no overlong form, no surrogate, at most U+10FFFF), its code point in
  * *@cp; 0 if there is none. Shared by the library's Prometheus writer
- * (trace/prom.c) and the CLI's JSON writer (cli/json.c).
+ * (export/prom.c) and the CLI's JSON writer (cli/json.c).
  */
 static inline size_t utf8_seq_len(const unsigned char *s, size_t n,
 				  unsigned int *cp)

@@ -484,7 +484,7 @@ struct usdtkit_file *usdtkit_file_open_fd(int fd, const struct usdtkit_open_opts
 		return finish(f, fail(f, ENOEXEC, "not an ELF file (empty)"));
 	if ((uint64_t)size > SIZE_MAX)
 		return finish(f, fail(f, EFBIG, "file too large to read"));
-	/* not a mapping of the file: see core/image.h */
+	/* not a mapping of the file: see core/elf/image.h */
 	err = usdtkit__image_init_fd(&im, fd, (size_t)size, &f->log, f->name);
 	if (!err)
 		err = usdtkit__image_need_headers(&im);

@@ -65,7 +65,7 @@ struct usdtkit_file {
 	uint64_t base_scn_addr;
 };
 
-/* core/notes.c: decode a .note.stapsdt section image. Calls @fn for each
+/* core/elf/notes.c: decode a .note.stapsdt section image. Calls @fn for each
  * good note; reports bad ones; returns the number of bad notes. */
 typedef int (*usdtkit_note_fn)(void *ctx, const struct usdtkit_raw_note *n);
 size_t usdtkit__notes_decode(const struct usdtkit_log *lg, const char *fname,
@@ -74,8 +74,8 @@ size_t usdtkit__notes_decode(const struct usdtkit_log *lg, const char *fname,
 
 struct usdtkit_image;
 
-/* core/place.c: prelink delta, file offsets, semaphore, nop5. The code
- * bytes at the site come from @im (core/image.h). */
+/* core/elf/place.c: prelink delta, file offsets, semaphore, nop5. The code
+ * bytes at the site come from @im (core/elf/image.h). */
 void usdtkit__site_place(struct usdtkit_file *f, struct usdtkit_site *s,
 			 struct usdtkit_image *im);
 

@@ -15,7 +15,7 @@
 #include "arch_manifest.h"
 
 /* ELF constants, so the spec engine needs no <elf.h> on odd hosts. The
- * machines themselves come from the manifests; core/place.c alone asks
+ * machines themselves come from the manifests; core/elf/place.c alone asks
  * for two of them (x86-64's nop5 sites, Arm's Thumb sites). */
 #define USDTKIT_EM_X86_64	62
 #define USDTKIT_EM_ARM		40
