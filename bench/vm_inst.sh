@@ -20,6 +20,7 @@
 #   rt                   where those are Thumb-2 (armhf: no Thumb uprobes),
 #                        a PIE of 22 probes over 40 sites
 #                        (gen_probes.py probes 22 40), as mN
+# m1100 (1100 specs) shows the cap: one line, exit 1, nothing made.
 # python3.11-minimal and libruby3.1 of the target's Debian architecture
 # come through scripts/cross-apt.sh's private apt state (cached in
 # $USDTKIT_CACHE/instbench/ARCH); x86_64 takes the machine's own.
@@ -65,7 +66,7 @@ extra() {
 	cc=$(set -- $(vm_args "$t"); echo "$4")-gcc
 	flags="-O0 -fpie -pie -I$b/tests/cross/sdt"
 	case $t in arm*) flags="$flags -marm" ;; esac
-	for n in 1 10 100; do
+	for n in 1 10 100 1100; do
 		python3 tests/gen_probes.py sites $n "$2/m$n.c"
 		# shellcheck disable=SC2086
 		$cc $flags -o "$x/m$n" "$2/m$n.c"

@@ -79,6 +79,18 @@ def check_instbench(v, log, model):
             extra = min(p) - min(progs[(set_, "auto_pid")])
             v.check(extra == int(m.group(1)), "instbench %s: inst holds %d programs "
                     "more than ipmap, want %s (one per spec)" % (set_, extra, m.group(1)))
+    # the cap: 1100 specs in mode inst, refused in one line, nothing left
+    if "ib_cap.err" in log["files"]:
+        err = [l for l in log["files"]["ib_cap.err"] if l.strip()]
+        v.check(log["rc"].get("ib_cap") == 1, "instbench cap: exit %s, want 1"
+                % log["rc"].get("ib_cap"))
+        v.check(len(err) == 1 and "would pass its cap of 1024" in err[0],
+                "instbench cap: want one line naming the cap of 1024, got %s" % err)
+        v.check(not log["files"].get("ib_cap.out"), "instbench cap: printed %s"
+                % log["files"].get("ib_cap.out"))
+        v.check(not log["files"].get("ib_cap.left"), "instbench cap: left behind %s"
+                % log["files"].get("ib_cap.left"))
+        print("instbench cap: %s (%.2f s)" % (" | ".join(err), log["times"].get("ib_cap", -1)))
     for r in rs:
         print("instbench: %(set)s %(how)s run %(run)d: %(ms)d ms to Tracing, "
               "%(progs)d programs %(prog_bytes)d B, %(maps)d maps %(map_bytes)d B, "

@@ -452,7 +452,8 @@ scenario_nop10() {
 # line on stdin; real probe sets (python3.11, libruby.so) where the target
 # has them in ARM/x86 state; rt, a runtime-shaped PIE (gen_probes.py
 # probes 22 40) for armhf, whose Debian binaries are Thumb-2; and
-# instbench.conf (IB_RUNS). Each run prints
+# instbench.conf (IB_RUNS); m1100, 1100 specs, past mode inst's cap
+# (attach/inst.c INST_CAP). Each run prints
 #   @@ib SET HOW RUN MS PROGS PROG_BYTES MAPS MAP_BYTES PERF RC EVENTS SUM MIN MAX TEARDOWN_MS
 # MS: from the CLI's start to its "Tracing" line; PROGS..MAP_BYTES: the
 # memlock of the BPF programs and maps in the trace's fds then; PERF:
@@ -577,4 +578,18 @@ scenario_instbench() {
 			ib_run ruby auto_path "$run" - --best-effort '/x/libruby.so:ruby:*'
 		run=$((run + 1))
 	done
+	# the cap: 1100 distinct specs by path, AUTO where it takes inst
+	# (before 5.15), else inst forced; refused in one line, nothing made
+	if [ -f /x/m1100 ]; then
+		if [ "$(auto_mode)" = ipmap ]; then m=auto; else m=inst; fi
+		note "instbench cap: --mode $m"
+		t=$(ib_now)
+		$CLI trace --mode "$m" /x/m1100:many:site > /tmp/ib_cap.out 2> /tmp/ib_cap.err
+		rc ib_cap $?
+		echo "@@time ib_cap $t $(ib_now)"
+		emit ib_cap.err /tmp/ib_cap.err
+		emit ib_cap.out /tmp/ib_cap.out
+		leftovers > /tmp/ib_cap.left
+		emit ib_cap.left /tmp/ib_cap.left
+	fi
 }
