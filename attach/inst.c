@@ -130,7 +130,13 @@ static int inst_load(struct usdtkit_link *l, int slot_fd, int array_fd, int id)
 	return fd < 0 ? -errno : fd;
 }
 
-/* The site's spec gets its program, unless an earlier site's has one. */
+/*
+ * The site's spec gets a program, unless an earlier site's has one:
+ * counted against the cap here, loaded by inst_attach() once the file's
+ * sites are all counted, so that a request past the cap is refused
+ * before any program is loaded (and before a low RLIMIT_NOFILE, 1024 on
+ * a board, runs out on the programs' fds first: issue 31, the 5.10 VMs).
+ */
 static int inst_site(struct usdtkit_link *l, struct usdtkit_target *t,
 		     const struct usdtkit_file *f, const struct usdtkit_site *s,
 		     const struct usdtkit_proc *proc, int64_t delta)
@@ -139,13 +145,14 @@ static int inst_site(struct usdtkit_link *l, struct usdtkit_target *t,
 	struct usdtkit_manager *m = l->man;
 	struct inst in = { .id = t->spec_id, .prog_fd = -1 };
 	char where[512];
-	size_t had;
+	size_t had, i;
 	int err;
 
 	(void)proc;
 	(void)delta;
-	if (inst_fd(st, t->spec_id) >= 0)
-		return 0;
+	for (i = 0; i < st->n; i++)
+		if (st->v[i].id == t->spec_id)
+			return 0;
 	snprintf(where, sizeof(where), "%s: %s:%s", usdtkit_file_name(f),
 		 usdtkit_site_provider(s), usdtkit_site_name(s));
 	if (m->inst_fd < 0) {
@@ -165,18 +172,9 @@ static int inst_site(struct usdtkit_link *l, struct usdtkit_target *t,
 			      "trace fewer probes, or give -p PID", where, INST_CAP);
 		return -E2BIG;
 	}
-	err = array_make(l, st);
-	if (!err) {
-		in.prog_fd = inst_load(l, m->inst_fd, st->array_fd, t->spec_id);
-		err = in.prog_fd < 0 ? in.prog_fd : 0;
-	}
-	if (!err)
-		err = usdtkit__append((void **)&st->v, &st->n, sizeof(in), &in);
+	/* counted in st->n from here: inst_release() gives it back */
+	err = usdtkit__append((void **)&st->v, &st->n, sizeof(in), &in);
 	if (err) {
-		if (in.prog_fd >= 0)
-			close(in.prog_fd);
-		usdtkit__warn(&l->log, "%s: loading the program of its spec (mode inst): %s",
-			      where, strerror(-err));
 		pthread_mutex_lock(&m->lock);
 		m->ninst--;
 		pthread_mutex_unlock(&m->lock);
@@ -184,14 +182,37 @@ static int inst_site(struct usdtkit_link *l, struct usdtkit_target *t,
 	return err;
 }
 
+/* The programs of the file's new specs, then its events. */
 static int inst_attach(struct usdtkit_link *l, const struct bpf_program *prog,
 		       const struct usdtkit_target *t, size_t n, int pid)
 {
 	struct inst_state *st = usdtkit__link_state(l);
-	int *fds = malloc(n * sizeof(*fds));
-	size_t i;
-	int err;
+	int *fds;
+	size_t i, j;
+	int err = 0;
 
+	for (i = 0; i < st->n && !err; i++) {
+		if (st->v[i].prog_fd >= 0)
+			continue;
+		err = array_make(l, st);
+		if (!err) {
+			st->v[i].prog_fd = inst_load(l, l->man->inst_fd, st->array_fd,
+						     st->v[i].id);
+			err = st->v[i].prog_fd < 0 ? st->v[i].prog_fd : 0;
+		}
+		if (err) {
+			for (j = 0; j < n && t[j].spec_id != st->v[i].id; j++)
+				;
+			usdtkit__warn(&l->log, "%s: %s:%s: loading the program of its "
+				      "spec (mode inst): %s", j < n ? t[j].path : "?",
+				      j < n ? t[j].provider : "?", j < n ? t[j].name : "?",
+				      strerror(-err));
+			st->v[i].prog_fd = -1;
+		}
+	}
+	if (err)
+		return err;
+	fds = malloc(n * sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -209,7 +230,8 @@ static void inst_release(struct usdtkit_link *l)
 
 	usdtkit__perf_release(&st->perf, l->detach_wait);
 	for (i = 0; i < st->n; i++)
-		close(st->v[i].prog_fd);
+		if (st->v[i].prog_fd >= 0)
+			close(st->v[i].prog_fd);
 	if (st->array_made)
 		close(st->array_fd);
 	st->array_made = false;

@@ -50,7 +50,7 @@ struct report {
 	struct utsname uts;
 	char errname[24];
 	char bpf_note[128];
-	char reason[96];
+	char reason[160];	/* the longest, 5.10's, is 117 characters */
 };
 
 static void feat_err(const char *msg)

@@ -154,7 +154,8 @@ same "inst 24 specs" "$want"
 PRE=$shim
 env LD_PRELOAD=$shim "$u" features >"$tmp/f" 2>&1
 grep -Eq '^bpf_cookie: +no' "$tmp/f" && grep -Eq '^uprobe_multi: +no' "$tmp/f" &&
-	grep -Eq '^auto mode: +ipmap .*inst' "$tmp/f" && ok ||
+	grep -Eq '^auto mode: +ipmap \(.*inst for a PIE or library by path and for -c\)$' \
+		"$tmp/f" && ok ||
 	{ ko "features under the shim"; cat "$tmp/f"; }
 
 bg --count 4 "$fx:cmdt:*"
@@ -200,7 +201,12 @@ mode_is "auto -c --children" inst 1
 PRE=""
 
 # ---- 3. the cap: 1100 specs, one probe; refused before any uprobe ----
-trace --mode inst "$many1100:many:site"
+# and before any program: under a board's RLIMIT_NOFILE of 1024 the
+# programs' fds ran out first (issue 31, the 5.10 VMs: "Too many open
+# files" instead of this line)
+trace_1024() ( ulimit -n 1024 && trace "$@"; echo "$rc" > "$tmp/rc" )
+trace_1024 --mode inst "$many1100:many:site"
+rc=$(cat "$tmp/rc")
 [ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -q "^usdtkit trace: cannot attach: $many1100: many:site: mode inst loads a program per distinct argument spec, and this one would pass its cap of 1024: trace fewer probes, or give -p PID\$" "$tmp/err" &&
 	[ "$(grep -c 'cap of' "$tmp/err")" -eq 1 ] && ok ||

@@ -662,6 +662,10 @@ def check_scenario(v, s, log, args):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from check_nop10 import check_nop10
         check_nop10(v, log, kernel_model(log))
+    elif s == "instbench":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from check_instbench import check_instbench
+        check_instbench(v, log, kernel_model(log))
     else:
         v.check(False, "unknown scenario")
 

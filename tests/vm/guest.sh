@@ -474,3 +474,153 @@ scenario_nop10() {
 	emit summary /tmp/summary
 }
 
+
+# instbench: bench/vm_inst.sh's measurements of mode inst against the
+# number of distinct specs, not a test of time (check_instbench.py checks
+# only what is exact: hits, modes, one program per spec). bench/vm_inst.sh
+# puts its files in /x (USDTKIT_VM_EXTRA): mN, a PIE of one probe with N
+# sites, each its own spec (tests/gen_probes.py sites N), waiting for a
+# line on stdin; real probe sets (python3.11, libruby.so) where the target
+# has them in ARM/x86 state; rt, a runtime-shaped PIE (gen_probes.py
+# probes 22 40) for armhf, whose Debian binaries are Thumb-2; and
+# instbench.conf (IB_RUNS); m1100, 1100 specs, past mode inst's cap
+# (attach/inst.c INST_CAP). Each run prints
+#   @@ib SET HOW RUN MS PROGS PROG_BYTES MAPS MAP_BYTES PERF RC EVENTS SUM MIN MAX TEARDOWN_MS
+# MS: from the CLI's start to its "Tracing" line; PROGS..MAP_BYTES: the
+# memlock of the BPF programs and maps in the trace's fds then; PERF:
+# its perf events; EVENTS..MAX: its events' count and their arg0's sum,
+# min and max; TEARDOWN_MS: from its exit until no usdtkit-reaper is left
+# (the next run waits for it, as bench/inst_bench.sh does). Its stderr
+# is emitted as ib_SET_HOW_RUN.err.
+IB_RUNS=3
+ib_ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
+ib_now() { cut -d' ' -f1 /proc/uptime; }
+ib_mem() {	# ib_mem PID: PROGS PROG_BYTES MAPS MAP_BYTES PERF
+	awk 'FNR == 1 { f++ } /^memlock:/ { m[f] = $2 }
+		/^link_id:/ { k[f] = "l" }
+		/^prog_id:/ { if (k[f] != "l") k[f] = "p" }
+		/^map_id:/ { k[f] = "m" }
+		END {
+			for (i in k) {
+				if (k[i] == "p") { np++; pb += m[i] }
+				if (k[i] == "m") { nm++; mb += m[i] }
+			}
+			printf "%d %d %d %d", np, pb, nm, mb
+		}' /proc/"$1"/fdinfo/* 2>/dev/null
+	echo " $(ls -l /proc/"$1"/fd 2>/dev/null | grep -c perf_event)"
+}
+# a reaper (attach/reaper.c) still releasing perf events; zombies are not
+ib_reapers() { cat /proc/[0-9]*/stat 2>/dev/null | grep -q '(usdtkit-reaper) [^Z]'; }
+# ib_run SET HOW RUN PID ARGS...: one trace; PID: the workload to fire
+# (a line on fd 3) once the trace is in, or - for none (the trace is
+# then stopped by SIGINT)
+ib_run() {
+	local set=$1 how=$2 run=$3 w=$4 t r t0 t1 t2 mem rc td sum
+	shift 4
+	rm -f /tmp/ib_t1 /tmp/ib.err /tmp/ib.json /tmp/ib.ef
+	mkfifo /tmp/ib.ef
+	# the reader stamps the "Tracing" line as it comes, and keeps reading
+	(while IFS= read -r l; do
+		case $l in Tracing*) ib_now > /tmp/ib_t1 ;; esac
+		printf '%s\n' "$l"
+	done < /tmp/ib.ef > /tmp/ib.err) &
+	r=$!
+	t0=$(ib_now)
+	$CLI trace --json -v "$@" > /tmp/ib.json 2> /tmp/ib.ef &
+	t=$!
+	wait_until 300 eval "test -s /tmp/ib_t1 || ! alive $t" ||
+		note "instbench $set $how $run: not attached after 300 s"
+	t1=$(cat /tmp/ib_t1 2>/dev/null || echo "$t0")
+	mem=$(ib_mem "$t")
+	if [ "$w" = - ]; then
+		kill -INT "$t" 2>/dev/null
+	else
+		echo go >&3
+	fi
+	if ! wait_until 120 eval "! alive $t"; then
+		note "instbench $set $how $run: trace still running after 120 s: killed"
+		kill -INT "$t"
+		sleep 1
+	fi
+	wait "$t"
+	rc=$?
+	t2=$(ib_now)
+	wait_until 300 eval "! ib_reapers" || note "instbench: reapers left after 300 s"
+	td=$(ib_ms "$t2" "$(ib_now)")
+	wait "$r"
+	sum=$(awk -F'"args":\\[' 'NF > 1 {
+		split($2, a, /[],]/)
+		c++; s += a[1]
+		if (min == "" || a[1] < min) min = a[1]
+		if (a[1] > max) max = a[1]
+	} END { printf "%d %d %d %d", c, s, min, max }' /tmp/ib.json)
+	echo "@@ib $set $how $run $(ib_ms "$t0" "$t1") $mem $rc $sum $td"
+	emit "ib_${set}_${how}_$run.err" /tmp/ib.err
+}
+# ib_workload M: start /x/M waiting on fd 3 (a FIFO held open here, so
+# that its open does not block); its pid once it has mapped libc
+ib_workload() {
+	local w
+	/x/"$1" 1 < /tmp/ib.wf > /dev/null 2>&1 &
+	w=$!
+	wait_until 30 grep -qs 'libc' "/proc/$w/maps" || note "instbench: /x/$1 did not start"
+	echo "$w"
+}
+scenario_instbench() {
+	local m n c run w
+	[ -f /x/instbench.conf ] && . /x/instbench.conf
+	note "instbench: $IB_RUNS runs; preempt $(cat /sys/kernel/debug/sched/preempt 2>/dev/null || echo unknown)"
+	$CLI features > /tmp/features.txt 2>&1
+	emit features.txt /tmp/features.txt
+	rm -f /tmp/ib.wf
+	mkfifo /tmp/ib.wf
+	for m in m1 m10 m100 rt; do
+		[ -f "/x/$m" ] || continue
+		# rt: 22 probes over 40 sites, each fired once
+		case $m in rt) n='gen:*' c=40 ;; *) n=many:site c=${m#m} ;; esac
+		run=1
+		while [ "$run" -le "$IB_RUNS" ]; do
+			# AUTO by path (a PIE: inst before 5.15), AUTO by -p
+			# (ipmap before 5.15), inst forced by -p: the same
+			# process, the same sites
+			for how in auto_path auto_pid inst_pid; do
+				exec 3<> /tmp/ib.wf
+				w=$(ib_workload "$m")
+				case $how in
+				auto_path) ib_run "$m" "$how" "$run" "$w" --count "$c" "/x/$m:$n" ;;
+				auto_pid) ib_run "$m" "$how" "$run" "$w" --count "$c" -p "$w" "/x/$m:$n" ;;
+				inst_pid) ib_run "$m" "$how" "$run" "$w" --count "$c" --mode inst -p "$w" "/x/$m:$n" ;;
+				esac
+				exec 3>&-
+			done
+			run=$((run + 1))
+		done
+	done
+	# the real probe sets, by path, nothing fired: python3.11 (a
+	# non-PIE: AUTO takes ipmap; inst forced beside it) and libruby (a
+	# library: inst)
+	run=1
+	while [ "$run" -le "$IB_RUNS" ]; do
+		if [ -f /x/python3.11 ]; then
+			ib_run python auto_path "$run" - --best-effort '/x/python3.11:python:*'
+			ib_run python inst_path "$run" - --best-effort --mode inst '/x/python3.11:python:*'
+		fi
+		[ -f /x/libruby.so ] &&
+			ib_run ruby auto_path "$run" - --best-effort '/x/libruby.so:ruby:*'
+		run=$((run + 1))
+	done
+	# the cap: 1100 distinct specs by path, AUTO where it takes inst
+	# (before 5.15), else inst forced; refused in one line, nothing made
+	if [ -f /x/m1100 ]; then
+		if [ "$(auto_mode)" = ipmap ]; then m=auto; else m=inst; fi
+		note "instbench cap: --mode $m"
+		t=$(ib_now)
+		$CLI trace --mode "$m" /x/m1100:many:site > /tmp/ib_cap.out 2> /tmp/ib_cap.err
+		rc ib_cap $?
+		echo "@@time ib_cap $t $(ib_now)"
+		emit ib_cap.err /tmp/ib_cap.err
+		emit ib_cap.out /tmp/ib_cap.out
+		leftovers > /tmp/ib_cap.left
+		emit ib_cap.left /tmp/ib_cap.left
+	fi
+}

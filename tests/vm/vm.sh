@@ -24,6 +24,7 @@
 # 6.12, 5.10; default the first); USDTKIT_VM_TIMEOUT (s, default 300,
 # and 120 more per further scenario) for the whole boot;
 # USDTKIT_CACHE (scripts/cross-apt.sh) for kernels and busybox;
+# USDTKIT_VM_EXTRA (bench/vm_inst.sh): see below;
 # USDTKIT_VM_JIT=1 turns the BPF JIT on (net.core.bpf_jit_enable) before
 # the scenario, on kernels where it is off by default (armhf, i686).
 set -eu
@@ -99,6 +100,9 @@ cp "$build/tests/vm/libvmsites.so" "$root/lib/"
 for f in "$root/bin/usdtkit" "$root/w/"* "$root/lib/libvmsites.so"; do
 	copy_libs "$f"
 done
+# USDTKIT_VM_EXTRA: a directory copied as it is into the guest's root
+# (bench/vm_inst.sh: its workloads and probe sets in /x)
+[ -z "${USDTKIT_VM_EXTRA:-}" ] || cp -a "$USDTKIT_VM_EXTRA/." "$root/"
 cp "$here/guest.sh" "$root/guest.sh"
 cp "$here/../../bench/startup_configs" "$root/startup_configs"
 cat > "$root/init" <<EOI
