@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <linux/bpf.h>
 #include <usdtkit/attach.h>
@@ -117,6 +118,9 @@ int usdtkit__noop_multi_prog(void);
 
 /* optprobe.c: features->uprobe_opt_nop5 and _nop10, by trying them */
 void usdtkit__probe_uprobe_opt(struct usdtkit_features *f);
+/* optprobe.c: has process @pid a [uprobes-trampoline] mapping (a uprobe
+ * of it was optimized)? */
+bool usdtkit__uprobe_trampoline(pid_t pid);
 
 /*
  * Why the kernel refused to register the uprobe at @t, where the errno

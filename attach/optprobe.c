@@ -75,7 +75,7 @@ static int file_of(const void *addr, char *path, size_t len, uint64_t *off)
 	return err;
 }
 
-static bool maps_trampoline(pid_t pid)
+bool usdtkit__uprobe_trampoline(pid_t pid)
 {
 	char path[32], line[512];
 	bool found = false;
@@ -141,7 +141,7 @@ static bool optimized(void (*site)(void))
 		/* the child's reply means both hits are done */
 		if (link >= 0 && send(sv[0], &c, 1, MSG_NOSIGNAL) == 1 &&
 		    recv(sv[0], &c, 1, 0) == 1)
-			opt = maps_trampoline(pid);
+			opt = usdtkit__uprobe_trampoline(pid);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 	}

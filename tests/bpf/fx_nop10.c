@@ -9,10 +9,9 @@
  * Prints "ready"; for each number N on stdin runs N calls and prints
  * "done CORRUPT NS_PER_CALL".
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <sys/sdt.h>
-#include <time.h>
+
+#include "fx_loop.h"
 
 long fx_nop10(long r);
 long fx_glob;
@@ -35,29 +34,7 @@ __asm__(".text\n"
 	"	ret\n"
 	".size fx_nop10, .-fx_nop10\n");
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
 int main(void)
 {
-	char line[64];
-	long next = 1;
-
-	printf("ready\n");
-	fflush(stdout);
-	while (fgets(line, sizeof(line), stdin)) {
-		long i, n = atol(line), corrupt = 0;
-		long long t0 = now_ns();
-
-		for (i = 0; i < n; i++, next++)
-			corrupt += fx_nop10(next) != 2 * next + 1;
-		printf("done %ld %lld\n", corrupt, n ? (now_ns() - t0) / n : 0);
-		fflush(stdout);
-	}
-	return 0;
+	return fx_loop(fx_nop10);
 }

@@ -27,6 +27,7 @@
 
 #include <usdtkit/attach.h>
 
+#include "attach/internal.h"
 #include "check.h"
 #include "kstate.h"
 #include "fx_run.h"
@@ -556,22 +557,6 @@ static int on_nop10(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static bool has_trampoline(pid_t pid)
-{
-	char path[64], line[512];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, "[uprobes-trampoline]") != NULL;
-	fclose(f);
-	return found;
-}
-
 /*
  * Every hit counted with every argument right, in @mode, and the site
  * optimized exactly where the kernel optimizes nop10: there usdtkit
@@ -608,7 +593,7 @@ static void nop10_case(enum usdtkit_mode mode)
 	corrupt = nop5_fire(&a, &ns);
 	if (rb)
 		ring_buffer__consume(rb);
-	tramp = has_trampoline(a.pid);
+	tramp = usdtkit__uprobe_trampoline(a.pid);
 	printf("  %s: %d hits of %d, %d with every argument right, red zone "
 	       "corrupted in %ld calls, trampoline %s (kernel optimizes nop10: %s), "
 	       "%lld ns/call (%lld without a probe)\n", usdtkit_mode_str(mode),
