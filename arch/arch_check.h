@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "arch.h"
+#include "spec/arch.h"
 
 /* A bounded output buffer; overflow is sticky. */
 struct usdtkit_out {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch_check.h"
+#include "arch/arch_check.h"
 #include "arch_table.h"
 
 #define USDTKIT_DECLARE_CHECK(l) extern const struct usdtkit_check_ops usdtkit_check_##l;

@@ -5,7 +5,7 @@
 	// its configuration and definitions hold for every block after it
 	// in the including file. Comments here stay out of the generated C.
 
-	// the scanners read through USDTKIT_PEEK (core/lex.h): a virtual
+	// the scanners read through USDTKIT_PEEK (core/spec/lex.h): a virtual
 	// NUL at the end of the operand, so no bounds checks (yyfill)
 	re2c:api = custom;
 	re2c:api:style = free-form;
@@ -25,7 +25,7 @@
 	ident = [A-Za-z_.][A-Za-z0-9_.$]*;
 	num = "0" [xX] [0-9a-fA-F]+ | "0" [bB] [01]+ | [0-9]+;
 
-	// the fast paths' decimal (usdtkit__fast_num in core/lex.h), and
+	// the fast paths' decimal (usdtkit__fast_num in core/spec/lex.h), and
 	// what ends an operand: a blank or the (virtual) NUL
 	fdec = "-"? ("0" | [1-9] [0-9]*);
 	feop = [\x00 \t\n\r\v\f];

@@ -15,10 +15,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "backend.h"
-#include "opts.h"
-#include "proc.h"
-#include "spectable.h"
+#include "attach/backend.h"
+#include "base/opts.h"
+#include "elf/proc.h"
+#include "spec/spectable.h"
 
 #define ET_EXEC_TYPE 2
 

@@ -12,7 +12,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "backend.h"
+#include "attach/backend.h"
 
 static const struct usdtkit__backend *const backends[] = {
 	[USDTKIT_MODE_MULTI] = &usdtkit__backend_multi,

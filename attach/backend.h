@@ -10,7 +10,8 @@
 
 #include <linux/bpf.h>
 
-#include "internal.h"
+#include "attach/internal.h"
+#include "attach/mode.h"
 
 struct usdtkit_proc;
 
@@ -59,9 +60,6 @@ extern const struct usdtkit__backend usdtkit__backend_inst;	/* inst.c */
 
 /* backend.c: the backend of @mode, NULL for AUTO and unknown modes */
 const struct usdtkit__backend *usdtkit__backend_of(enum usdtkit_mode mode);
-/* why this kernel cannot attach in @mode, and what to use instead: NULL
- * when it can (the trace engine says it in its own words) */
-const char *usdtkit__mode_refusal(enum usdtkit_mode mode, const char **instead);
 
 /*
  * The mode an attach of @prog in @mode uses: AUTO resolved among the

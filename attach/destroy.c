@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "attach/internal.h"
 
 #define DESTROY_THREADS 256
 /* small stacks: every thread must fit a 32-bit address space too */

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "arch.h"
-#include "internal.h"
+#include "spec/arch.h"
+#include "attach/internal.h"
 
 /*
  * The register file the running kernel hands a BPF program for @arch: the

@@ -16,7 +16,7 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
-#include "internal.h"
+#include "attach/internal.h"
 
 /*
  * libbpf 1.x lays out struct bpf_link (private) as below and calls

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "attach/internal.h"
 
 /*
  * The kernel keeps one uprobe per file and offset, shared by every tracer,

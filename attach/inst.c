@@ -31,7 +31,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "backend.h"
+#include "attach/backend.h"
 
 /*
  * Programs a manager (one spec map) may hold at once: each is a program

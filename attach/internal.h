@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/bpf.h>
 #include <usdtkit/attach.h>
 #include <usdtkit/bpf_spec.h>
 
-#include "log.h"
+#include "base/log.h"
 
 struct bpf_object;
 struct bpf_program;
@@ -102,10 +103,16 @@ static inline int usdtkit__append(void **arr, size_t *n, size_t elem, const void
 	return 0;
 }
 
-/* features.c */
+/* sys.c: a uprobe_multi link (bpf(2) itself: libbpf 1.1 has no API) */
 int usdtkit__sys_uprobe_multi(int prog_fd, const char *path,
 			      const uint64_t *offsets, const uint64_t *ref_ctrs,
 			      const uint64_t *cookies, uint32_t cnt, int pid);
+/* sys.c: kprobe programs of @n insns for @type, "r0 = 0; exit", and one
+ * that does nothing for uprobe_multi links that only ask the kernel a
+ * question; an fd or a negative errno */
+int usdtkit__load_probe_prog(const struct bpf_insn *insns, size_t n,
+			     enum bpf_attach_type type);
+int usdtkit__load_ret0(enum bpf_attach_type type);
 int usdtkit__noop_multi_prog(void);
 
 /* optprobe.c: features->uprobe_opt_nop5 and _nop10, by trying them */

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "backend.h"
-#include "proc.h"
+#include "attach/backend.h"
+#include "elf/proc.h"
 
 #define ET_EXEC_TYPE 2
 

@@ -17,8 +17,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "internal.h"
-#include "spectable.h"
+#include "attach/internal.h"
+#include "spec/spectable.h"
 
 static pthread_mutex_t managers_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct usdtkit_manager *managers;

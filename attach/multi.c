@@ -11,7 +11,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "backend.h"
+#include "attach/backend.h"
 
 /* Its part of the link: a uprobe_multi link per file attached. */
 struct multi_links {

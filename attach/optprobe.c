@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "attach/internal.h"
 
 #if defined(__x86_64__)
 

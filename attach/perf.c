@@ -29,7 +29,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "backend.h"
+#include "attach/backend.h"
 
 #define UPROBE_PMU "/sys/bus/event_source/devices/uprobe/"
 

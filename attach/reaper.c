@@ -32,7 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "attach/internal.h"
 
 #define REAPER_STACK (64 * 1024)
 

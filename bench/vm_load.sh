@@ -4,7 +4,8 @@
 # agg scenario printed (tests/vm/guest.sh, load_configs; tests/vm/
 # check.py holds each count to a quarter of the verifier's 1M). Run
 # `sh scripts/vm.sh all` (or any kernels) first; this reads
-# build-cross/TARGET/tests/vm/run-*agg/console.log.
+# build-cross/TARGET/tests/vm/run-*agg/console.log (or run-*cell, a
+# boot of every scenario).
 #
 # One row per target, kernel and configuration: the verifier's processed
 # instructions, xlated instructions, and the verification and load time
@@ -44,10 +45,10 @@ host_loads() (
 {
 [ $host = 0 ] || host_loads
 for t in "$@"; do
-	for d in build-cross/$t/tests/vm/run-*agg; do
+	for d in build-cross/$t/tests/vm/run-*agg build-cross/$t/tests/vm/run-*cell; do
 		[ -f "$d/console.log" ] || continue
 		tt=${d#build-cross/}; tt=${tt%%/*}
-		k=$(grep -a -m1 '^@@begin' "$d/console.log" |
+		k=$(grep -a -m1 '^@@begin' "$d/console.log" | tr -d '\r' |
 			awk '{ split($4, v, "[.-]"); print v[1] "." v[2] }')
 		# @@| load_NAME.err usdtkit: loaded usdtkit_trace: features F,
 		# N insns processed, X xlated, verified in V ms, load L ms

@@ -30,6 +30,7 @@
 
 #include <usdtkit/trace.h>
 
+#include "base/clock.h"
 #include "cli.h"
 #include "trace.h"
 #include "trace_opts.h"
@@ -111,14 +112,6 @@ static int libbpf_msg(enum libbpf_print_level level, const char *fmt, va_list ap
 	if (!libbpf_verbose || level == LIBBPF_DEBUG)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static int on_hit(void *ctx, const struct usdtkit_trace_hit *h)
@@ -232,7 +225,7 @@ static int run(struct tracer *t)
 
 	while (!stop_signal(t) && !count_reached(t)) {
 		int timeout = 100;
-		uint64_t now = now_ns();
+		uint64_t now = clock_mono_ns();
 
 		if (end && now >= end)
 			break;
@@ -246,7 +239,7 @@ static int run(struct tracer *t)
 		trace_refresh_tick(t, now, &refresh);
 		timeout = until(now, end, until(now, tick, timeout));
 		err = wait_events(t, timeout);
-		if (trace_metrics_step(t, now_ns()))
+		if (trace_metrics_step(t, clock_mono_ns()))
 			return -EIO;
 		jw_flush(t->out);
 		/* a closed pipe (| head) ends the trace like Ctrl-C */
@@ -663,7 +656,7 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 	if (err)
 		return err;
 	/* the first textfile is there once "Tracing" is said */
-	trace_metrics_begin(t, now_ns());
+	trace_metrics_begin(t, clock_mono_ns());
 	if (!t->quiet)
 		say_tracing(t);
 	return usdtkit_trace_go(t->tr);
@@ -713,7 +706,7 @@ int cmd_trace(int argc, char **argv)
 	} else if (err) {
 		rc = t.usage_error ? EXIT_USAGE : EXIT_BAD_INPUT;
 	} else if (trace_agg_any(&t) && !trace_metrics_on(&t) &&
-		   trace_agg_report(&t, false, now_ns())) {
+		   trace_agg_report(&t, false, clock_mono_ns())) {
 		rc = EXIT_BAD_INPUT;
 	}
 	jw_flush(t.out);

@@ -2,7 +2,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "../core/utf8.h"
+#include "base/escape.h"
 #include "json.h"
 
 /*
@@ -314,27 +314,24 @@ void json_arg(struct jw *f, const struct usdtkit_arch *arch, const char *spec,
 	jw_putc(f, '}');
 }
 
+static void jw_put_cb(void *w, const char *s, size_t n)
+{
+	jw_put((struct jw *)w, s, n);
+}
+
+static void file_put_cb(void *f, const char *s, size_t n)
+{
+	fwrite(s, 1, n, (FILE *)f);
+}
+
 /*
- * Text from a file (names, argument strings, paths) as it is, but for
- * control characters, which become \xNN: a hostile file must not move
- * the terminal's cursor, set its title or forge lines of our output.
+ * Text from a file (names, paths) as it is, but for what escape.h
+ * escapes: a hostile file must not move the terminal's cursor, set its
+ * title or forge lines of our output.
  */
 void jw_text(struct jw *w, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i = 0, run;
-
-	while (i < n) {
-		for (run = i; run < n && (unsigned char)s[run] >= 0x20 && s[run] != 0x7f; run++)
-			;
-		jw_put(w, s + i, run - i);
-		if (run == n)
-			break;
-		JW_LIT(w, "\\x");
-		jw_putc(w, hex[(unsigned char)s[run] >> 4]);
-		jw_putc(w, hex[s[run] & 15]);
-		i = run + 1;
-	}
+	usdtkit_escape_put(jw_put_cb, w, s, n, 0);
 }
 
 /* Bytes from a process as a JSON string: what is not well-formed UTF-8
@@ -388,58 +385,18 @@ void json_str_bytes(struct jw *w, const char *s, size_t n)
 	jw_putc(w, '"');
 }
 
-/*
- * Bytes from a process as a double-quoted C-like string for a terminal:
- * " and \ escaped, control characters (C0, DEL and C1) and what is not
- * well-formed UTF-8 as \xNN, printable UTF-8 as is.
- */
+/* Bytes from a process as a double-quoted C-like string for a terminal:
+ * escape.h's rule, " and \ escaped too. */
 void jw_text_quoted(struct jw *w, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, run, len, k;
-	unsigned int cp = 0;
-
 	jw_putc(w, '"');
-	while (i < n) {
-		for (run = i; run < n && u[run] >= 0x20 && u[run] < 0x7f &&
-		     u[run] != '"' && u[run] != '\\'; run++)
-			;
-		jw_put(w, s + i, run - i);
-		i = run;
-		if (i == n)
-			break;
-		if (u[i] == '"' || u[i] == '\\') {
-			jw_putc(w, '\\');
-			jw_putc(w, (char)u[i++]);
-			continue;
-		}
-		len = u[i] >= 0x80 ? utf8_seq_len(u + i, n - i, &cp) : 0;
-		if (len && cp >= 0xa0) {
-			jw_put(w, s + i, len);
-			i += len;
-			continue;
-		}
-		/* one byte, or every byte of a C1 control */
-		for (k = 0; k < (len ? len : 1); k++, i++) {
-			JW_LIT(w, "\\x");
-			jw_putc(w, hex[u[i] >> 4]);
-			jw_putc(w, hex[u[i] & 15]);
-		}
-	}
+	usdtkit_escape_put(jw_put_cb, w, s, n, USDTKIT_ESC_QUOTE);
 	jw_putc(w, '"');
 }
 
 /* A message line on @f, escaped like jw_text(), then a newline. */
 void put_text_line(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
+	usdtkit_escape_put(file_put_cb, f, s, strlen(s), 0);
 	fputc('\n', f);
 }

@@ -3,7 +3,7 @@
 # turns its answers into variables and into two generated headers:
 #
 #   gen/arch_manifest.h  the registry's lists and each target's identity,
-#                        for the library (core/registry.c, arch/*_regs.c)
+#                        for the library (core/spec/registry.c, arch/*_regs.c)
 #   gen/arch_table.h     the per-target facts the tests and fuzz
 #                        harnesses need (Debian name, compilers, IP member)
 #

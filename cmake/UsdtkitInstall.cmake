@@ -54,12 +54,13 @@ if(USDTKIT_WITH_BPF AND USDTKIT_HAVE_TRACE)
 elseif(USDTKIT_WITH_BPF)
   # the trace engine needs the BPF programs (USDTKIT_HAVE_TRACE)
   install(DIRECTORY include/usdtkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-    FILES_MATCHING PATTERN "*.h" PATTERN "trace.h" EXCLUDE)
+    FILES_MATCHING PATTERN "*.h" PATTERN "trace.h" EXCLUDE
+    PATTERN "metrics.h" EXCLUDE)
 else()
   install(DIRECTORY include/usdtkit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
     FILES_MATCHING PATTERN "*.h" PATTERN "attach.h" EXCLUDE
     PATTERN "usdtkit.bpf.h" EXCLUDE PATTERN "bpf_spec.h" EXCLUDE
-    PATTERN "trace.h" EXCLUDE)
+    PATTERN "trace.h" EXCLUDE PATTERN "metrics.h" EXCLUDE)
 endif()
 install(FILES ${USDTKIT_GEN_INCLUDE}/usdtkit/version.h
   ${USDTKIT_GEN_INCLUDE}/usdtkit/config.h

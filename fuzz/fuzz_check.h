@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch.h"	/* register table and layouts, to check the IR */
+#include "spec/arch.h"	/* register table and layouts, to check the IR */
 
 /* The args string being checked, printed with a broken invariant. */
 static const char *fz_ctx;
@@ -50,7 +50,7 @@ static inline void fz_print_ctx(void)
 		}                                                            \
 	} while (0)
 
-/* The splitter's blanks (core/spec.c). */
+/* The splitter's blanks (core/spec/spec.c). */
 static inline int fz_blank(char c)
 {
 	return c == ' ' || (c >= '\t' && c <= '\r');

@@ -12,7 +12,7 @@
  */
 #include <stdint.h>
 
-#include "file.h"
+#include "elf/file.h"
 #include "fuzz_sites.h"
 #include "fuzz_targets.h"
 

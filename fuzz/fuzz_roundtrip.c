@@ -32,7 +32,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#include "arch_check.h"
+#include "arch/arch_check.h"
 #include "fuzz_check.h"
 #include "fuzz_targets.h"
 

@@ -10,7 +10,7 @@
 #define USDTKIT_FUZZ_SITES_H
 
 #include "fuzz_check.h"
-#include "spectable.h"
+#include "spec/spectable.h"
 
 /* Diagnostics: each is one line, never empty, never with a newline. */
 static inline void fz_print(void *ctx, enum usdtkit_log_level level, const char *msg)

@@ -41,7 +41,7 @@ static void check_alone(const struct usdtkit_arch *arch, const char *text,
 }
 
 /* The fast path declines operand @i or gives the token grammar's IR and
- * end: where core/spec.c hands it over (up to the end of the trimmed args
+ * end: where core/spec/spec.c hands it over (up to the end of the trimmed args
  * string) and alone. */
 static void check_grammars(const struct usdtkit_arch *arch, const char *text,
 			   size_t len, const struct usdtkit_arg *a, int i)

@@ -52,27 +52,29 @@ done
 sh scripts/cross.sh
 
 # VM proof: trace on each target's own kernel under qemu-system, one
-# boot per scenario (needs the cross builds above).
-sh scripts/vm.sh
-# ... and the kernels around it that boards run: 5.10 (no BPF cookies:
-# AUTO picks ipmap, perf is refused) and 6.12 (uprobe_multi; riscv64's
-# first kernel is 6.12 already). s390x and ppc64el have a 6.12 too, left
-# out here because Debian's mirror lacks their kernel packages now (the
-# note of docs/ARCHES.md, "The matrix"); i686 has none (Debian 13 has no
-# i386 kernel); mips64el's (bookworm-backports' 6.12.95) oopses in the
-# kernel's rseq code under load (docs/ARCHES.md): run by hand. `sh scripts/vm.sh all` boots every target on every
-# kernel of its manifest (docs/ARCHES.md).
-sh scripts/vm.sh x86_64 aarch64 armhf 5.10 6.12
-# the newest kernel, Linux 7.3 from Debian's trixie-backports (7.x ships
-# its image in linux-binary-*, tests/vm/fetch.sh): one cell, the cheapest
-# (x86_64: its 7.3 runs the nop10 scenario too, the proof that usdtkit
-# attaches at an optimized nop10; 9 boots, 130-180 s under TCG here);
-# aarch64's 7.3 is run by hand (docs/ARCHES.md, "Linux 7.3")
-sh scripts/vm.sh x86_64 7.3
-# riscv64's 6.1: Debian 12 has no riscv64 kernel, so scripts/riscv64/
-# kernel.sh builds it from Debian's linux source (cached after the first
-# time; about 6 minutes of a fresh run's 2 cores)
-sh scripts/vm.sh riscv64 6.1
+# boot per kernel that runs every scenario (a cell), two cells at a time
+# (needs the cross builds above): every target's first kernel, and
+# - riscv64's 6.1: Debian 12 has no riscv64 kernel, so
+#   scripts/riscv64/kernel.sh builds it from Debian's linux source
+#   (cached after the first time; about 6 minutes of one core, so it
+#   goes first, beside the other cells);
+# - the kernels around the first that boards run: 5.10 (no BPF cookies:
+#   AUTO picks inst or ipmap, perf is refused) and 6.12 (uprobe_multi;
+#   riscv64's first kernel is 6.12 already), on x86_64, aarch64 and
+#   armhf. s390x and ppc64el have a 6.12 too, left out here because
+#   Debian's mirror lacks their kernel packages now (docs/ARCHES.md, "The
+#   matrix"); i686 has none (Debian 13 has no i386 kernel); mips64el's
+#   (bookworm-backports' 6.12.95) oopses in the kernel's rseq code under
+#   load (docs/ARCHES.md): run by hand;
+# - the newest kernel, Linux 7.3 from Debian's trixie-backports (7.x
+#   ships its image in linux-binary-*, tests/vm/fetch.sh): one cell, the
+#   cheapest (x86_64: its 7.3 runs the nop10 scenario too, the proof
+#   that usdtkit attaches at an optimized nop10); aarch64's 7.3 is run by
+#   hand (docs/ARCHES.md, "Linux 7.3").
+# `sh scripts/vm.sh all` boots every target on every kernel of its
+# manifest (docs/ARCHES.md).
+sh scripts/vm.sh riscv64:6.1 first x86_64:5.10 x86_64:6.12 aarch64:5.10 \
+	aarch64:6.12 armhf:5.10 armhf:6.12 x86_64:7.3
 
 # Fuzzing: the libFuzzer harnesses, replay and bounded runs.
 sh fuzz/ci.sh

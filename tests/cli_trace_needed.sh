@@ -1,6 +1,6 @@
 #!/bin/sh
 # The libraries an executable needs, as the loader finds them
-# (usdtkit_needed(), core/needed.c), and `usdtkit trace -c CMD
+# (usdtkit_needed(), core/elf/needed.c), and `usdtkit trace -c CMD
 # PROVIDER:NAME` finding its probes there.
 #  - needed_print's list equals ldd's (glibc's own loader, run in its
 #    list mode), compared as files: system programs, the fixture

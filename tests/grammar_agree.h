@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch.h"
-#include "lex.h"
+#include "spec/arch.h"
+#include "spec/lex.h"
 
 /* Which field differs, and both values printed. */
 struct ga_diff {
@@ -34,7 +34,7 @@ enum ga_result {
 	GA_AGREED = 1,		/* both parsed it to the same IR */
 };
 
-/* The blank argument core/spec.c starts every operand from (arg_init). */
+/* The blank argument core/spec/spec.c starts every operand from (arg_init). */
 static inline void ga_arg_blank(struct usdtkit_arg *a, uint32_t op_off)
 {
 	static const struct usdtkit_reg none = { -1, -1, -1, 0, 0 };
@@ -45,7 +45,7 @@ static inline void ga_arg_blank(struct usdtkit_arg *a, uint32_t op_off)
 }
 
 /*
- * The token grammar as core/spec.c runs it (parse_tokens): where a valid
+ * The token grammar as core/spec/spec.c runs it (parse_tokens): where a valid
  * operand ends, NULL for an invalid one. @spec is the whole args string,
  * which error and symbol positions are relative to.
  */
@@ -170,7 +170,7 @@ static inline void ga_pos(char *buf, size_t n, const char *p, const char *op)
 
 /*
  * Run the operand at @op (up to @end, the end of the args string @spec,
- * as core/spec.c hands it over) through both grammars of @arch.
+ * as core/spec/spec.c hands it over) through both grammars of @arch.
  */
 static inline enum ga_result ga_check(const struct usdtkit_arch *arch,
 				      const char *spec, const char *op,
@@ -191,7 +191,7 @@ static inline enum ga_result ga_check(const struct usdtkit_arch *arch,
 	if (!fe)
 		return ga_untouched(d, canary.bytes, sizeof(canary), 0xa5) ?
 			       GA_DECLINED : GA_FAILED;
-	/* then both from the blank that core/spec.c starts from */
+	/* then both from the blank that core/spec/spec.c starts from */
 	ga_arg_blank(&fast, off);
 	ga_arg_blank(&token, off);
 	fe = arch->parse_fast(arch, op, end, &fast);

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-"""trace/http_serve.c against hostile clients, through tests/http_serve_drv.
+"""export/http_serve.c against hostile clients, through tests/http_serve_drv.
 
 On 127.0.0.1, a port the kernel picks: every kind of request once with its
 status (200, HEAD, 404, 405, 400, 414, 431), then all the hostile clients
@@ -35,7 +35,9 @@ TIMEOUT_S = 5.0         # its time per connection (the default)
 RSS_BOUND = 4 << 20     # bytes VmHWM may grow over VmRSS after start-up
 FIXED = (b'# HELP drv_fixed A fixed value.\n'
          b'# TYPE drv_fixed gauge\n'
-         rb'drv_fixed{k="v\"\\\\\\x0a\\x80"} 18446744073709551615' b'\n'
+         # v " \ LF 0x80, rendered (core/escape.h, quoted) then escaped
+         # for the format (export/prom.h)
+         rb'drv_fixed{k="v\\\"\\\\\\x0a\\x80"} 18446744073709551615' b'\n'
          b'# HELP drv_scrapes_total Bodies made, this one included.\n'
          b'# TYPE drv_scrapes_total counter\n')
 CTYPE = 'text/plain; version=0.0.4; charset=utf-8'

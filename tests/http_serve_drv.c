@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The test driver of trace/http_serve.c (tests/http_hostile.py): serves
+ * The test driver of export/http_serve.c (tests/http_hostile.py): serves
  * GET /metrics on ADDR from a poll loop like trace's (the server's fd and
  * a signalfd), until SIGTERM or SIGINT. The body is a fixed family and a
- * counter of the bodies made so far, written with trace/prom.c, and
+ * counter of the bodies made so far, written with export/prom.c, and
  * pad=N bytes of comment after them. Prints "port N" once listening.
  *   http_serve_drv ADDR [max_conns=N] [timeout_ms=N] [max_request=N]
  *                       [max_held=N] [pad=N]
@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "http_serve.h"
-#include "prom.h"
+#include "export/http_serve.h"
+#include "export/prom.h"
 
 struct drv {
 	unsigned long long scrapes;

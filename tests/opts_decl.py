@@ -3,7 +3,7 @@
 """Every options struct the tree declares is zero in its padding.
 
 The library refuses a non-zero byte past the last field it knows
-(core/opts.h), and C leaves the padding of `struct T o = { .sz = ... }`
+(core/base/opts.h), and C leaves the padding of `struct T o = { .sz = ... }`
 unspecified: clang does not clear it. So an object of an options type
 (each `struct usdtkit_*` whose header defines TYPE__last_field) may only
 be made
@@ -38,7 +38,7 @@ TOKEN = re.compile(r"""
 """, re.S | re.M | re.X)
 ZEROERS = ("memset", "usdtkit__opts_copy")
 # the macros that may name an options type bare: the library's copy and
-# its size arithmetic (core/opts.h); any other (LIBBPF_OPTS, a macro of
+# its size arithmetic (core/base/opts.h); any other (LIBBPF_OPTS, a macro of
 # one's own) is a form this check cannot follow
 TYPE_MACROS = ("usdtkit__opts_copy", "usdtkit__opts_known", "sizeof",
                "offsetof")
@@ -47,7 +47,7 @@ AGGREGATE = ("struct", "union")
 
 def opts_types(root, files):
     """the options types: those a header of the tree names a last field
-    of (TYPE__last_field, which core/opts.h's copy needs)"""
+    of (TYPE__last_field, which core/base/opts.h's copy needs)"""
     names = set()
     for f in files:
         if f.endswith((".h", ".hpp")):

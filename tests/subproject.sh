@@ -48,17 +48,17 @@ if python3 - "$work/build/compile_commands.json" <<'PY'
 import json, sys
 cmds = json.load(open(sys.argv[1]))
 app = [c["command"].split() for c in cmds if c["file"].endswith("/app.c")]
-lib = [c["command"].split() for c in cmds if c["file"].endswith("/core/spec.c")]
+lib = [c["command"].split() for c in cmds if c["file"].endswith("/core/spec/spec.c")]
 bad = 0
 if len(app) != 1 or len(lib) != 1:
-    print("app.c or core/spec.c not compiled once:", len(app), len(lib))
+    print("app.c or core/spec/spec.c not compiled once:", len(app), len(lib))
     sys.exit(1)
 for flag in ("-Werror", "-Wextra", "-D_GNU_SOURCE"):
     if flag in app[0]:
         print("app.c is compiled with usdtkit's", flag)
         bad += 1
     if flag not in lib[0]:
-        print("core/spec.c is compiled without", flag)
+        print("core/spec/spec.c is compiled without", flag)
         bad += 1
 sys.exit(bad != 0)
 PY

@@ -19,8 +19,8 @@
 
 #include "check.h"
 #include "elfgen.h"
-#include "image.h"	/* the symbol index, driven directly */
-#include "symbols.h"
+#include "elf/image.h"	/* the symbol index, driven directly */
+#include "elf/symbols.h"
 
 static char tmpdir[] = "/tmp/usdtkit_hard.XXXXXX";
 

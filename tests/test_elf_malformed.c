@@ -20,7 +20,7 @@
 #include "arch_table.h"
 #include "check.h"
 #include "elfgen.h"
-#include "file.h"	/* usdtkit__notes_decode(): ELF32 big endian */
+#include "elf/file.h"	/* usdtkit__notes_decode(): ELF32 big endian */
 
 /* ------------------------------------------------------------------ */
 /* Harness                                                            */

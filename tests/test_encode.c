@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include "check.h"
-#include "internal.h"
+#include "attach/internal.h"
 
 static struct usdtkit_bpf_spec spec;
 

@@ -121,7 +121,7 @@ static bool is_blank(char c)
 	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-/* Every operand of @text as core/spec.c splits it, on @arch: in place
+/* Every operand of @text as core/spec/spec.c splits it, on @arch: in place
  * (the operand runs to the end of the args string) and alone. */
 static void check_args(const struct usdtkit_arch *arch, const char *text,
 		       size_t len, bool keep)

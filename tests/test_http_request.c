@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * trace/http_request.c: the status each request earns, whole and fed one
- * byte at a time (as a slow client sends it); and trace/http_addr.c: the
+ * export/http_request.c: the status each request earns, whole and fed one
+ * byte at a time (as a slow client sends it); and export/http_addr.c: the
  * listening addresses taken and refused.
  */
 #include <errno.h>
@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 
 #include "check.h"
-#include "http_request.h"
-#include "http_serve.h"
+#include "export/http_request.h"
+#include "export/http_serve.h"
 
 #define MAX 64
 /* a request and its status; sizeof: some hold NUL bytes */

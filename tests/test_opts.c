@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "opts.h"
+#include "base/opts.h"
 #if USDTKIT_HAVE_BPF
 #include <usdtkit/attach.h>
 #endif

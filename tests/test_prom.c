@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * trace/prom.c: the exposition text, byte for byte, for families, exact
+ * export/prom.c: the exposition text, byte for byte, for families, exact
  * integers, label values of any bytes and histograms; sticky errors; and
  * all of it through `promtool check metrics` when promtool is installed
  * (PROMTOOL, else promtool on PATH; Debian's package "prometheus").
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "prom.h"
+#include "export/prom.h"
 
 /* the buffer's text, NUL-terminated, for comparing */
 static char *text(struct prom_buf *b)
@@ -91,8 +91,9 @@ static void test_labels(void)
 
 	expect_label("plain:name.1", 12, "plain:name.1");
 	expect_label("", 0, "");
-	/* " by the format; \ doubled by the rendering, then by the format */
-	expect_label("a\"b\\c", 5, "a\\\"b\\\\\\\\c");
+	/* " and \ each get a backslash in the rendering, then the format
+	 * escapes every one of those */
+	expect_label("a\"b\\c", 5, "a\\\\\\\"b\\\\\\\\c");
 	/* controls, the newline among them, are \xHH: never a raw line */
 	expect_label("x\ny\tz\x7f", 6, "x\\\\x0ay\\\\x09z\\\\x7f");
 	expect_label("\0", 1, "\\\\x00");

@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 
-#include "arch.h"
+#include "spec/arch.h"
 #include "arch_table.h"
 #include "check.h"
 

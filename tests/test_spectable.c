@@ -4,7 +4,7 @@
 #include <errno.h>
 
 #include "check.h"
-#include "spectable.h"
+#include "spec/spectable.h"
 
 static int parse(const char *arch, const char *spec, struct usdtkit_arg *a)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
+#include "trace/internal.h"
 
 /* bpf_probe_read_user_str(): bytes copied with the NUL, cut at @size;
  * -EFAULT for NULL. The largest size asked for is kept, to check that
@@ -45,7 +45,7 @@ static long host_read_str(char *dst, unsigned int size, unsigned long long ptr)
 
 #define USDTKIT_FILTER_READ_STR(dst, size, ptr) host_read_str(dst, size, ptr)
 #define USDTKIT_FILTER_INLINE static inline
-#include "trace_filter_run.h"
+#include "trace/bpf/trace_filter_run.h"
 
 #define A63 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 

@@ -19,8 +19,8 @@
 
 #include <bpf/libbpf.h>
 
-#include "internal.h"
-#include "opts.h"
+#include "trace/internal.h"
+#include "base/opts.h"
 #include "trace.skel.h"
 
 /* probe @p, argument @a of the kind that @opt names: 0 or -EINVAL */

@@ -11,32 +11,8 @@
 
 #include <bpf/libbpf.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 #include "trace.skel.h"
-
-/*
- * Attach the trace's program to @prov:@name (quoted globs) of @path, or
- * of the traced process when !@path, as probe @i (cookie @i + 1), from
- * @file when the caller read it already. The one place a trace's attach
- * options are made: a first attach and a refresh after an upgrade must
- * ask the same (--children's any_process above all). NULL and errno.
- */
-struct usdtkit_link *usdtkit__trace_link(struct usdtkit_trace *t, size_t i,
-					 const char *path, const char *prov,
-					 const char *name,
-					 const struct usdtkit_file *file)
-{
-	struct bpf_program *prog = t->skel->progs.usdtkit_trace;
-	USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = i + 1,
-		     .mode = t->attach_mode, .print = usdtkit__trace_msg,
-		     .print_ctx = t, .file = file,
-		     .any_process = t->kids.on);
-
-	if (path)
-		return usdtkit_attach(prog, t->pid ? t->pid : -1, path, prov,
-				      name, &o);
-	return usdtkit_attach_pid(prog, t->pid, prov, name, &o);
-}
 
 /* Attach probe @i; on failure, -errno and *@why: the reason, naming the
  * file, probe and argument when the library said which (malloc'ed). */
@@ -141,7 +117,7 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 	/* the trace starts once every target is attached: hits of the first
 	 * targets while later ones were still attaching are dropped, so no
 	 * caller sees one probe and not yet another */
-	t->start_ns = usdtkit__now_ns();
+	t->start_ns = clock_mono_ns();
 	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events),
 				 usdtkit__on_event, t, NULL);
 	if (!t->rb) {

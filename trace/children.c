@@ -42,7 +42,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 #include "trace.skel.h"
 
 /* processes traced at once: the map is preallocated (a hash map that

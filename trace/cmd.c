@@ -41,7 +41,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 
 /* ---- running it ---- */
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 
 /* Append word @w (@n bytes) to *@argv; 0 or -ENOMEM. */
 static int push_word(char ***argv, size_t *argc, const char *w, size_t n)

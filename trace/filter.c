@@ -57,8 +57,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "trace_filter.h"
+#include "base/escape.h"
+#include "trace/internal.h"
+#include "trace/bpf/trace_filter.h"
 
 /* Bounds on the tree, so that no input recurses deeply or grows without
  * end: a program of 32 comparisons never needs more. */
@@ -153,30 +154,20 @@ static bool is_ident(int c, bool first)
 	       (!first && c >= '0' && c <= '9');
 }
 
-/* The current token as a message shows it: its text, bytes that would
- * not print as \xNN, cut if long. */
+/* The current token as a message shows it: its first 24 bytes by the
+ * one rule (escape.h), quoted, "..." after them if it is longer. */
 static const char *tok_desc(const struct parser *p, char *buf, size_t size)
 {
 	const struct tok *t = &p->cur;
-	size_t i, n = 0;
+	size_t n = t->len < 24 ? t->len : 24;
 
 	if (t->kind == T_END)
 		return "the end of the expression";
-	buf[n++] = '\'';
-	for (i = 0; i < t->len && n + 8 < size; i++) {
-		unsigned char c = (unsigned char)p->s[t->off + i];
-
-		if (i == 24) {
-			n += (size_t)snprintf(buf + n, size - n, "...");
-			break;
-		}
-		if (c >= 0x20 && c < 0x7f)
-			buf[n++] = (char)c;
-		else
-			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
-	}
-	buf[n++] = '\'';
-	buf[n] = 0;
+	/* room for the quotes, "..." and the NUL */
+	buf[0] = '\'';
+	usdtkit_escape(buf + 1, size - 5, p->s + t->off, n, 0);
+	n = strlen(buf);
+	snprintf(buf + n, size - n, "%s'", t->len > 24 ? "..." : "");
 	return buf;
 }
 

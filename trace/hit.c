@@ -3,7 +3,7 @@
  * the site that fired and its probe's note. */
 #include <string.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 
 /* A string slot: sizeof(struct usdtkit_trace_str), then str_len + 2
  * bytes (the NUL, and one to see a longer string), 8-aligned. */

@@ -8,8 +8,10 @@
 
 #include <usdtkit/trace.h>
 
-#include "log.h"
-#include "trace_event.h"
+#include "attach/mode.h"
+#include "base/clock.h"
+#include "base/log.h"
+#include "trace/bpf/trace_event.h"
 
 #define MAX_ARGS USDTKIT_BPF_MAX_ARGS
 
@@ -108,17 +110,13 @@ struct usdtkit_trace {
 
 #define trace_err(t, ...) usdtkit__warn(&(t)->log, __VA_ARGS__)
 
-/* trace.c: the print callback the engine hands to the layers below */
+/* msg.c: the print callback the engine hands to the layers below */
 void usdtkit__trace_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
-uint64_t usdtkit__now_ns(void);
 
-/* attach/backend.c: why this kernel cannot attach in @mode, and the
- * modes to use instead; NULL when it can */
-const char *usdtkit__mode_refusal(enum usdtkit_mode mode, const char **instead);
 
 /* attach.c: every link of the trace, released at once */
 void usdtkit__trace_detach(struct usdtkit_trace *t);
-/* attach.c: the trace's program attached as probe @i */
+/* link.c: the trace's program attached as probe @i */
 struct usdtkit_link *usdtkit__trace_link(struct usdtkit_trace *t, size_t i,
 					 const char *path, const char *prov,
 					 const char *name,

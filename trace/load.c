@@ -13,7 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 #include "trace.skel.h"
 
 /*
@@ -162,10 +162,10 @@ static int load_prog(struct usdtkit_trace *t)
 		bpf_program__set_log_buf(prog, log, LOAD_LOG_SIZE);
 		bpf_program__set_log_level(prog, 4);
 	}
-	t0 = usdtkit__now_ns();
+	t0 = clock_mono_ns();
 	err = trace__load(t->skel);
 	if (!err)
-		say_loaded(t, log, usdtkit__now_ns() - t0);
+		say_loaded(t, log, clock_mono_ns() - t0);
 	free(log);
 	return err;
 }

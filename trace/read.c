@@ -13,7 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 #include "trace.skel.h"
 
 struct percpu {

@@ -24,7 +24,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 #include "trace.skel.h"
 
 /* The file at a path, opened once for all its probes in one refresh. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 
 /* Levenshtein distance of @a and @b, at most @cap (a probe name is short:
  * one row of @b's length + 1, bounded) */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "trace/internal.h"
 
 /* ---- targets -> probes ---- */
 

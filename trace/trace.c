@@ -14,36 +14,9 @@
 
 #include <bpf/libbpf.h>
 
-#include "internal.h"
-#include "opts.h"
+#include "trace/internal.h"
+#include "base/opts.h"
 #include "trace.skel.h"
-
-uint64_t usdtkit__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * What the layers below say, passed on; while attaching, the first
- * warning is held back to become the one line about the failure.
- */
-void usdtkit__trace_msg(void *ctx, enum usdtkit_log_level level, const char *msg)
-{
-	struct usdtkit_trace *t = ctx;
-
-	if (level == USDTKIT_LOG_WARN)
-		t->warnings++;
-	if (level == USDTKIT_LOG_WARN && t->capture) {
-		if (!t->captured)
-			t->captured = strdup(msg);
-		return;
-	}
-	if (t->log.print)
-		t->log.print(t->log.ctx, level, msg);
-}
 
 struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 {

@@ -18,7 +18,7 @@
  *                                  flagged unsupported; plain pc is the
  *                                  probe address that pt_regs holds
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "arm/arm_regs.h"
 
 #include <stdbool.h>

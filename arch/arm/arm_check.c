@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch_check.h"
+#include "arch/arch_check.h"
 
 static int arm_print_mem(struct usdtkit_out *o, const struct usdtkit_arch *arch,
 			 const struct usdtkit_arg *a)

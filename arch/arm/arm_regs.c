@@ -7,7 +7,7 @@
  *   where an AArch32 task keeps r0..r14 in regs[0..14] (compat_sp is
  *   regs[13], compat_lr regs[14]), its pc in pc and cpsr in pstate.
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "arm/arm_regs.h"
 
 #define R(n) [ARME_R0 + (n)] = { "r" #n, ARM_R0 + (n), 4, 0 }

@@ -19,7 +19,7 @@
  * spellings ("Sp") are symbols to GAS too. The GAS aliases fp, lr, ip0 and
  * ip1 are read as x29, x30, x16 and x17.
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "arm64/arm64_regs.h"
 
 #include <stdbool.h>

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch_check.h"
+#include "arch/arch_check.h"
 
 static int log2_scale(unsigned int s)
 {

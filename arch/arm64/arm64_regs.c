@@ -6,7 +6,7 @@
  *   u64 regs[31]; u64 sp; u64 pc; u64 pstate;	(272 bytes)
  * xN and wN are two views of one slot (wN: the low 4 bytes).
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "arm64/arm64_regs.h"
 
 #define XW(n)                                                                \

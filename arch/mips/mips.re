@@ -9,12 +9,12 @@
  *   -24($fp)  ($4)        memory: disp(base); ($0) means no base
  *   sym  sym+8($2)        symbol-relative memory
  *   %got_ofst(sym)($3)    GOT-page relative: resolved like riscv's %lo()
- *                         (16 bits, core/resolve.c); other GOT operators
+ *                         (16 bits, core/spec/resolve.c); other GOT operators
  *                         (%got_disp, %got_page ...) flagged unsupported
  *   %tprel_lo(tls)($3)    thread-local (also %dtprel_lo ...): unsupported
  *   $f0 .. $f31           FP registers: unreadable by BPF
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "mips/mips_regs.h"
 
 #include <string.h>
@@ -262,7 +262,7 @@ static int mips_parse_reloc(struct usdtkit_lexer *lx, struct usdtkit_arg *arg,
 }
 
 /* %got_disp(sym)($gp) and the like read a GOT slot, not the symbol's
- * data (%got_ofst is resolved: core/resolve.c says how) */
+ * data (%got_ofst is resolved: core/spec/resolve.c says how) */
 static const char *const got_page_msg =
 	"GOT operand: the address read comes from the GOT";
 

@@ -25,7 +25,7 @@
  * mips64el and mips64 share names, ids and offsets; only the byte order
  * of the slots differs.
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "mips/mips_regs.h"
 
 #define MIPS_ROW(e, name, id) [MIPSE_##e] = { name, id, 8, 0 },

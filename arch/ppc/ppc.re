@@ -23,7 +23,7 @@
  * cannot be told from a general register; sdt.h's "nZr" never asks for
  * one.
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "ppc/ppc_regs.h"
 
 #include <errno.h>

@@ -12,7 +12,7 @@
  * the names and the slot order; only the byte order of the slots differs.
  * FP, vector and VSX registers are not in it.
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "ppc/ppc_regs.h"
 
 #define PPC_ROW(n) [PPCE_R##n] = { "r" #n, n, 8, 0 },

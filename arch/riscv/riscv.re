@@ -12,7 +12,7 @@
  *   f0 ft0 fs0 fa0      FP registers: unreadable by BPF
  *   v0 .. v31           vector registers (RVV): unreadable by BPF
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "riscv/riscv_regs.h"
 
 #include <string.h>

@@ -6,7 +6,7 @@
  * riscv64 and riscv32 share the names and the slot order; only the slot
  * width (and so the register width) differs.
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "riscv/riscv_regs.h"
 
 #define RV64_ROW(e, name, id) [RVE_##e] = { name, id, 8, 0 },

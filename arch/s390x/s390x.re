@@ -13,7 +13,7 @@
  *   %f0 %v16              FP/vector registers: unreadable by BPF
  *   %a0..%a15             access registers: not in user_pt_regs
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "s390x/s390x_regs.h"
 
 #include <string.h>

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "arch_check.h"
+#include "arch/arch_check.h"
 
 static int s390x_print_mem(struct usdtkit_out *o, const struct usdtkit_arch *arch,
 			   const struct usdtkit_arg *a)

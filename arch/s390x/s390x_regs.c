@@ -12,7 +12,7 @@
  * so gprs[n] is at 24 + 8 * n, big-endian. Floating-point, vector and
  * access registers are not in it.
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "s390x/s390x_regs.h"
 
 #define S390X_GPRS_OFF 24	/* offsetof(user_pt_regs, gprs) */

@@ -10,7 +10,7 @@
  *   %fs:sym@tpoff       thread-local: decoded, flagged unsupported
  *   %xmmN %st %mmN %kN  unreadable by BPF
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "x86/x86_regs.h"
 
 #include <string.h>

@@ -6,7 +6,7 @@
  * - an i386 (or x32) process on an x86-64 kernel: the x86-64 pt_regs.
  * tests/layouts proves every offset against the real uapi headers.
  */
-#include "backends.h"
+#include "spec/backends.h"
 #include "x86/x86_regs.h"
 
 static const struct usdtkit_regdef x86_regs[X86E_NR] = {

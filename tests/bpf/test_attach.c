@@ -37,7 +37,7 @@
 #include "compat.skel.h"
 #include "small.skel.h"
 #include "trace.skel.h"
-#include "trace_event.h"
+#include "trace/bpf/trace_event.h"
 
 #define ROUNDS 3
 

@@ -20,7 +20,7 @@
 
 #include <usdtkit/usdtkit.h>
 
-#include "arch_check.h"
+#include "arch/arch_check.h"
 #include "arch_table.h"
 
 static const struct usdtkit_arch_info *info_of(const char *name)

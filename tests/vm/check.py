@@ -37,12 +37,24 @@ class Verdict:
         return cond
 
 
-def parse_log(path):
+def split_log(text):
+    """A boot's console split at each "@@begin": the text before the
+    first, then {scenario: its text} (a cell runs several, vm.sh)."""
+    head, parts, cur = [], {}, None
+    for line in text.splitlines():
+        i = line.find("@@begin ")
+        if i >= 0:
+            f = line[i:].split()
+            cur = f[2] if len(f) > 2 else "?"
+            parts[cur] = []
+        (parts[cur] if cur else head).append(line)
+    return "\n".join(head), {k: "\n".join(v) for k, v in parts.items()}
+
+
+def parse_log(text):
     """The guest's @@ lines: files, exit codes, pids, notes, times."""
     log = {"files": {}, "rc": {}, "pids": [], "notes": [], "times": {},
            "begin": None, "finish": None}
-    with open(path, "rb") as f:
-        text = f.read().decode("utf-8", "replace")
     for line in text.splitlines():
         line = line.rstrip("\r")
         i = line.find("@@")
@@ -622,29 +634,7 @@ def check_loads(v, log):
                     "of the verifier's 1M" % (name, feat, insns))
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--target", required=True)
-    ap.add_argument("--scenario", required=True)
-    ap.add_argument("--log", required=True)
-    ap.add_argument("--files", required=True, help="the build's tests/vm")
-    ap.add_argument("--host-cli")
-    args = ap.parse_args()
-    v = Verdict(args.target, args.scenario)
-    log, text = parse_log(args.log)
-    log["text"] = text
-    for n in log["notes"]:
-        print("guest: " + n)
-    if not v.check(log["begin"] and log["finish"] is not None,
-                   "the guest did not finish (boot failure, panic or timeout); console tail:\n"
-                   + "\n".join(text.splitlines()[-25:])):
-        return 1
-    print("guest: %s, scenario ran %.1f s from boot"
-          % (" ".join(log["begin"][1:5]), log["finish"]))
-    for k, t in log["times"].items():
-        print("guest: %s %.2f s" % (k, t))
-    check_loads(v, log)
-    s = args.scenario
+def check_scenario(v, s, log, args):
     if s == "auto":
         check_auto(v, log)
     elif s in ("perf", "multi"):
@@ -678,8 +668,51 @@ def main():
         check_instbench(v, log, kernel_model(log))
     else:
         v.check(False, "unknown scenario")
+
+
+def verdict(args, s, seg, tail):
+    """One scenario's checks on its part of the console; True if passed."""
+    v = Verdict(args.target, s)
+    log, text = parse_log(seg)
+    log["text"] = text
+    for n in log["notes"]:
+        print("guest: " + n)
+    if not v.check(log["begin"] and log["finish"] is not None,
+                   "the guest did not finish (boot failure, panic, timeout "
+                   "or an earlier scenario of the boot hung); console tail:\n"
+                   + tail):
+        print("%s: %d passed, %d failed" % (v.where, v.passed, v.failed))
+        return False
+    print("guest: %s, scenario finished %.1f s from boot"
+          % (" ".join(log["begin"][1:5]), log["finish"]))
+    for k, t in log["times"].items():
+        print("guest: %s %.2f s" % (k, t))
+    check_loads(v, log)
+    check_scenario(v, s, log, args)
     print("%s: %d passed, %d failed" % (v.where, v.passed, v.failed))
-    return 1 if v.failed or not v.passed else 0
+    return not v.failed and v.passed > 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--target", required=True)
+    ap.add_argument("--scenario", required=True,
+                    help="one, or several joined by commas (one boot)")
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--files", required=True, help="the build's tests/vm")
+    ap.add_argument("--host-cli")
+    args = ap.parse_args()
+    with open(args.log, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    tail = "\n".join(text.splitlines()[-25:])
+    head, parts = split_log(text)
+    for n in parse_log(head)[0]["notes"]:
+        print("guest: " + n)
+    failed = [s for s in args.scenario.split(",")
+              if not verdict(args, s, parts.get(s, head), tail)]
+    if failed:
+        print("vm %s: failed: %s" % (args.target, " ".join(failed)))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

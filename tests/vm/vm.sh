@@ -1,14 +1,19 @@
 #!/bin/sh
-# tests/vm/vm.sh: one scenario of the VM proof (docs/ARCHES.md): boot the
+# tests/vm/vm.sh: one boot of the VM proof (docs/ARCHES.md): boot the
 # target's own Debian kernel under qemu-system (TCG) with a busybox
 # initramfs holding the cross-built static CLI, the workloads and
-# vm_api, run the scenario (tests/vm/guest.sh) and check what it printed
-# on the serial console (tests/vm/check.py). ctest runs it per kernel and
-# scenario (vm_<target>_<scenario> on the manifest's first kernel, labels
-# vm and vm-<kernel>; vm_<target>_<kernel>_<scenario> on the others, label
-# vm-<kernel>).
+# vm_api, run the scenarios (tests/vm/guest.sh) and check what they printed
+# on the serial console (tests/vm/check.py). ctest runs it per kernel with
+# every scenario (vm_<target>_cell on the manifest's first kernel, labels
+# vm and vm-<kernel>; vm_<target>_<kernel>_cell on the others, label
+# vm-<kernel>), and per scenario alone (label vmone).
 #
 # usage: vm.sh TARGET SCENARIO BUILD_DIR TRIPLET MULTIARCH SYSROOT [HOST_CLI]
+#   SCENARIO   one of tests/vm/guest.sh's, or several joined by commas:
+#              one boot runs them in turn (a "cell", what CI runs: a
+#              boot costs 4-13 s under TCG, a scenario 3-15 s), each
+#              on a fresh /tmp and after the previous one's tracers
+#              have released everything (guest.sh, settle)
 #   BUILD_DIR  the cross build (its cli/usdtkit and tests/vm programs)
 #   TRIPLET, MULTIARCH, SYSROOT  where the target's ld.so, libc and
 #              libraries are, for any dynamic program (vm_sites_so);
@@ -16,8 +21,8 @@
 #   HOST_CLI   the native usdtkit, whose `list` the guest's must equal
 #              (default: build/cli/usdtkit of this checkout)
 # Environment: USDTKIT_VM_KERNEL, one of the manifest's vm_kernels (6.1,
-# 6.12, 5.10; default the first); USDTKIT_VM_TIMEOUT (s, default 300) for
-# the whole boot;
+# 6.12, 5.10; default the first); USDTKIT_VM_TIMEOUT (s, default 300,
+# and 120 more per further scenario) for the whole boot;
 # USDTKIT_CACHE (scripts/cross-apt.sh) for kernels and busybox;
 # USDTKIT_VM_EXTRA (bench/vm_inst.sh): see below;
 # USDTKIT_VM_JIT=1 turns the BPF JIT on (net.core.bpf_jit_enable) before
@@ -28,9 +33,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 hostcli=${7:-$here/../../build/cli/usdtkit}
 [ -x "$hostcli" ] || hostcli=
 kver=${USDTKIT_VM_KERNEL:-}
-work=$build/tests/vm/run-${kver:+$kver-}$scenario
+case $scenario in
+*,*) name=cell ;;
+*) name=$scenario ;;
+esac
+work=$build/tests/vm/run-${kver:+$kver-}$name
 root=$work/root
-timeout=${USDTKIT_VM_TIMEOUT:-300}
+# the boot's limit: 300 s, and 120 s more per scenario of a cell
+n=$(echo "$scenario" | tr , '\n' | wc -l)
+timeout=${USDTKIT_VM_TIMEOUT:-$((300 + 120 * (n - 1)))}
 
 # ---- kernel and busybox (cached) ----
 fetched=$(sh "$here/fetch.sh" "$target" $kver)
@@ -108,10 +119,20 @@ echo 1 > /proc/sys/kernel/printk
 # USDTKIT_VM_JIT: the kernel hands an unknown usdtkit_jit=N to init's environment
 [ "\${usdtkit_jit:-0}" = 1 ] && echo 1 > /proc/sys/net/core/bpf_jit_enable
 echo "@@note bpf_jit_enable \$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo absent)"
-echo "@@begin $target $scenario \$(uname -r) \$(uname -m) \$(cut -d' ' -f1 /proc/uptime)"
 . /guest.sh
-scenario_$scenario
-echo "@@finish \$(cut -d' ' -f1 /proc/uptime)"
+jit0=\$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo 0)
+for s in $(echo "$scenario" | tr , ' '); do
+	# agg always runs with the JIT on: boards that enable it (for
+	# speed) get a program the 32-bit JITs take (they have no atomic
+	# add); the other scenarios keep the kernel's default
+	j=\$jit0
+	[ "\$s" = agg ] && j=1
+	echo "\$j" > /proc/sys/net/core/bpf_jit_enable 2>/dev/null
+	echo "@@begin $target \$s \$(uname -r) \$(uname -m) \$(cut -d' ' -f1 /proc/uptime)"
+	(scenario_\$s)
+	echo "@@finish \$(cut -d' ' -f1 /proc/uptime)"
+	settle
+done
 poweroff -f
 EOI
 chmod +x "$root/init"
@@ -140,11 +161,7 @@ if [ -z "$qemu" ] || [ -z "$console" ]; then
 fi
 # shellcheck disable=SC2086
 set -- $qemu
-# agg always runs with the JIT on: boards that enable it (for speed)
-# get a program the 32-bit JITs take (they have no atomic add); the other
-# scenarios keep each kernel's default
 jit=${USDTKIT_VM_JIT:-0}
-[ "$scenario" = agg ] && jit=1
 start=$(date +%s.%N)
 rc=0
 timeout "$timeout" "$@" -smp 1 -m 512M -nographic -no-reboot \
@@ -153,7 +170,7 @@ timeout "$timeout" "$@" -smp 1 -m 512M -nographic -no-reboot \
 	< /dev/null > "$work/console.log" 2>&1 || rc=$?
 end=$(date +%s.%N)
 secs=$(awk "BEGIN { printf \"%.1f\", $end - $start }")
-echo "vm $target ${kver:+$kver }$scenario ($accel): qemu exit $rc after $secs s" \
+echo "vm $target ${kver:+$kver }$name ($accel): qemu exit $rc after $secs s" \
 	"(kernel ${kernel##*/}, console $work/console.log)"
 # for scripts/vm-matrix.sh
 echo "$accel $secs ${kernel##*/}" > "$work/machine"

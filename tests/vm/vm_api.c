@@ -36,7 +36,7 @@
 #include <usdtkit/attach.h>
 
 #include "kstate.h"
-#include "trace_event.h"
+#include "trace/bpf/trace_event.h"
 #include "vm_api.skel.h"
 
 #define PROVIDER "usdtkit_cross"

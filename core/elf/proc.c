@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A process's USDT objects, from /proc/PID/maps. Files are opened through
+ * /proc/PID/root/<path> so a process in another mount namespace (a
+ * container) is read from its own filesystem, and "(deleted)" files
+ * through /proc/PID/map_files/<range>, which still reaches the inode.
+ * Absolute addresses come from the executable mapping that covers the
+ * site's file offset, which holds for PIE, shared libraries and ET_EXEC.
+ */
+/* pread() at an address above 2 GiB from a 32-bit build */
+#define _FILE_OFFSET_BITS 64
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf/file.h"
+#include "base/opts.h"
+#include "elf/proc.h"
+
+struct mapping {
+	uint64_t start, end, offset;
+	bool exec, writable;
+};
+
+struct object {
+	char *path;
+	struct usdtkit_file *file;
+	struct mapping *maps;	/* every mapping of the file, in maps order */
+	size_t nmaps;
+	bool exec;		/* some mapping is executable: code, maybe probes */
+};
+
+struct usdtkit_proc {
+	int pid;
+	/* /proc/PID/mem, or -errno of its open(): see usdtkit_proc_open() */
+	int mem_fd;
+	struct usdtkit_log log;
+	struct object *objs;
+	size_t nobjs, cap;
+};
+
+static struct object *find_object(struct usdtkit_proc *p, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < p->nobjs; i++)
+		if (!strcmp(p->objs[i].path, path))
+			return &p->objs[i];
+	return NULL;
+}
+
+static struct object *add_object(struct usdtkit_proc *p, const char *path)
+{
+	struct object *o;
+
+	if (p->nobjs == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		void *n = realloc(p->objs, cap * sizeof(*p->objs));
+
+		if (!n)
+			return NULL;
+		p->objs = n;
+		p->cap = cap;
+	}
+	o = &p->objs[p->nobjs];
+	memset(o, 0, sizeof(*o));
+	o->path = strdup(path);
+	if (!o->path)
+		return NULL;
+	p->nobjs++;
+	return o;
+}
+
+static int add_mapping(struct object *o, const struct mapping *m)
+{
+	void *n = realloc(o->maps, (o->nmaps + 1) * sizeof(*o->maps));
+
+	if (!n)
+		return -ENOMEM;
+	o->maps = n;
+	o->maps[o->nmaps++] = *m;
+	o->exec |= m->exec;
+	return 0;
+}
+
+/*
+ * One maps line: file-backed mappings matter, the executable ones for the
+ * probes' addresses and the others too, for the semaphores in the data
+ * segment (only objects with code are opened, see open_object()).
+ */
+static int parse_line(struct usdtkit_proc *p, char *line)
+{
+	struct mapping m = { 0 };
+	char perms[8], *path;
+	struct object *o;
+	int n = 0;
+
+	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n",
+		   &m.start, &m.end, perms, &m.offset, &n) < 4 || !n)
+		return 0;
+	path = line + n;
+	path[strcspn(path, "\n")] = 0;
+	if (path[0] != '/' || strlen(perms) < 3)
+		return 0;
+	m.writable = perms[1] == 'w';
+	m.exec = perms[2] == 'x';
+	o = find_object(p, path);
+	if (!o)
+		o = add_object(p, path);
+	return o ? add_mapping(o, &m) : -ENOMEM;
+}
+
+static int read_maps(struct usdtkit_proc *p)
+{
+	char fname[64], *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	snprintf(fname, sizeof(fname), "/proc/%d/maps", p->pid);
+	f = fopen(fname, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (!err && getline(&line, &cap, f) > 0)
+		err = parse_line(p, line);
+	/* a process that exits while we read leaves an empty file */
+	if (!err && ferror(f))
+		err = -ESRCH;
+	free(line);
+	fclose(f);
+	return err;
+}
+
+static const char deleted_tag[] = " (deleted)";
+
+/*
+ * The path that reaches the inode @o maps: through the process's root (a
+ * container's filesystem), or for a file unlinked or renamed over since it
+ * was mapped, through the map_files link of one of its mappings (which
+ * open() and the kernel's path lookup follow to that inode).
+ */
+static int object_kpath(const struct usdtkit_proc *p, const struct object *o,
+			char *buf, size_t size)
+{
+	size_t len = strlen(o->path), tag = sizeof(deleted_tag) - 1;
+	int n;
+
+	if (len > tag && !strcmp(o->path + len - tag, deleted_tag))
+		n = snprintf(buf, size, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+			     p->pid, o->maps[0].start, o->maps[0].end);
+	else
+		n = snprintf(buf, size, "/proc/%d/root%s", p->pid, o->path);
+	return n < 0 ? -EINVAL : (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int usdtkit__proc_object_kpath(const struct usdtkit_proc *p, size_t i,
+			       char *buf, size_t size)
+{
+	if (!p || i >= p->nobjs || !size)
+		return -EINVAL;
+	return object_kpath(p, &p->objs[i], buf, size);
+}
+
+static void open_object(struct usdtkit_proc *p, struct object *o)
+{
+	USDTKIT_OPTS(usdtkit_open_opts, opts, .print = p->log.print,
+		     .print_ctx = p->log.ctx, .name = o->path);
+	char fname[4200];
+
+	/* a data file (locale archive, font, cache): no code, no probes */
+	if (!o->exec)
+		return;
+	errno = -object_kpath(p, o, fname, sizeof(fname));
+	o->file = errno ? NULL : usdtkit_file_open(fname, &opts);
+	if (!o->file && errno != ENOEXEC && errno != EPROTONOSUPPORT)
+		usdtkit__info(&p->log, "pid %d: %s: skipped: %s", p->pid, o->path,
+			      strerror(errno));
+}
+
+/* Keep only objects with probes, in maps order. */
+static void prune(struct usdtkit_proc *p)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < p->nobjs; i++) {
+		struct object *o = &p->objs[i];
+
+		if (o->file && usdtkit_file_site_count(o->file)) {
+			p->objs[k++] = *o;
+			continue;
+		}
+		usdtkit_file_close(o->file);
+		free(o->maps);
+		free(o->path);
+	}
+	p->nobjs = k;
+}
+
+/*
+ * /proc/PID/mem, opened before the maps are read and kept: the open binds
+ * the fd to the address space of that moment, so a semaphore is never
+ * read from another program at the addresses of this one's maps (the pid
+ * reused by a new process, or an execve() since: both read as -ESRCH).
+ * pread() on it needs no lock, so the handle stays const and can be
+ * shared by threads. Opening takes ptrace rights (PTRACE_MODE_ATTACH); a
+ * process the caller may not trace still opens, with its semaphores
+ * unreadable: the error is kept for usdtkit_proc_semaphore().
+ */
+static int open_mem(int pid)
+{
+	char fname[64];
+	int fd;
+
+	snprintf(fname, sizeof(fname), "/proc/%d/mem", pid);
+	fd = open(fname, O_RDONLY | O_CLOEXEC);
+	return fd >= 0 ? fd : errno == ENOENT ? -ESRCH : -errno;
+}
+
+struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *user)
+{
+	struct usdtkit_open_opts o, *opts = &o;
+	struct usdtkit_proc *p;
+	size_t i;
+	int err = usdtkit__opts_copy(&o, usdtkit_open_opts, user);
+
+	if (pid <= 0 || err) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->mem_fd = open_mem(pid);
+	if (opts) {
+		p->log.print = opts->print;
+		p->log.ctx = opts->print_ctx;
+	}
+	err = read_maps(p);
+	if (err) {
+		usdtkit__warn(&p->log, "pid %d: cannot read /proc/%d/maps: %s", pid,
+			      pid, strerror(-err));
+		usdtkit_proc_close(p);
+		errno = -err;
+		return NULL;
+	}
+	for (i = 0; i < p->nobjs; i++)
+		open_object(p, &p->objs[i]);
+	prune(p);
+	return p;
+}
+
+void usdtkit_proc_close(struct usdtkit_proc *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nobjs; i++) {
+		usdtkit_file_close(p->objs[i].file);
+		free(p->objs[i].maps);
+		free(p->objs[i].path);
+	}
+	free(p->objs);
+	if (p->mem_fd >= 0)
+		close(p->mem_fd);
+	free(p);
+}
+
+int usdtkit_proc_pid(const struct usdtkit_proc *p)
+{
+	return p ? p->pid : -1;
+}
+
+size_t usdtkit_proc_object_count(const struct usdtkit_proc *p)
+{
+	return p ? p->nobjs : 0;
+}
+
+const struct usdtkit_file *usdtkit_proc_object(const struct usdtkit_proc *p, size_t i)
+{
+	return p && i < p->nobjs ? p->objs[i].file : NULL;
+}
+
+const char *usdtkit_proc_object_path(const struct usdtkit_proc *p, size_t i)
+{
+	return p && i < p->nobjs ? p->objs[i].path : NULL;
+}
+
+/* The object of the process that @s is a site of, or NULL. */
+static const struct object *site_object(const struct usdtkit_proc *p,
+					const struct usdtkit_site *s)
+{
+	size_t i;
+
+	for (i = 0; i < p->nobjs; i++)
+		if (p->objs[i].file == s->file)
+			return &p->objs[i];
+	return NULL;
+}
+
+static bool covers(const struct mapping *m, uint64_t off)
+{
+	return off >= m->offset && off - m->offset < m->end - m->start;
+}
+
+int usdtkit_proc_site_addr(const struct usdtkit_proc *p,
+			   const struct usdtkit_site *s, uint64_t *addr)
+{
+	const struct object *o;
+	size_t k;
+
+	if (!p || !s || !addr)
+		return -EINVAL;
+	/* a site that cannot be placed has no file offset (pc_offset 0 would
+	 * land on the start of a mapping of offset 0) */
+	o = s->status ? NULL : site_object(p, s);
+	if (!o)
+		return -ENOENT;
+	for (k = 0; k < o->nmaps; k++) {
+		const struct mapping *m = &o->maps[k];
+
+		if (m->exec && covers(m, s->pc_offset)) {
+			*addr = m->start + (s->pc_offset - m->offset);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * The mapping of @o that holds file offset @off, a writable one first:
+ * the kernel raises a semaphore (ref_ctr_offset) only in a private
+ * writable mapping of the file, and a read-only mapping that shares the
+ * file page (the end of the text segment) still holds the file's 0.
+ */
+static const struct mapping *sema_mapping(const struct object *o, uint64_t off)
+{
+	const struct mapping *best = NULL;
+	size_t k;
+
+	for (k = 0; k < o->nmaps; k++) {
+		const struct mapping *m = &o->maps[k];
+
+		if (covers(m, off) && (!best || (m->writable && !best->writable)))
+			best = m;
+	}
+	return best;
+}
+
+int usdtkit_proc_semaphore(const struct usdtkit_proc *p,
+			   const struct usdtkit_site *s, uint16_t *value)
+{
+	const struct mapping *m;
+	const struct object *o;
+	unsigned char b[2];
+	ssize_t n;
+
+	if (!p || !s || !value)
+		return -EINVAL;
+	o = site_object(p, s);
+	if (!o)
+		return -EINVAL;
+	/* no semaphore, or one outside the data segments (not placed) */
+	if (!s->sema || !s->sema_offset)
+		return -ENOENT;
+	if (p->mem_fd < 0)
+		return p->mem_fd;
+	m = sema_mapping(o, s->sema_offset);
+	if (!m)
+		return -ENOENT;
+	n = pread(p->mem_fd, b, sizeof(b),
+		  (off_t)(m->start + (s->sema_offset - m->offset)));
+	if (n < 0)
+		return -errno;
+	/* 0 bytes: the address space is gone (exit, or an execve()) */
+	if (n == 0)
+		return -ESRCH;
+	if (n != (ssize_t)sizeof(b))
+		return -EIO;
+	if (usdtkit_arch_elf_data(s->file->arch) == ELFDATA2MSB)
+		*value = (uint16_t)(b[0] << 8 | b[1]);
+	else
+		*value = (uint16_t)(b[1] << 8 | b[0]);
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Symbol lookup for symbol-relative arguments: .symtab, then .dynsym. */
+#ifndef USDTKIT_CORE_SYMBOLS_H
+#define USDTKIT_CORE_SYMBOLS_H
+
+#include <gelf.h>
+
+#include "elf/file.h"
+
+struct usdtkit_symtab;
+
+struct usdtkit_image;
+
+/* Index the defined symbols of @elf, whose symbol and string tables are
+ * read into @im first; NULL with errno on failure (a read error stays in
+ * im->err). */
+struct usdtkit_symtab *usdtkit__symtab_load(Elf *elf, struct usdtkit_image *im);
+void usdtkit__symtab_free(struct usdtkit_symtab *t);
+
+/* 0 and *addr; -ENOENT when no symbol has that name; -EEXIST when several
+ * symbols with different addresses do (GCC statics named alike). */
+int usdtkit__symtab_find(const struct usdtkit_symtab *t, const char *name,
+			 size_t len, uint64_t *addr);
+
+/* How many slots a lookup of @name looks at: the work of finding it,
+ * and of having inserted it. For tests (test_elf_hard), which prove with
+ * it that no set of names makes the index quadratic; not exported. */
+size_t usdtkit__symtab_probes(const struct usdtkit_symtab *t, const char *name,
+			      size_t len);
+
+/* Resolve every symbol-relative argument of @s in place. */
+void usdtkit__site_resolve(const struct usdtkit_file *f, struct usdtkit_site *s,
+			   const struct usdtkit_symtab *t);
+
+#endif
