@@ -10,45 +10,11 @@
 usage: cli_layers.py OBJECT_DIR   (the CLI target's CMakeFiles/*.dir)
 """
 import os
-import subprocess
 import sys
 
-
-def symbols(obj):
-    out = subprocess.run(["nm", obj], capture_output=True, text=True,
-                         check=True).stdout
-    defined, used = set(), set()
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 2 and f[0] == "U":
-            used.add(f[1])
-        elif len(f) == 3 and f[1] in "TDBRVW":
-            defined.add(f[2])
-    return defined, used
-
-
-def cycle(graph):
-    """one circle of the graph as a list, or None"""
-    state = {}
-
-    def visit(n, path):
-        state[n] = 1
-        for m in sorted(graph[n]):
-            if state.get(m) == 1:
-                return path[path.index(m):] + [m]
-            if m not in state:
-                c = visit(m, path + [m])
-                if c:
-                    return c
-        state[n] = 2
-        return None
-
-    for n in sorted(graph):
-        if n not in state:
-            c = visit(n, [n])
-            if c:
-                return c
-    return None
+# the object reader and the circle finder of the library's check
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from layers import cycle, symbols  # noqa: E402
 
 
 def main():

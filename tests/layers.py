@@ -196,6 +196,9 @@ def objects(build, src):
             # a room of a subdirectory (trace/, export/) names its
             # sources from there
             sub = os.path.relpath(root[:root.index("CMakeFiles")], build)
+            if not os.path.isfile(os.path.join(src, sub, "CMakeLists.txt")) or \
+                    sub.startswith("tests"):
+                break	# a nested build (tests/subproject's), not ours
             rel = os.path.normpath(os.path.join(sub, rel))
             path = rel if os.path.isfile(os.path.join(src, rel)) else \
                 "arch/" + os.path.basename(rel)
