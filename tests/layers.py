@@ -176,12 +176,8 @@ def objects(build, src):
     build = os.path.abspath(build)
     """{source path: (defined, used)} of every room's objects"""
     objs = {}
-    for root, dirs, files in os.walk(build):
+    for root, _, files in os.walk(build):
         root = os.path.abspath(root)
-        # not another build's objects: tests/subproject.sh builds usdtkit
-        # inside this one (its rooms' paths would be misread)
-        dirs[:] = [d for d in dirs
-                   if not os.path.isfile(os.path.join(root, d, "CMakeCache.txt"))]
         m = re.search(r"CMakeFiles/usdtkit_room_(\w+)\.dir(/.*)?$", root)
         if not m:
             continue
