@@ -7,7 +7,10 @@
 #
 # Per set and way, IB_RUNS runs (default 3): the time from the CLI's start
 # to its "Tracing" line, and the memlock of the BPF programs and maps its
-# fds hold then (from /proc/PID/fdinfo: the guest has no bpftool).
+# fds hold then (from /proc/PID/fdinfo: the guest has no bpftool). The
+# table gives medians: of that time, of the trace program's own load in
+# it (-v's "loaded usdtkit_trace ... load N ms"), and of the rest (each
+# run's time less its load), and the teardown (until no reaper is left).
 #   mN (N = 1, 10, 100)  a PIE, one probe of N sites each its own spec
 #                        (tests/gen_probes.py sites N), a waiting process:
 #                        auto_path (by path: inst before 5.15), auto_pid
@@ -126,9 +129,9 @@ done | python3 -c '
 import re, statistics, sys
 sys.path.insert(0, "tests/vm")
 from check_instbench import runs
-print("%-8s %-6s %-6s %-9s %-22s %8s %6s %10s %9s %6s %11s %9s" % ("target", "kernel",
-      "set", "how", "ms to Tracing (runs)", "median", "progs", "prog_bytes",
-      "map_bytes", "perf", "teardown_ms", "load_ms"))
+print("%-8s %-6s %-6s %-9s %-26s %6s %6s %10s %9s %5s %8s %7s %8s" % ("target",
+      "kernel", "set", "how", "ms to Tracing (runs)", "median", "progs", "prog_bytes",
+      "map_bytes", "perf", "teardown", "load", "the rest"))
 for path in sys.stdin.read().split():
     try:
         text = open(path, "rb").read().decode("utf-8", "replace")
@@ -137,21 +140,24 @@ for path in sys.stdin.read().split():
     t = path.split("/")[1]
     b = re.search(r"@@begin \S+ \S+ (\S+)", text)
     k = ".".join(b.group(1).split(".")[:2]) if b else "?"
-    # the trace program loads, per run: "@@| ib_SET_HOW_RUN.err ... load L ms"
+    # the load of the trace program in each run: "@@| ib_SET_HOW_RUN.err
+    # ... load L ms"; the rest: the time of the run less it (the files,
+    # the uprobes, the programs of inst)
     loads = {}
-    for m in re.finditer(r"@@\| ib_(\S+)_(auto_path|auto_pid|inst_pid|inst_path)_\d+\.err .*load ([0-9.]+) ms", text):
-        loads.setdefault((m.group(1), m.group(2)), []).append(float(m.group(3)))
+    for m in re.finditer(r"@@\| ib_(\S+?)_(auto_path|auto_pid|inst_pid|inst_path)_(\d+)\.err .*load ([0-9.]+) ms", text):
+        loads[(m.group(1), m.group(2), int(m.group(3)))] = float(m.group(4))
     groups = {}
     for r in runs(text):
         groups.setdefault((r["set"], r["how"]), []).append(r)
     for (s, h), rs in groups.items():
         ms = [r["ms"] for r in rs]
+        ld = [loads[(s, h, r["run"])] for r in rs if (s, h, r["run"]) in loads]
+        rest = [r["ms"] - loads[(s, h, r["run"])] for r in rs if (s, h, r["run"]) in loads]
         last = rs[-1]
-        ld = loads.get((s, h))
-        print("%-8s %-6s %-6s %-9s %-22s %8d %6d %10d %9d %6d %11d %9s" % (t, k, s, h,
+        med = lambda v: "%.0f" % statistics.median(v) if v else "-"
+        print("%-8s %-6s %-6s %-9s %-26s %6d %6d %10d %9d %5d %8d %7s %8s" % (t, k, s, h,
               ",".join(map(str, ms)), statistics.median(ms), last["progs"],
               last["prog_bytes"], last["map_bytes"], last["perf"],
-              statistics.median([r["teardown_ms"] for r in rs]),
-              "%.0f" % statistics.median(ld) if ld else "-"))
+              statistics.median([r["teardown_ms"] for r in rs]), med(ld), med(rest)))
 '
 exit $rc

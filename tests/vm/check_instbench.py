@@ -44,6 +44,11 @@ def want_mode(model, set_, how):
 
 
 def check_instbench(v, log, model):
+    # what a 5.10 user reads first: the whole line (it was cut at 96 bytes)
+    if model["auto"] == "ipmap":
+        auto = [l for l in log["files"].get("features.txt", []) if l.startswith("auto mode:")]
+        v.check(auto and auto[0].endswith("inst for a PIE or library by path and for -c)"),
+                "features: auto mode line %s" % auto)
     rs = runs(log["text"])
     v.check(rs, "no @@ib line: the scenario ran nothing")
     progs = {}

@@ -507,6 +507,7 @@ ib_mem() {	# ib_mem PID: PROGS PROG_BYTES MAPS MAP_BYTES PERF
 			}
 			printf "%d %d %d %d", np, pb, nm, mb
 		}' /proc/"$1"/fdinfo/* 2>/dev/null
+	# shellcheck disable=SC2010 # one process, not a readlink per fd (TCG)
 	echo " $(ls -l /proc/"$1"/fd 2>/dev/null | grep -c perf_event)"
 }
 # a reaper (attach/reaper.c) still releasing perf events; zombies are not
@@ -568,6 +569,7 @@ ib_workload() {
 }
 scenario_instbench() {
 	local m n c run w
+	# shellcheck disable=SC1091 # written by bench/vm_inst.sh
 	[ -f /x/instbench.conf ] && . /x/instbench.conf
 	note "instbench: $IB_RUNS runs; preempt $(cat /sys/kernel/debug/sched/preempt 2>/dev/null || echo unknown)"
 	$CLI features > /tmp/features.txt 2>&1
