@@ -23,7 +23,7 @@
  *
  * usage: fx_cold ROUNDS [swap] [linger]   (starts firing when it reads a
  * line on stdin; ROUNDS must be 1: a string read once is no longer cold.
- * linger: sleep 3 s after, so that its memory can still be read)
+ * linger: sleep 1 s after, so that its memory can still be read)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -170,6 +170,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < 8; i++)
 		site(i, cases[i]);
 	if (linger)
-		sleep(3);
+		sleep(1);
 	return 0;
 }
