@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* usdtkit trace: one hit as JSON or text, as the library decoded it. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <math.h>
@@ -150,7 +151,8 @@ void trace_event_text(struct jw *w, uint64_t start_ns,
 		if (i)
 			JW_LIT(w, ", ");
 		if (v->str_err) {
-			snprintf(buf, sizeof(buf), "str <fault 0x%llx>",
+			snprintf(buf, sizeof(buf), v->str_err == -ESRCH ?
+				 "str <not read 0x%llx>" : "str <fault 0x%llx>",
 				 (unsigned long long)v->raw);
 			json_raw(w, buf);
 			continue;

@@ -91,6 +91,12 @@ for m in $modes; do
 		ko "$m --no-fault-in:"; strip "$tmp/n.txt" | diff "$tmp/want" -; cat "$tmp/n.err"; fi
 	grep -q "strings not in memory read late" "$tmp/n.err" && ok ||
 		{ ko "$m --no-fault-in: not said"; cat "$tmp/n.err"; }
+	# the process exits right after its hits: each cold string is read
+	# late or, once it is gone, "not read", never a fault
+	tr_ "$tmp/g.txt" "$tmp/g.err" "" --mode $m --str 1 --no-fault-in
+	n=$(grep -c '(s32 [0-4], str \(".*" (read late)\|<not read 0x[0-9a-f]*>\))$' "$tmp/g.txt")
+	[ "$n" = 5 ] && grep -q "(s32 5, str <fault 0x0>)" "$tmp/g.txt" && ok ||
+		{ ko "$m --no-fault-in, process gone: $n"; cat "$tmp/g.txt" "$tmp/g.err"; }
 	# ---- --filter on a cold string: never dropped for it ----
 	tr_ "$tmp/f.txt" "$tmp/f.err" "" --mode $m --str 1 --filter 'str(arg1) == "cold*"'
 	if [ "$sl" = 1 ]; then

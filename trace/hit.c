@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* One event of the ring buffer -> a struct usdtkit_trace_hit, typed by
  * the site that fired and its probe's note. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,8 +98,9 @@ static long late_str(struct usdtkit_trace *t, const struct usdtkit_trace_event *
 	if (!t->late_buf[i])
 		return err;
 	n = usdtkit__late_read((int)e->pid, (uint64_t)e->args[i], t->late_buf[i], size);
+	/* -ESRCH: not a bad pointer, but gone before it could be read */
 	if (n < 0)
-		return err;
+		return n == -ESRCH ? n : err;
 	*data = t->late_buf[i];
 	return n;
 }

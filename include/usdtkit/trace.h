@@ -265,7 +265,9 @@ struct usdtkit_trace_value {
 		double f;	/* type.is_float */
 	};
 	/* opts.str_mask arguments: the string (not NUL-terminated: str_len
-	 * bytes), or NULL with str_err (-EFAULT: a bad pointer) */
+	 * bytes), or NULL with str_err (-EFAULT: a bad pointer; -ESRCH: a
+	 * page not in memory at the hit, and the process gone before it
+	 * could be read late) */
 	const char *str;
 	size_t str_len;
 	bool str_cut;		/* longer than opts.str_len */
