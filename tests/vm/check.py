@@ -668,6 +668,10 @@ def main():
     elif s == "agg":
         check_agg(v, log)
         check_load_configs(v, log)
+    elif s == "cold":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from check_cold import check_cold
+        check_cold(v, log, kernel_model(log))
     elif s == "nop10":
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from check_nop10 import check_nop10
