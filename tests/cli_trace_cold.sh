@@ -131,6 +131,14 @@ for m in $modes; do
 		ok || { ko "$m filter aggregated, undecided:"; cat "$tmp/fa.txt" "$tmp/fa.err"; }
 done
 
+# ---- mode inst: its per-spec programs tail-call the trace's, in their
+# non-sleepable context: read late on every kernel ----
+tr_ "$tmp/i.txt" "$tmp/i.err" linger --mode inst --str 1
+want " (read late)" >"$tmp/want"
+if strip "$tmp/i.txt" | cmp -s "$tmp/want" - &&
+	grep -q "strings not in memory read late" "$tmp/i.err"; then ok; else
+	ko "inst:"; strip "$tmp/i.txt" | diff "$tmp/want" -; cat "$tmp/i.err"; fi
+
 # ---- JSON: "late", "filter_undecided", the schema ----
 tr_ "$tmp/j.json" "$tmp/j.err" linger --json --str 1 --no-fault-in
 tr_ "$tmp/jf.json" "$tmp/jf.err" "" --json --no-fault-in --filter 'str(arg1) == "x"'

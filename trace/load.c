@@ -190,8 +190,15 @@ static int pick_prog(struct usdtkit_trace *t)
 		return err;
 	multi = bpf_program__expected_attach_type(t->prog) ==
 		UPROBE_MULTI_ATTACH;
-	t->cold_read = !t->no_fault_in &&
-		(multi ? f->sleepable_multi : f->sleepable_uprobe);
+	/*
+	 * Not in mode inst: its per-spec programs tail-call this one, which
+	 * then runs in their non-sleepable context, where a fault may not
+	 * sleep (and 6.x refuses a sleepable program in their prog array).
+	 * AUTO takes inst only on kernels without cookies (before 5.15),
+	 * which have no sleepable uprobes either.
+	 */
+	t->cold_read = !t->no_fault_in && t->attach_mode != USDTKIT_MODE_INST &&
+		f->bpf_cookie && (multi ? f->sleepable_multi : f->sleepable_uprobe);
 	s->rodata->cold_read = t->cold_read;
 	if (t->cold_read)
 		err = bpf_program__set_flags(t->prog, bpf_program__flags(t->prog) |
