@@ -10,7 +10,9 @@
  * time in ns, waits for another line (the tracer's stats are read then).
  * usage: cold_load N warm|cold FILE
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

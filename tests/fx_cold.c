@@ -25,7 +25,9 @@
  * line on stdin; ROUNDS must be 1: a string read once is no longer cold.
  * linger: sleep 1 s after, so that its memory can still be read)
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
