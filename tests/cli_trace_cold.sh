@@ -33,6 +33,7 @@ tr_() {
 	_o=$1 _e=$2 _a=$3; shift 3
 	echo go | timeout 60 "$u" trace -v "$@" -c "$fx 1 $_a" "$fx:cold:s" >"$_o" 2>"$_e"
 	rc=$?
+	[ $rc -eq 0 ] || { ko "trace exit $rc ($*):"; tail -n 5 "$_e"; }
 	# the fixture's own checks: its exit 3 says which page was not cold
 	grep -q "command pid [0-9]* exited with status 0" "$_e" ||
 		{ ko "fx_cold $_a failed ($*):"; cat "$_e"; }
