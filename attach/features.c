@@ -117,6 +117,48 @@ static bool probe_cookie(void)
 }
 
 /*
+ * A sleepable program that calls bpf_copy_from_user() loads where the
+ * kernel may run it from a uprobe: before Linux 6.0 only fentry/fexit
+ * and LSM programs could be sleepable (the load fails with EINVAL). For
+ * uprobe_multi links (6.6) the program is loaded for that attach type,
+ * and a link asked as probe_multi() does: the kernel that has the link
+ * runs sleepable programs from it (libbpf's "uprobe.multi.s" came with
+ * it).
+ */
+static bool probe_sleepable(enum bpf_attach_type type)
+{
+	const struct bpf_insn insns[] = {
+		/* r1 = r10 - 8; r2 = 1; r3 = 0; call copy_from_user */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_1, .imm = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2, .imm = 1 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_copy_from_user },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = type,
+		    .prog_flags = BPF_F_SLEEPABLE);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns,
+			       sizeof(insns) / sizeof(insns[0]), &o);
+	uint64_t off = 0;
+	int l;
+
+	if (fd < 0)
+		return false;
+	if (type) {
+		l = usdtkit__sys_uprobe_multi(fd, "/", &off, NULL, NULL, 1, 0);
+		if (l >= 0)
+			close(l);
+		close(fd);
+		return l == -EBADF;
+	}
+	close(fd);
+	return true;
+}
+
+/*
  * A uprobe_multi link on "/" fails with EBADF once the kernel has the
  * link type. Kernels whose PID filter matched threads instead of
  * processes take pid -1 as a PID (ESRCH); fixed ones reject it first
@@ -200,6 +242,9 @@ static void probe_all(void)
 	features.bpf_cookie = probe_cookie();
 	features.uprobe_multi = probe_multi();
 	features.ringbuf = probe_ringbuf();
+	features.sleepable_uprobe = probe_sleepable(0);
+	features.sleepable_multi = features.uprobe_multi &&
+		probe_sleepable((enum bpf_attach_type)USDTKIT_TRACE_UPROBE_MULTI);
 }
 
 const struct usdtkit_features *usdtkit_features(void)

@@ -165,7 +165,8 @@ static bool drop_no_priv_stack(void)
  * call becomes "r0 = 0", what it returns for a link without a cookie: the
  * spec then comes from the IP map (mode ipmap, which AUTO picks there).
  *
- * Where drop_no_priv_stack() says so, the tail call into
+ * Where drop_no_priv_stack() says so, and in a program loaded sleepable
+ * (which may use no prog array), the tail call into
  * usdtkit_no_priv_stack (never taken) becomes "r0 = 0" too, and the load
  * of that map "r2 = 0", so that the program no longer uses it.
  *
@@ -186,7 +187,9 @@ static int prog_prepare_load(struct bpf_program *prog,
 	if (!f->bpf || !in)
 		return 0;
 	cookies = !f->bpf_cookie;
-	tail = drop_no_priv_stack();
+	/* a sleepable program may not use a prog array at all (the kernel
+	 * allows it array, hash, ring buffer and storage maps) */
+	tail = drop_no_priv_stack() || (bpf_program__flags(prog) & BPF_F_SLEEPABLE);
 	if (!cookies && !tail)
 		return 0;
 	out = malloc(n * sizeof(*out));

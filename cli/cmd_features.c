@@ -285,6 +285,14 @@ static void collect(struct report *r)
 	i = add_bpf_bool(r, "ringbuf", f->ringbuf, f->bpf);
 	if (f->bpf && !f->ringbuf)
 		i->note = "usdtkit trace needs it";
+	/* strings on pages not yet in memory: read at the hit, or late */
+	i = add_bpf_bool(r, "sleepable_uprobe", f->sleepable_uprobe, f->bpf);
+	if (f->bpf && !f->sleepable_uprobe)
+		i->note = "Linux 6.0: trace reads a string whose page is not in "
+			  "memory late, from /proc/PID/mem";
+	i = add_bpf_bool(r, "sleepable_multi", f->sleepable_multi, f->bpf);
+	if (f->bpf && !f->sleepable_multi)
+		i->note = "Linux 6.6 (uprobe_multi)";
 	/* read first: argument evaluation order is unspecified */
 	known = !read_paranoid(&paranoid);
 	add_int(r, "perf_event_paranoid", known, paranoid);

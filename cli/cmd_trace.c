@@ -286,6 +286,13 @@ static void report(struct tracer *t)
 	if (t->filter)
 		fprintf(stderr, ", %" PRIu64 " dropped by the filter", dropped);
 	fputc('\n', stderr);
+	/* aggregated in the kernel before the filter could read a string:
+	 * kept, never dropped for it (printed hits are decided late) */
+	if (t->filter && trace_agg_any(t) &&
+	    !usdtkit_trace_counter(t->tr, USDTKIT_TRACE_UNDECIDED, &lost) && lost)
+		trace_err("--filter: %" PRIu64 " hit%s kept undecided: a string was not "
+			  "in memory and this kernel cannot fault it in at the hit",
+			  lost, lost == 1 ? "" : "s");
 	/* keys past agg_by's capacity: their hits are in no row */
 	if (t->agg.by.set && !usdtkit_trace_counter(t->tr, USDTKIT_TRACE_BY_FULL, &lost) &&
 	    lost)
@@ -323,6 +330,8 @@ static const struct cli_opt trace_options[] = {
 	  "print argument N (0-based) as the string it points to" },
 	{ OPT_STRLEN, 0, "strlen", "L",
 	  "print at most L bytes of a --str string (default 128, max 4096)" },
+	{ OPT_NO_FAULT_IN, 0, "no-fault-in", NULL,
+	  "never fault a string's page in at the hit: read it late (read late)" },
 	{ 'f', 'f', "filter", "EXPR", "keep only the hits where EXPR holds (in the kernel)" },
 	{ OPT_COUNTS, 0, "counts", NULL, "count the hits of each probe" },
 	{ OPT_COUNT_BY, 0, "count-by", "ARG", "count hits by argN or str(argN): a top-N table" },
@@ -355,7 +364,8 @@ const struct cli_cmd cli_cmd_trace = {
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
 	.synopsis = "[-p PID | -c CMD] [--children] [--mode auto|multi|perf|ipmap|inst] [--count N]\n"
-		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L] [-v] [-q]\n"
+		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L]\n"
+		"                     [--no-fault-in] [-v] [-q]\n"
 		"                     [--filter EXPR] [--counts] [--count-by ARG [--top N]]\n"
 		"                     [--hist ARG] [--sum|--avg|--min|--max ARG] [--interval SEC]\n"
 		"                     [--latency START END [--key KEY]] [--best-effort]\n"
@@ -379,6 +389,12 @@ const struct cli_cmd cli_cmd_trace = {
 		"  pointers to NUL-terminated strings, printed quoted and escaped;\n"
 		"  one longer than --strlen is cut (text: \"...\"..., JSON: listed in\n"
 		"  \"truncated\"); a bad pointer prints <fault 0xADDR> (JSON: null).\n"
+		"  A string on a page the process has not touched yet is faulted in\n"
+		"  at the hit where the kernel can (sleepable uprobes, Linux 6.0;\n"
+		"  uprobe_multi 6.6); elsewhere, or with --no-fault-in, it is read\n"
+		"  after the hit from /proc/PID/mem and marked (read late) (JSON:\n"
+		"  listed in \"late\"); a filter that needs such a string keeps the\n"
+		"  hit and decides once it is read (see usdtkit-trace(1)).\n"
 		"  A probe that a glob matched and that cannot be attached fails the\n"
 		"  trace (exit 1); --best-effort skips it and traces the others.\n"
 		"  --filter EXPR: argN, integers, pid, tid, == != < <= > >=, & (a mask),\n"
@@ -472,6 +488,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			break;
 		case OPT_CHILDREN:
 			t->children = true;
+			break;
+		case OPT_NO_FAULT_IN:
+			t->no_fault_in = true;
 			break;
 		case 'p':
 			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
@@ -594,7 +613,8 @@ static int make_trace(struct tracer *t, int ntargets, char **targets)
 		     .filter = t->filter, .str_mask = t->str_mask,
 		     .str_len = t->str_len, .best_effort = t->best_effort,
 		     .print = trace_print_msg, .print_ctx = t, .on_hit = on_hit,
-		     .hit_ctx = t, .children = t->children);
+		     .hit_ctx = t, .children = t->children,
+		     .no_fault_in = t->no_fault_in);
 	int k, err;
 
 	t->tr = usdtkit_trace_new(&o);

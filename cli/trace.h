@@ -47,6 +47,7 @@ struct tracer {
 	unsigned int str_mask, str_len;	/* --str, --strlen */
 	bool best_effort;
 	bool children;			/* --children */
+	bool no_fault_in;		/* --no-fault-in */
 	unsigned long long count;	/* 0: no limit */
 	double duration;		/* seconds, 0: no limit */
 	bool json, verbose;

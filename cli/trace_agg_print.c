@@ -17,7 +17,7 @@
 
 #include "trace.h"
 
-#define AGG_SCHEMA "usdtkit-trace-agg/1.0"
+#define AGG_SCHEMA "usdtkit-trace-agg/1.1"
 #define HIST_BAR 52
 
 /* ---- one report ---- */
@@ -402,20 +402,26 @@ static void by_key(struct report *r, const struct usdtkit_trace_key_count *k)
 		return;
 	}
 	if (!k->str) {
+		/* unread: a page not in memory at the hit, the process gone
+		 * before it could be read; not a bad pointer */
 		if (r->json)
-			JW_LIT(r->w, "null");
+			json_raw(r->w, k->unread ? "null,\"unread\":true" : "null");
 		else
-			JW_LIT(r->w, "<fault>");
+			json_raw(r->w, k->unread ? "<not read: page not in memory>" : "<fault>");
 		return;
 	}
 	if (r->json) {
 		json_str_bytes(r->w, k->str, k->str_len);
 		if (k->cut)
 			JW_LIT(r->w, ",\"cut\":true");
+		if (k->late)
+			JW_LIT(r->w, ",\"late\":true");
 	} else {
 		jw_text_quoted(r->w, k->str, k->str_len);
 		if (k->cut)
 			JW_LIT(r->w, "...");
+		if (k->late)
+			JW_LIT(r->w, " (read late)");
 	}
 }
 

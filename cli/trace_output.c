@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* usdtkit trace: one hit as JSON or text, as the library decoded it. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <math.h>
@@ -51,12 +52,30 @@ static void put_type(struct jw *w, const struct usdtkit_trace_type *ty)
 	jw_putc(w, ' ');
 }
 
+/* @key then the argument numbers of @mask, if any */
+static void put_arg_list(struct jw *w, const char *key, unsigned int mask)
+{
+	size_t n = 0;
+	int i;
+
+	if (!mask)
+		return;
+	json_raw(w, key);
+	for (i = 0; i < MAX_ARGS; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		if (n++)
+			jw_putc(w, ',');
+		json_i64(w, i);
+	}
+	jw_putc(w, ']');
+}
+
 void trace_event_json(struct jw *w, const struct usdtkit_trace_probe *p,
 		      const struct usdtkit_trace_hit *h)
 {
-	unsigned int cut_mask = 0;
+	unsigned int cut_mask = 0, late_mask = 0;
 	int i, err = h->err;
-	size_t n;
 
 	JW_OPEN(w, JSON_SCHEMA_TRACE);
 	JW_LIT(w, ",\"ts_ns\":");
@@ -84,6 +103,8 @@ void trace_event_json(struct jw *w, const struct usdtkit_trace_probe *p,
 			json_str_bytes(w, v->str, v->str_len);
 			if (v->str_cut)
 				cut_mask |= 1u << i;
+			if (v->str_late)
+				late_mask |= 1u << i;
 		} else if (!v->ok) {
 			JW_LIT(w, "null");
 		} else {
@@ -91,18 +112,12 @@ void trace_event_json(struct jw *w, const struct usdtkit_trace_probe *p,
 		}
 	}
 	jw_putc(w, ']');
-	if (cut_mask) {
-		/* the strings that were longer than --strlen */
-		JW_LIT(w, ",\"truncated\":[");
-		for (i = 0, n = 0; i < MAX_ARGS; i++) {
-			if (!(cut_mask & (1u << i)))
-				continue;
-			if (n++)
-				jw_putc(w, ',');
-			json_i64(w, i);
-		}
-		jw_putc(w, ']');
-	}
+	/* the strings that were longer than --strlen; those read after
+	 * the hit */
+	put_arg_list(w, ",\"truncated\":[", cut_mask);
+	put_arg_list(w, ",\"late\":[", late_mask);
+	if (h->filter_undecided)
+		JW_LIT(w, ",\"filter_undecided\":true");
 	if (err || h->nargs < 0) {
 		/* unreadable arguments are null, and why is here */
 		JW_LIT(w, ",\"err\":");
@@ -136,7 +151,8 @@ void trace_event_text(struct jw *w, uint64_t start_ns,
 		if (i)
 			JW_LIT(w, ", ");
 		if (v->str_err) {
-			snprintf(buf, sizeof(buf), "str <fault 0x%llx>",
+			snprintf(buf, sizeof(buf), v->str_err == -ESRCH ?
+				 "str <not read 0x%llx>" : "str <fault 0x%llx>",
 				 (unsigned long long)v->raw);
 			json_raw(w, buf);
 			continue;
@@ -146,6 +162,8 @@ void trace_event_text(struct jw *w, uint64_t start_ns,
 			jw_text_quoted(w, v->str, v->str_len);
 			if (v->str_cut)
 				JW_LIT(w, "...");
+			if (v->str_late)
+				JW_LIT(w, " (read late)");
 			continue;
 		}
 		put_type(w, &v->type);
@@ -161,5 +179,7 @@ void trace_event_text(struct jw *w, uint64_t start_ns,
 		snprintf(buf, sizeof(buf), " [no spec: error %d]", h->nargs);
 		json_raw(w, buf);
 	}
+	if (h->filter_undecided)
+		JW_LIT(w, " [filter undecided: a string could not be read]");
 	jw_putc(w, '\n');
 }

@@ -35,13 +35,14 @@ def read(path):
 
 keys = ["schema", "kernel", "machine", "bpf", "bpf_error", "jit", "bpf_jit_enable",
         "btf", "bpf_cookie", "uprobe_multi", "ref_ctr_offset",
-        "uprobe_syscall", "uprobe_optimization", "uprobes", "ringbuf", "perf_event_paranoid",
+        "uprobe_syscall", "uprobe_optimization", "uprobes", "ringbuf",
+        "sleepable_uprobe", "sleepable_multi", "perf_event_paranoid",
         "cap_bpf", "cap_perfmon", "cap_sys_admin", "auto_mode",
         "auto_mode_reason"]
 if list(j) != keys:
     errors.append(f"keys {list(j)}, want {keys}")
 
-want("schema", "usdtkit-features/1.1")
+want("schema", "usdtkit-features/1.2")
 
 # facts any user can read
 u = os.uname()
@@ -86,6 +87,10 @@ if root:
     # uprobe_multi link (6.6) with the PID filter fix (6.10)
     multi = ver >= (6, 10) and " bpf_uprobe_multi_link_attach" in syms
     want("uprobe_multi", multi)
+    # sleepable uprobes over perf events (6.0), and from uprobe_multi
+    # links (6.6, counted here only with the PID filter fix)
+    want("sleepable_uprobe", ver >= (6, 0))
+    want("sleepable_multi", multi)
     if multi:
         want("auto_mode", "multi")
         want("auto_mode_reason", "uprobe_multi")
@@ -96,7 +101,8 @@ else:
     want("bpf_error", "EPERM")
     for c in ("cap_bpf", "cap_perfmon", "cap_sys_admin"):
         want(c, False)
-    for k in ("jit", "bpf_cookie", "uprobe_multi", "ringbuf"):
+    for k in ("jit", "bpf_cookie", "uprobe_multi", "ringbuf",
+              "sleepable_uprobe", "sleepable_multi"):
         want(k, None)
     want("auto_mode", "none")
     want("auto_mode_reason", "bpf unavailable: EPERM")

@@ -36,7 +36,7 @@ ids, ticks = [], 0
 for l in lines:
     e = json.loads(l)
     assert set(e) == {"schema", "ts_ns", "pid", "tid", "provider", "name", "args"}, e
-    assert e["schema"] == "usdtkit-trace/1.1", e
+    assert e["schema"] == "usdtkit-trace/1.2", e
     assert e["provider"] == "demo" and e["pid"] == e["tid"] > 0, e
     a = e["args"]
     if e["name"] == "request":

@@ -62,7 +62,7 @@ s = json.load(open(sys.argv[2] + "/usdtkit-trace.schema.json"))
 v = Draft202012Validator(s)
 for o in objs:
     v.validate(o)
-assert all(o["schema"] == "usdtkit-trace/1.1" for o in objs)
+assert all(o["schema"] == "usdtkit-trace/1.2" for o in objs)
 PY
 # nothing below 0x20 on stdout, no DEL, no C1 (as UTF-8) either
 for f in "$tmp/multi.txt" "$tmp/j.json"; do

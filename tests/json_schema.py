@@ -266,7 +266,7 @@ def test_trace():
             ticks = [o for o in objs if o["name"] == "tick"]
             check(ticks, "%s: no demo:tick" % what)
             for o in objs:
-                check(o["schema"] == "usdtkit-trace/1.1", what + ": schema")
+                check(o["schema"] == "usdtkit-trace/1.2", what + ": schema")
                 # ts_ns (CLOCK_MONOTONIC) stays below 2^53 for 104 days
                 check(isinstance(o["ts_ns"], int), what + ": ts_ns %r" % o["ts_ns"])
             for o in ticks:
@@ -349,7 +349,8 @@ def test_schemas():
     for s in STREAMS:
         Draft202012Validator.check_schema(load(s))
         check(load(s)["properties"]["schema"]["const"] ==
-              "usdtkit-%s/%s" % (s, "1.1" if s in ("trace", "features") else "1.0"),
+              "usdtkit-%s/%s" % (s, {"trace": "1.2", "features": "1.2",
+                                     "trace-agg": "1.1"}.get(s, "1.0")),
               "%s: schema const" % s)
     check(load("parse")["$defs"]["arg"] == load("list")["$defs"]["arg"] and
           load("parse")["$defs"]["reg"] == load("list")["$defs"]["reg"],
@@ -358,27 +359,27 @@ def test_schemas():
         "parse": lines(run(["parse", "--json", "--arch", "x86_64", "--",
                             "-4@-1204(%rbp,%rax,8) -1@%ah 8@$-1 8@$sym "
                             "8f@%xmm0 -4@%bad 8@-8(%rip)"], rc=(1,)), "parse"),
-        "trace": [{"schema": "usdtkit-trace/1.1", "ts_ns": 1, "pid": 2,
+        "trace": [{"schema": "usdtkit-trace/1.2", "ts_ns": 1, "pid": 2,
                    "tid": 3, "provider": "p", "name": "n",
                    "args": [1, -1, 2 ** 64 - 1, 1.5, None, "s\ufffd"],
                    "truncated": [5], "err": -14}],
         "features": lines(run(["features", "--json"]), "features"),
         # one of each aggregation (tests/cli_trace_agg.sh checks them live)
         "trace-agg": [
-            {"schema": "usdtkit-trace-agg/1.0", "agg": "counts", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.1", "agg": "counts", "provider": "p",
              "name": "n", "path": "/x", "count": 3},
-            {"schema": "usdtkit-trace-agg/1.0", "agg": "avg", "interval": 2,
+            {"schema": "usdtkit-trace-agg/1.1", "agg": "avg", "interval": 2,
              "provider": "p", "name": "n", "arg": 0, "count": 2, "value": 1.5},
-            {"schema": "usdtkit-trace-agg/1.0", "agg": "min", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.1", "agg": "min", "provider": "p",
              "name": "n", "arg": 11, "count": 2, "value": -7},
-            {"schema": "usdtkit-trace-agg/1.0", "agg": "hist", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.1", "agg": "hist", "provider": "p",
              "name": "n", "arg": 1, "count": 3, "buckets": [
                  {"min": -2 ** 63, "max": -1, "count": 1},
                  {"min": 2 ** 63, "max": 2 ** 64 - 1, "count": 2}]},
-            {"schema": "usdtkit-trace-agg/1.0", "agg": "count_by", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.1", "agg": "count_by", "provider": "p",
              "name": "n", "by": "str(arg3)", "keys": 3,
              "top": [{"key": "a", "count": 2}, {"key": None, "count": 1}]},
-            {"schema": "usdtkit-trace-agg/1.0", "agg": "latency", "start": "a:b:c",
+            {"schema": "usdtkit-trace-agg/1.1", "agg": "latency", "start": "a:b:c",
              "end": "a:b:d", "key": "tid", "count": 1, "unmatched": 0,
              "min_ns": 5, "avg_ns": 5.0, "max_ns": 5,
              "buckets": [{"min": 4, "max": 7, "count": 1}]},

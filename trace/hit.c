@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* One event of the ring buffer -> a struct usdtkit_trace_hit, typed by
  * the site that fired and its probe's note. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace/internal.h"
@@ -77,35 +79,69 @@ static void set_value(struct usdtkit_trace_value *v, long long raw)
 	v->u = u;
 }
 
+/*
+ * A string the program could not read, read now from the process
+ * (late.c), into the argument's buffer: where the program was not loaded
+ * to fault pages in, and on a pointer past the first page. Its length as
+ * the program would have said it, or the program's error.
+ */
+static long late_str(struct usdtkit_trace *t, const struct usdtkit_trace_event *e,
+		     int i, long err, const char **data)
+{
+	size_t size = t->str_len + 2;
+	long n;
+
+	if (t->cold_read || (uint64_t)e->args[i] < 4096)
+		return err;
+	if (!t->late_buf[i])
+		t->late_buf[i] = malloc(size);
+	if (!t->late_buf[i])
+		return err;
+	n = usdtkit__late_read((int)e->pid, (uint64_t)e->args[i], t->late_buf[i], size);
+	/* -ESRCH: not a bad pointer, but gone before it could be read */
+	if (n < 0)
+		return n == -ESRCH ? n : err;
+	*data = t->late_buf[i];
+	return n;
+}
+
 /* argument @i as a string, if it is one and its pointer was read */
-static void set_str(const struct usdtkit_trace *t, const struct usdtkit_trace_event *e,
+static void set_str(struct usdtkit_trace *t, const struct usdtkit_trace_event *e,
 		    size_t size, int i, struct usdtkit_trace_value *v)
 {
 	const struct usdtkit_trace_str *s;
+	const char *data;
 	size_t n = 0;
+	long len;
 
 	if (!t->str_off[i] || (e->err_mask & (1u << i)) ||
 	    t->str_off[i] + slot_size(t) > size)
 		return;
 	s = (const void *)((const char *)e + t->str_off[i]);
-	if (s->len < 0) {
-		v->str_err = s->len;
+	data = s->data;
+	len = s->len;
+	if (len < 0) {
+		len = late_str(t, e, i, len, &data);
+		v->str_late = len >= 0;
+	}
+	if (len < 0) {
+		v->str_err = (int)len;
 		return;
 	}
-	if (s->len > 0) {
+	if (len > 0) {
 		/* len counts the NUL; the slot holds one more byte than kept */
-		n = (size_t)s->len - 1;
+		n = (size_t)len - 1;
 		if (n > t->str_len) {
 			n = t->str_len;
 			v->str_cut = true;
 		}
-		n = strnlen(s->data, n);
+		n = strnlen(data, n);
 	}
-	v->str = s->data;
+	v->str = data;
 	v->str_len = n;
 }
 
-static void decode(const struct usdtkit_trace *t, const struct probe *p,
+static void decode(struct usdtkit_trace *t, const struct probe *p,
 		   const struct usdtkit_trace_event *e, size_t size,
 		   struct usdtkit_trace_hit *h)
 {
@@ -133,6 +169,7 @@ int usdtkit__on_event(void *ctx, void *data, size_t size)
 	struct usdtkit_trace *t = ctx;
 	const struct usdtkit_trace_event *e = data;
 	struct usdtkit_trace_hit h;
+	bool undecided = false;
 	struct probe *p;
 
 	if (size < sizeof(*e) || e->ts_ns < t->start_ns)
@@ -140,11 +177,19 @@ int usdtkit__on_event(void *ctx, void *data, size_t size)
 	/* the cookie is the probe's index + 1; anything else is not ours */
 	if (e->cookie < 1 || (unsigned long long)e->cookie > t->nprobes)
 		return 0;
+	/* kept by the kernel for a filter string it could not read: the
+	 * filter decides now, on the strings read late */
+	if ((e->flags & USDTKIT_TRACE_EV_UNDECIDED) &&
+	    !usdtkit__late_filter(t, (size_t)(e->cookie - 1), e, &undecided)) {
+		t->late_dropped++;
+		return 0;
+	}
 	p = &t->probes[e->cookie - 1];
 	/* with no aggregation, the only count of a probe's hits (metrics) */
 	p->hits++;
 	if (!t->on_hit)
 		return 0;
 	decode(t, p, e, size, &h);
+	h.filter_undecided = undecided;
 	return t->on_hit(t->hit_ctx, &h);
 }

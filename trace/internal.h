@@ -94,6 +94,14 @@ struct usdtkit_trace {
 	struct trace_children kids;
 
 	struct trace *skel;
+	/* the skeleton's program this trace loads (load.c); cold_read: it
+	 * is usdtkit_trace_str, loaded sleepable; no_fault_in: never */
+	struct bpf_program *prog;
+	bool cold_read, no_fault_in;
+	/* late.c: strings read after the hit, one buffer per argument;
+	 * hits the engine dropped once it read a filter's string late */
+	char *late_buf[MAX_ARGS];
+	uint64_t late_dropped;
 	struct ring_buffer *rb;
 	struct probe *probes;
 	size_t nprobes, cap;
@@ -129,6 +137,18 @@ void usdtkit__trace_targets_release(struct usdtkit_trace *t);
 /* the argument types of site @s (at most MAX_ARGS) */
 void usdtkit__site_types(const struct usdtkit_site *s, struct usdtkit_trace_type *types,
 			 int *nargs);
+/* late.c: the string at @addr of process @pid, read now from its
+ * memory, with bpf_probe_read_user_str()'s contract: the bytes with the
+ * NUL (at most @size, the last one then the NUL), or a negative errno:
+ * -EFAULT a bad pointer, -ESRCH the process (or its memory) is gone */
+long usdtkit__late_read(int pid, uint64_t addr, char *buf, size_t size);
+/* late.c: an event the kernel kept undecided (USDTKIT_TRACE_EV_UNDECIDED):
+ * its filter run again, its strings read late. 1 keep, 0 drop, and
+ * *@undecided when a string could still not be read */
+int usdtkit__late_filter(struct usdtkit_trace *t, size_t probe,
+			 const struct usdtkit_trace_event *e, bool *undecided);
+void usdtkit__late_free(struct usdtkit_trace *t);
+
 /* "PATH:PROVIDER:NAME" of @p, for messages */
 void usdtkit__probe_label(const struct probe *p, char *buf, size_t n);
 /* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */

@@ -19,7 +19,7 @@ struct usdtkit_link *usdtkit__trace_link(struct usdtkit_trace *t, size_t i,
 					 const char *name,
 					 const struct usdtkit_file *file)
 {
-	struct bpf_program *prog = t->skel->progs.usdtkit_trace;
+	struct bpf_program *prog = t->prog;
 	USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = i + 1,
 		     .mode = t->attach_mode, .print = usdtkit__trace_msg,
 		     .print_ctx = t, .file = file,

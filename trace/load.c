@@ -140,20 +140,75 @@ static void say_loaded(struct usdtkit_trace *t, const char *log, uint64_t ns)
 {
 	struct bpf_prog_info info = { 0 };
 	uint32_t len = sizeof(info);
-	int fd = bpf_program__fd(t->skel->progs.usdtkit_trace);
+	int fd = bpf_program__fd(t->prog);
+	const char *strs = t->prog == t->skel->progs.usdtkit_trace ? "" :
+		t->cold_read ? ", strings faulted in at the hit (sleepable)" :
+		", strings not in memory read late";
 
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		memset(&info, 0, sizeof(info));
 	usdtkit__info(&t->log, "loaded usdtkit_trace: features 0x%x, "
 		      "%llu insns processed, %u xlated, verified in %.3f ms, "
-		      "load %.3f ms", t->skel->rodata->features,
+		      "load %.3f ms%s", t->skel->rodata->features,
 		      log_num(log, "processed "), info.xlated_prog_len / 8,
-		      log_num(log, "verification time ") / 1e3, ns / 1e6);
+		      log_num(log, "verification time ") / 1e3, ns / 1e6, strs);
+}
+
+/* BPF_TRACE_UPROBE_MULTI (Linux 6.6): Debian 12's headers stop before it */
+#define UPROBE_MULTI_ATTACH ((enum bpf_attach_type)48)
+
+#define STR_FEATURES (USDTKIT_TRACE_F_STR | USDTKIT_TRACE_F_FILTER_STR | \
+		      USDTKIT_TRACE_F_KEY_STR)
+
+/*
+ * The program of this trace (trace.bpf.c), before usdtkit_prog_prepare().
+ * A trace that reads no string gets usdtkit_trace, whose cost and
+ * verification are what they were. One that does gets usdtkit_trace_str:
+ * a string on a page the process has not touched yet faults in
+ * bpf_probe_read_user_str() (a uprobe program runs with page faults
+ * disabled); where the kernel runs a sleepable program from the links of
+ * this mode it is loaded so, and faults the page in at the hit; else
+ * (or with opts.no_fault_in) such a string is read late (late.c).
+ */
+static int pick_prog(struct usdtkit_trace *t)
+{
+	const struct usdtkit_features *f = usdtkit_features();
+	struct trace *s = t->skel;
+	bool multi;
+	int err;
+
+	t->prog = s->progs.usdtkit_trace;
+	if (!(s->rodata->features & STR_FEATURES))
+		return usdtkit_prog_prepare(t->prog, t->mode);
+	err = bpf_program__set_autoload(s->progs.usdtkit_trace, false);
+	if (!err)
+		err = bpf_program__set_autoload(s->progs.usdtkit_trace_str, true);
+	t->prog = s->progs.usdtkit_trace_str;
+	if (!err)
+		err = usdtkit_prog_prepare(t->prog, t->mode);
+	if (err)
+		return err;
+	multi = bpf_program__expected_attach_type(t->prog) ==
+		UPROBE_MULTI_ATTACH;
+	/*
+	 * Not in mode inst: its per-spec programs tail-call this one, which
+	 * then runs in their non-sleepable context, where a fault may not
+	 * sleep (and 6.x refuses a sleepable program in their prog array).
+	 * AUTO takes inst only on kernels without cookies (before 5.15),
+	 * which have no sleepable uprobes either.
+	 */
+	t->cold_read = !t->no_fault_in && t->attach_mode != USDTKIT_MODE_INST &&
+		f->bpf_cookie && (multi ? f->sleepable_multi : f->sleepable_uprobe);
+	s->rodata->cold_read = t->cold_read;
+	if (t->cold_read)
+		err = bpf_program__set_flags(t->prog, bpf_program__flags(t->prog) |
+					     BPF_F_SLEEPABLE);
+	return err;
 }
 
 static int load_prog(struct usdtkit_trace *t)
 {
-	struct bpf_program *prog = t->skel->progs.usdtkit_trace;
+	struct bpf_program *prog = t->prog;
 	char *log = t->log.print ? calloc(1, LOAD_LOG_SIZE) : NULL;
 	uint64_t t0;
 	int err;
@@ -211,7 +266,7 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 		return err;
 	err = usdtkit__agg_size(t);
 	if (!err)
-		err = usdtkit_prog_prepare(t->skel->progs.usdtkit_trace, t->mode);
+		err = pick_prog(t);
 	if (!err)
 		err = size_maps(t);
 	if (!err)

@@ -79,13 +79,23 @@ int usdtkit_trace_counter(const struct usdtkit_trace *t,
 		[USDTKIT_TRACE_DROPPED] = USDTKIT_TRACE_C_DROPPED,
 		[USDTKIT_TRACE_BY_FULL] = USDTKIT_TRACE_C_BY_FULL,
 		[USDTKIT_TRACE_UNMATCHED] = USDTKIT_TRACE_C_UNMATCHED,
+		[USDTKIT_TRACE_FORKS] = USDTKIT_TRACE_C_NR,	/* not a counter */
+		[USDTKIT_TRACE_UNDECIDED] = USDTKIT_TRACE_C_UNDECIDED,
 	};
+	int err;
 
 	if (which == USDTKIT_TRACE_FORKS && loaded(t))
 		return usdtkit__children_forks(t, value);
 	if (!loaded(t) || (unsigned int)which >= sizeof(keys) / sizeof(keys[0]))
 		return -EINVAL;
-	return read_sum(t->skel->maps.counters, keys[which], false, value);
+	err = read_sum(t->skel->maps.counters, keys[which], false, value);
+	/* the kernel kept them, undecided; the engine dropped them once it
+	 * read their strings (late.c) */
+	if (!err && which == USDTKIT_TRACE_KEPT)
+		*value -= *value >= t->late_dropped ? t->late_dropped : *value;
+	if (!err && which == USDTKIT_TRACE_DROPPED)
+		*value += t->late_dropped;
+	return err;
 }
 
 /* agg_stats[slot] summed over the CPUs */
@@ -176,6 +186,7 @@ int usdtkit_trace_read_latency(struct usdtkit_trace *t, unsigned int flags,
 struct by_entry {
 	uint64_t count;
 	struct usdtkit_trace_key_buf *key;	/* whole, zeroed past the map's key */
+	bool late;				/* a KEY_LATE key, read late */
 };
 
 /* by count, highest first; ties by key, so the order is reproducible */
@@ -299,7 +310,39 @@ static int by_same(const void *a, const void *b)
 	return memcmp(kx->str, ky->str, sizeof(kx->str));
 }
 
-/* cut the str() keys past str_len and merge those that are then equal */
+/*
+ * A str() key the kernel could not read (a page not in memory, no
+ * sleepable uprobes: USDTKIT_TRACE_KEY_LATE), read now from its process
+ * (late.c): it becomes the key of its string, marked late. One that
+ * cannot be read any more (the process exited) stays apart, unread.
+ */
+static bool key_late(struct by_entry *e, size_t room)
+{
+	struct usdtkit_trace_key_buf *k = e->key;
+	uint64_t addr;
+	int pid = (int)k->pad;
+	long n;
+
+	if (k->val != USDTKIT_TRACE_KEY_LATE)
+		return false;
+	memcpy(&addr, k->str, sizeof(addr));
+	memset(k->str, 0, room);
+	k->pad = 0;
+	n = usdtkit__late_read(pid, addr, k->str, room);
+	if (n < 0) {
+		memset(k->str, 0, room);
+		/* unmapped: a bad pointer, the "<fault>" key */
+		if (n != -ESRCH)
+			k->val = 1;
+		return true;
+	}
+	k->val = 0;
+	e->late = true;
+	return true;
+}
+
+/* str() keys read late, those past str_len cut, and the keys that are
+ * then equal merged */
 static void by_cut(const struct usdtkit_trace *t, struct by_entry *v, size_t *n,
 		   size_t room)
 {
@@ -308,14 +351,17 @@ static void by_cut(const struct usdtkit_trace *t, struct by_entry *v, size_t *n,
 
 	if (!t->agg.by.str || !*n)
 		return;
-	for (i = 0; i < *n; i++)
+	for (i = 0; i < *n; i++) {
+		any |= key_late(&v[i], room);
 		any |= key_cut(v[i].key, room, t->str_len);
+	}
 	if (!any)
 		return;
 	qsort(v, *n, sizeof(*v), by_same);
 	for (i = 1, o = 0; i < *n; i++) {
 		if (!by_same(&v[o], &v[i])) {
 			v[o].count += v[i].count;
+			v[o].late |= v[i].late;
 			free(v[i].key);
 		} else {
 			v[++o] = v[i];
@@ -348,8 +394,10 @@ static int by_export(const struct usdtkit_trace *t, const struct by_entry *v,
 		r->value = k->val;
 		r->is_signed = !a->str && p && p->pub.args[a->arg].is_signed;
 		r->cut = k->pad;
+		r->late = v[i].late;
+		r->unread = a->str && k->val == USDTKIT_TRACE_KEY_LATE;
 		if (!a->str || k->val)
-			continue;	/* a number, or a bad pointer: NULL */
+			continue;	/* a number, a bad pointer or unread: NULL */
 		r->str_len = strnlen(k->str, room);
 		memcpy(s, k->str, r->str_len);
 		r->str = s;

@@ -43,6 +43,7 @@ struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 	t->on_hit = o.on_hit;
 	t->hit_ctx = o.hit_ctx;
 	t->kids.on = o.children;
+	t->no_fault_in = o.no_fault_in;
 	t->cmd.go_fd = t->cmd.err_fd = -1;
 	if (o.filter) {
 		t->agg.filter_text = strdup(o.filter);
@@ -137,6 +138,7 @@ void usdtkit_trace_free(struct usdtkit_trace *t)
 	ring_buffer__free(t->rb);
 	usdtkit__trace_detach(t);
 	usdtkit__children_stop(t);
+	usdtkit__late_free(t);
 	for (i = 0; i < t->nprobes; i++) {
 		free(t->probes[i].path);
 		free(t->probes[i].provider);

@@ -82,6 +82,13 @@ struct usdtkit_features {
 				 * zone: opts.use_nop5 stays opt-in */
 	bool uprobe_opt_nop10;	/* Linux 7.x: sites "nop; nop10" are
 				 * attached at the nop10 */
+	/* a kprobe program loaded sleepable (BPF_F_SLEEPABLE) and calling
+	 * bpf_copy_from_user(), which may fault a page in: attached as a
+	 * uprobe over a perf event (Linux 6.0), and for uprobe_multi links
+	 * (6.6); false when !bpf. `usdtkit trace` reads strings on pages
+	 * the process has not touched yet with it (docs/ATTACH.md) */
+	bool sleepable_uprobe;
+	bool sleepable_multi;
 };
 
 USDTKIT_API const struct usdtkit_features *usdtkit_features(void);

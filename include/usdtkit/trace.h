@@ -73,9 +73,13 @@ struct usdtkit_trace_opts {
 				 * processes it forks (alive at attach and
 				 * later), and theirs; needs tracefs and the
 				 * initial pid namespace */
+	bool no_fault_in;	/* a string on a page not in memory yet is
+				 * read late, from /proc/PID/mem, even where
+				 * the kernel could fault the page in at the
+				 * hit (a sleepable program: Linux 6.0+) */
 	size_t :0;		/* new fields go above */
 };
-#define usdtkit_trace_opts__last_field children
+#define usdtkit_trace_opts__last_field no_fault_in
 
 USDTKIT_API struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts);
 
@@ -261,10 +265,16 @@ struct usdtkit_trace_value {
 		double f;	/* type.is_float */
 	};
 	/* opts.str_mask arguments: the string (not NUL-terminated: str_len
-	 * bytes), or NULL with str_err (-EFAULT: a bad pointer) */
+	 * bytes), or NULL with str_err (-EFAULT: a bad pointer; -ESRCH: a
+	 * page not in memory at the hit, and the process gone before it
+	 * could be read late) */
 	const char *str;
 	size_t str_len;
 	bool str_cut;		/* longer than opts.str_len */
+	bool str_late;		/* read after the hit, from the process's
+				 * memory: its page was not in memory at the
+				 * hit and the kernel could not fault it in
+				 * there; a writable page may have changed */
 	int str_err;
 };
 
@@ -275,6 +285,9 @@ struct usdtkit_trace_hit {
 	int nargs;		/* < 0: the site has no spec (an errno) */
 	int err;		/* first failing read, 0 if none */
 	struct usdtkit_trace_value args[USDTKIT_BPF_MAX_ARGS];
+	/* the filter compares a string that could be read neither at the
+	 * hit nor after it: the hit is kept, never dropped for that */
+	bool filter_undecided;
 };
 
 /* An fd to poll() for POLLIN: hits may be waiting. */
@@ -297,6 +310,11 @@ enum usdtkit_trace_counter {
 					 * USDTKIT_TRACE_BY_KEYS */
 	USDTKIT_TRACE_UNMATCHED,	/* LATENCY ENDs with no START */
 	USDTKIT_TRACE_FORKS,		/* opts.children: forks followed */
+	USDTKIT_TRACE_UNDECIDED,	/* hits the kernel kept because the
+					 * filter could not read a string there
+					 * (no sleepable uprobes); with no
+					 * aggregation, those the engine then
+					 * dropped are DROPPED, not KEPT */
 };
 
 USDTKIT_API int usdtkit_trace_counter(const struct usdtkit_trace *t,
@@ -340,6 +358,11 @@ struct usdtkit_trace_key_count {
 	bool cut;		/* longer than opts.str_len: cut at a UTF-8
 				 * character boundary, and keys equal once cut
 				 * summed into this one */
+	bool late;		/* str: some of the hits counted here had
+				 * their string read after the hit */
+	bool unread;		/* str NULL: a page not in memory at the
+				 * hit, and no longer readable after it (the
+				 * process exited); not a bad pointer */
 };
 
 /*

@@ -480,7 +480,7 @@ def agg_objects(v, log, name):
         except ValueError:
             v.check(False, "%s: line %d is not JSON: %r" % (tag, i + 1, line))
     for o in objs:
-        v.check(o.get("schema") == "usdtkit-trace-agg/1.0",
+        v.check(o.get("schema", "").startswith("usdtkit-trace-agg/1."),
                 "%s: schema %s in %s" % (tag, o.get("schema"), json.dumps(o)))
     # the JSON contract (docs/schema), where jsonschema is installed
     try:
@@ -658,6 +658,10 @@ def check_scenario(v, s, log, args):
     elif s == "agg":
         check_agg(v, log)
         check_load_configs(v, log)
+    elif s == "cold":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from check_cold import check_cold
+        check_cold(v, log, kernel_model(log))
     elif s == "nop10":
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from check_nop10 import check_nop10

@@ -625,4 +625,35 @@ scenario_instbench() {
 		leftovers > /tmp/ib_cap.left
 		emit ib_cap.left /tmp/ib_cap.left
 	fi
+
+# cold (issue 34): tests/fx_cold.c as /w/vm_cold, strings on pages the
+# process has not touched, each asserted cold before its probe fires
+# (the workload exits 3 otherwise). In AUTO mode: --str 1 as it comes
+# (faulted in at the hit where the kernel runs sleepable uprobes, else
+# read late: the workload lingers a second for that), --no-fault-in, a
+# --filter on those strings, and --count-by str(arg1) read at a 0.5 s
+# interval. No swap device here: case 4 is an anonymous page never
+# touched (tests/cli_trace_cold.sh swaps one out on the host).
+scenario_cold() {
+	local x o
+	$CLI features --json > /tmp/features.json 2>&1
+	emit features.json /tmp/features.json
+	set -f	# "cold*" is not a file name
+	for x in default nofault filter nofault_filter count nofault_count; do
+		case $x in
+		default) o="--str 1" ;;
+		nofault) o="--str 1 --no-fault-in" ;;
+		filter) o="--str 1 --filter str(arg1)==\"cold*\"" ;;
+		nofault_filter) o="--str 1 --no-fault-in --filter str(arg1)==\"cold*\"" ;;
+		count) o="-i 0.5 --count-by str(arg1)" ;;
+		nofault_count) o="-i 0.5 --no-fault-in --count-by str(arg1)" ;;
+		esac
+		# shellcheck disable=SC2086 # OPTIONS are word-split
+		echo go | $CLI trace --json -v $o -c "/w/vm_cold 1 linger" \
+			/w/vm_cold:cold:s > "/tmp/trace_cold_$x.json" 2> "/tmp/trace_cold_$x.err"
+		rc "trace_cold_$x" $?
+		emit "trace_cold_$x.json" "/tmp/trace_cold_$x.json"
+		emit "trace_cold_$x.err" "/tmp/trace_cold_$x.err"
+	done
+	set +f
 }

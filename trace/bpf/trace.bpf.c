@@ -29,11 +29,75 @@ const volatile unsigned int args_used = (1u << USDTKIT_BPF_MAX_ARGS) - 1;
 /* the longest --filter program of any probe: the steps to verify */
 const volatile unsigned int filter_insns = USDTKIT_FILTER_MAX_INSNS;
 
+/*
+ * Strings on pages the process has not touched yet (a literal on a
+ * .rodata page nothing read, an anonymous page swapped out): a uprobe
+ * program reads user memory with page faults disabled, so
+ * bpf_probe_read_user_str() returns -EFAULT for them as for a bad
+ * pointer. Two programs: usdtkit_trace, for traces that read no string,
+ * as before; usdtkit_trace_str, for those that do (trace/load.c picks
+ * one), where a failed read is either retried once its pages are
+ * faulted in (cold_read 1: the engine loaded it sleepable) or marked for
+ * the engine to read late, from /proc/PID/mem (trace/late.c).
+ *
+ * cold_read: BPF_F_SLEEPABLE, where bpf_copy_from_user() may fault a
+ * page in (uprobes over perf events from Linux 6.0, uprobe_multi links
+ * from 6.6). A load-time constant.
+ */
+const volatile unsigned int cold_read;
+
+/*
+ * Fault in the pages of [ptr, ptr + size): a byte of each. 0 when the
+ * first one came in (the string may end before the next page, which may
+ * be unmapped), else the error: a really bad pointer (NULL, unmapped)
+ * still fails. At most 3 pages: size <= 4098 (--strlen 4096 + 2).
+ */
+static __always_inline long fault_in(unsigned long ptr, unsigned long size)
+{
+	unsigned long page = ptr & ~4095ul;
+	char c;
+	long err;
+	int k;
+
+	err = bpf_copy_from_user(&c, 1, (const void *)ptr);
+	if (err)
+		return err;
+#pragma unroll
+	for (k = 1; k < 3; k++) {
+		page += 4096;
+		if (page >= ptr + size)
+			break;
+		if (bpf_copy_from_user(&c, 1, (const void *)page))
+			break;
+	}
+	return 0;
+}
+
+/* usdtkit_trace_str's read: retried after a fault-in where cold_read */
+static __always_inline long read_user_str(void *dst, unsigned long size,
+					  unsigned long ptr)
+{
+	long n = bpf_probe_read_user_str(dst, size, (const void *)ptr);
+
+	if (n >= 0 || !cold_read || fault_in(ptr, size))
+		return n;
+	return bpf_probe_read_user_str(dst, size, (const void *)ptr);
+}
+
+/* a failed read the engine may do late: not NULL, not the first page
+ * (never mapped), and no fault-in was possible */
+static __always_inline int may_read_late(unsigned long ptr)
+{
+	return !cold_read && ptr >= 4096;
+}
+
 #define USDTKIT_FILTER_INLINE static __always_inline
 #define USDTKIT_FILTER_STR_ON (features & USDTKIT_TRACE_F_FILTER_STR)
 #define USDTKIT_FILTER_RUN_MAX filter_insns
 #define USDTKIT_FILTER_READ_STR(dst, size, ptr) \
 	bpf_probe_read_user_str(dst, size, (const void *)(unsigned long)(ptr))
+#define USDTKIT_FILTER_READ_STR_COLD(dst, size, ptr) read_user_str(dst, size, ptr)
+#define USDTKIT_FILTER_UNDECIDED(n, ptr) may_read_late(ptr)
 #include "trace_filter_run.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -181,23 +245,29 @@ static __always_inline void count(int which)
 		(*c)++;
 }
 
-/* argument @i (its value @v: a user pointer) as a string, into its slot */
-static __always_inline void read_str(struct usdtkit_trace_event *e, int i,
-				     long v, int ok)
+/* argument @i (its value @v: a user pointer) as a string, into its
+ * slot; with @cold, 1 if it failed and may be read late */
+static __always_inline int read_str(struct usdtkit_trace_event *e, int i,
+				    long v, int ok, const int cold)
 {
 	unsigned int off = str_off[i], n = str_size;
 	struct usdtkit_trace_str *s;
 
 	if (!(features & USDTKIT_TRACE_F_STR) || !off || off + sizeof(*s) + n > ev_size)
-		return;
+		return 0;
 	s = (void *)e + off;
 	/* a slot is always written: the record is not zeroed */
 	s->pad = 0;
 	if (!ok) {
 		s->len = -USDTKIT__EINVAL;
-		return;
+		return 0;
 	}
-	s->len = bpf_probe_read_user_str(s->data, n, (const void *)v);
+	if (!cold) {
+		s->len = bpf_probe_read_user_str(s->data, n, (const void *)v);
+		return 0;
+	}
+	s->len = read_user_str(s->data, n, v);
+	return s->len < 0 && may_read_late(v);
 }
 
 /*
@@ -259,10 +329,11 @@ static __always_inline unsigned long long get_id(struct usdtkit_filter_hit *h)
 /* One hit -> one event. spec NULL: an IP no spec knows, sent as such. */
 static __always_inline void emit(const struct usdtkit_bpf_spec *spec,
 				 const struct usdtkit_filter_hit *h,
-				 const struct arg_state *st, unsigned long long ts)
+				 const struct arg_state *st, unsigned long long ts,
+				 const int cold)
 {
 	struct usdtkit_trace_event *e;
-	int i;
+	int i, late = 0;
 
 	e = bpf_ringbuf_reserve(&events, ev_size, 0);
 	if (!e) {
@@ -276,18 +347,26 @@ static __always_inline void emit(const struct usdtkit_bpf_spec *spec,
 	e->nargs = spec ? spec->arg_cnt : -USDTKIT__ESRCH;
 	e->err = st->err;
 	e->err_mask = st->err_mask;
-	e->pad[0] = e->pad[1] = 0;
+	e->flags = e->pad = 0;
+	if (cold && (features & USDTKIT_TRACE_F_FILTER_STR) && h->undecided) {
+		e->flags = USDTKIT_TRACE_EV_UNDECIDED;
+		late = 1;
+	}
 #pragma unroll
 	for (i = 0; i < USDTKIT_BPF_MAX_ARGS; i++) {
 		e->args[i] = h->args[i];
 		e->types[i] = st->types[i];
-		read_str(e, i, h->args[i], !(st->err_mask & (1 << i)) &&
-			 spec && i < spec->arg_cnt);
+		if (read_str(e, i, h->args[i], !(st->err_mask & (1 << i)) &&
+			     spec && i < spec->arg_cnt, cold))
+			late = 1;
 	}
 	/* waking the reader per event costs more than the rest of the hit
 	 * (an irq_work and a wakeup: ~1 us): wake it when an eighth of the
-	 * ring is waiting; the caller consumes the rest (the CLI: every 100 ms) */
-	bpf_ringbuf_submit(e, bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >=
+	 * ring is waiting; the caller consumes the rest (the CLI: every 100 ms).
+	 * A string to read late wakes it now: the sooner it reads, the
+	 * likelier the process is still there and the page unchanged. */
+	bpf_ringbuf_submit(e, (cold && late) ||
+			   bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >=
 			   EVENTS_BYTES / 8 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
@@ -354,9 +433,21 @@ static __always_inline void stats_add(unsigned int slot, unsigned long long v,
 
 /* The key of --count-by and --key into k: its val, or its string (cut
  * and zero-padded to key_str bytes: the hash compares them all). */
+static __always_inline void zero_key_str(struct usdtkit_trace_key_buf *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < USDTKIT_TRACE_KEY_STR_MAX / 8; i++) {
+		if (i >= key_str / 8)
+			break;
+		((unsigned long long *)k->str)[i] = 0;
+	}
+}
+
 static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
 				     const struct usdtkit_filter_hit *h,
-				     unsigned int kind, unsigned int arg)
+				     unsigned int kind, unsigned int arg,
+				     const int cold)
 {
 	unsigned long long v = arg_at(h, arg);
 	unsigned int i;
@@ -376,14 +467,39 @@ static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
 	k->val = 0;
 	if (!(features & USDTKIT_TRACE_F_KEY_STR))
 		return;
-	for (i = 0; i < USDTKIT_TRACE_KEY_STR_MAX / 8; i++) {
-		if (i >= key_str / 8)
-			break;
-		((unsigned long long *)k->str)[i] = 0;
+	if (!cold) {
+		for (i = 0; i < USDTKIT_TRACE_KEY_STR_MAX / 8; i++) {
+			if (i >= key_str / 8)
+				break;
+			((unsigned long long *)k->str)[i] = 0;
+		}
+		if (key_str > 1 && key_str <= USDTKIT_TRACE_KEY_STR_MAX &&
+		    bpf_probe_read_user_str(k->str, key_str, (const void *)(unsigned long)v) < 0)
+			k->val = 1;	/* a bad pointer: its own key, "<fault>" */
+		return;
 	}
-	if (key_str > 1 && key_str <= USDTKIT_TRACE_KEY_STR_MAX &&
-	    bpf_probe_read_user_str(k->str, key_str, (const void *)(unsigned long)v) < 0)
-		k->val = 1;	/* a bad pointer: its own key, "<fault>" */
+	zero_key_str(k);
+	if (key_str <= 1 || key_str > USDTKIT_TRACE_KEY_STR_MAX ||
+	    bpf_probe_read_user_str(k->str, key_str, (const void *)(unsigned long)v) >= 0)
+		return;
+	if (cold_read && !fault_in(v, key_str)) {
+		/* zeroed again: while this thread slept in the fault, another
+		 * one on this CPU may have used the buffer */
+		zero_key_str(k);
+		if (bpf_probe_read_user_str(k->str, key_str,
+					    (const void *)(unsigned long)v) >= 0)
+			return;
+	}
+	if (may_read_late(v)) {
+		/* the engine reads the string late: the process in pad, the
+		 * address in str (trace/late.c) */
+		k->val = USDTKIT_TRACE_KEY_LATE;
+		/* not h->pid: a count does not ask for it */
+		k->pad = bpf_get_current_pid_tgid() >> 32;
+		((unsigned long long *)k->str)[0] = v;
+		return;
+	}
+	k->val = 1;
 }
 
 /*
@@ -392,12 +508,12 @@ static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
  */
 static __always_inline void count_by(const struct usdtkit_trace_cfg *cfg,
 				     unsigned int probe, struct scratch *s,
-				     struct usdtkit_trace_key_buf *key)
+				     struct usdtkit_trace_key_buf *key, const int cold)
 {
 	unsigned long long one = 1, *c;
 
 	make_key(key, &s->hit, cfg->by_str ? USDTKIT_TRACE_KEY_STR :
-		 USDTKIT_TRACE_KEY_ARG, cfg->by_arg);
+		 USDTKIT_TRACE_KEY_ARG, cfg->by_arg, cold);
 	key->probe = probe;
 	c = bpf_map_lookup_elem(&agg_by, key);
 	if (c) {
@@ -411,11 +527,11 @@ static __always_inline void count_by(const struct usdtkit_trace_cfg *cfg,
 static __always_inline void latency(const struct usdtkit_trace_cfg *cfg,
 				    struct scratch *s,
 				    struct usdtkit_trace_key_buf *key,
-				    unsigned long long ts)
+				    unsigned long long ts, const int cold)
 {
 	unsigned long long *t0, d;
 
-	make_key(key, &s->hit, cfg->key_kind, cfg->key_arg);
+	make_key(key, &s->hit, cfg->key_kind, cfg->key_arg, cold);
 	if (cfg->flags & USDTKIT_TRACE_LAT_START) {
 		bpf_map_update_elem(&lat_start, &key->val, &ts, BPF_ANY);
 		return;
@@ -448,7 +564,7 @@ static const struct usdtkit_trace_cfg cfg_emit = {
 /* one hit -> its filter, then its event or aggregations, in @s */
 static __always_inline void trace_hit_in(struct pt_regs *ctx,
 					 const struct usdtkit_bpf_spec *spec,
-					 struct scratch *s)
+					 struct scratch *s, const int cold)
 {
 	const struct usdtkit_trace_cfg *cfg = &cfg_emit;
 	struct usdtkit_trace_key_buf *key;
@@ -471,7 +587,9 @@ static __always_inline void trace_hit_in(struct pt_regs *ctx,
 		get_id(&s->hit);
 		__builtin_memset(&s->st, 0, sizeof(s->st));
 		__builtin_memset(s->hit.args, 0, sizeof(s->hit.args));
-		emit(spec, &s->hit, &s->st, bpf_ktime_get_ns());
+		if (cold)
+			s->hit.undecided = 0;
+		emit(spec, &s->hit, &s->st, bpf_ktime_get_ns(), cold);
 		return;
 	}
 	/* what the filter needs, then the filter: a dropped hit costs only
@@ -481,10 +599,16 @@ static __always_inline void trace_hit_in(struct pt_regs *ctx,
 		if (cfg->need & USDTKIT_TRACE_NEED_FILTER_ID)
 			get_id(&s->hit);
 		read_args(ctx, spec, filter_mask, &s->hit, &s->st);
-		if (!usdtkit_filter_run(&cfg->filter, &s->hit)) {
+		if (!(cold ? usdtkit_filter_run_cold(&cfg->filter, &s->hit) :
+		      usdtkit_filter_run(&cfg->filter, &s->hit))) {
 			count(USDTKIT_TRACE_C_DROPPED);
 			return;
 		}
+		if (cold && (features & USDTKIT_TRACE_F_FILTER_STR) &&
+		    s->hit.undecided)
+			count(USDTKIT_TRACE_C_UNDECIDED);
+	} else if (cold) {
+		s->hit.undecided = 0;
 	}
 	count(USDTKIT_TRACE_C_KEPT);
 	ts = cfg->need & USDTKIT_TRACE_NEED_TIME ? bpf_ktime_get_ns() : 0;
@@ -493,7 +617,7 @@ static __always_inline void trace_hit_in(struct pt_regs *ctx,
 		get_id(&s->hit);
 	read_args(ctx, spec, cfg->arg_mask & ~filter_mask, &s->hit, &s->st);
 	if (uses(cfg, USDTKIT_TRACE_EMIT))
-		emit(spec, &s->hit, &s->st, ts);
+		emit(spec, &s->hit, &s->st, ts, cold);
 	if (uses(cfg, USDTKIT_TRACE_COUNTS | USDTKIT_TRACE_STATS))
 		stats_add(probe, arg_at(&s->hit, cfg->stats_arg),
 			  uses(cfg, USDTKIT_TRACE_STATS), cfg->stats_signed);
@@ -507,14 +631,14 @@ static __always_inline void trace_hit_in(struct pt_regs *ctx,
 	if (!key)
 		return;
 	if (uses(cfg, USDTKIT_TRACE_COUNT_BY))
-		count_by(cfg, probe, s, key);
+		count_by(cfg, probe, s, key, cold);
 	if (uses(cfg, USDTKIT_TRACE_LAT_START | USDTKIT_TRACE_LAT_END))
-		latency(cfg, s, key, ts);
+		latency(cfg, s, key, ts, cold);
 }
 
 /* one hit, in this thread's scratch value; also the body of test
  * programs that include this file (tests/bpf/) */
-static __always_inline int trace_hit(struct pt_regs *ctx)
+static __always_inline int trace_hit_as(struct pt_regs *ctx, const int cold)
 {
 	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
 	unsigned int tid;
@@ -526,7 +650,10 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 	if (!tgid_traced())
 		return 0;
 	/* this program's frame is large: keep it off the private stack of
-	 * Linux 6.13+, where each user read costs more (usdtkit.bpf.h) */
+	 * Linux 6.13+, where each user read costs more (usdtkit.bpf.h). A
+	 * sleepable program may not name the prog array: libusdtkit's
+	 * handler takes the call out of usdtkit_trace_str when it loads it
+	 * sleepable (attach/handler.c) */
 	usdtkit__no_priv_stack(ctx, spec);
 	tid = (unsigned int)bpf_get_current_pid_tgid();
 	s = bpf_map_lookup_elem(&scratch, &tid);
@@ -541,12 +668,24 @@ static __always_inline int trace_hit(struct pt_regs *ctx)
 			return 0;
 		}
 	}
-	trace_hit_in(ctx, spec, s);
+	trace_hit_in(ctx, spec, s, cold);
 	return 0;
+}
+
+static __always_inline int trace_hit(struct pt_regs *ctx)
+{
+	return trace_hit_as(ctx, 0);
 }
 
 SEC("usdtkit")
 int usdtkit_trace(struct pt_regs *ctx)
 {
 	return trace_hit(ctx);
+}
+
+/* for traces that read strings; loaded only when picked ("?") */
+SEC("?usdtkit")
+int usdtkit_trace_str(struct pt_regs *ctx)
+{
+	return trace_hit_as(ctx, 1);
 }

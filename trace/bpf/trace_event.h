@@ -18,9 +18,14 @@ struct usdtkit_trace_event {
 	 * USDTKIT_TRACE_SIGNED. The sites of one probe may disagree (an int
 	 * at one, a long at another), so the probe's first note cannot say */
 	unsigned char types[USDTKIT_BPF_MAX_ARGS];
-	unsigned char pad[2];
+	unsigned char flags;		/* USDTKIT_TRACE_EV_* */
+	unsigned char pad;
 	long long args[USDTKIT_BPF_MAX_ARGS];
 };
+
+/* the --filter compared a string it could not read (a page not in
+ * memory, no sleepable uprobes): kept, for the engine to decide */
+#define USDTKIT_TRACE_EV_UNDECIDED	0x01
 
 #define USDTKIT_TRACE_SIGNED	0x80
 
@@ -52,6 +57,8 @@ enum {
 	USDTKIT_TRACE_C_DROPPED,	/* hits the filter dropped */
 	USDTKIT_TRACE_C_BY_FULL,	/* --count-by keys lost: agg_by full */
 	USDTKIT_TRACE_C_UNMATCHED,	/* latency ENDs with no START */
+	USDTKIT_TRACE_C_UNDECIDED,	/* hits kept: the filter could not
+					 * read a string (EV_UNDECIDED) */
 	USDTKIT_TRACE_C_NR
 };
 
@@ -124,6 +131,11 @@ struct usdtkit_trace_agg_stats {
  * (str(argN)) is cut at the map's key size and zero-padded; the engine sets
  * the key size, so an integer key costs no string bytes.
  */
+/* key_buf.val of a str() key whose string could not be read in the
+ * kernel but maybe later: pad is the pid, str[0..8] the address
+ * (0: the string, 1: a bad pointer) */
+#define USDTKIT_TRACE_KEY_LATE	2
+
 struct usdtkit_trace_key_buf {
 	unsigned int probe;
 	unsigned int pad;

@@ -6,6 +6,12 @@
  *   USDTKIT_FILTER_READ_STR(dst, size, ptr): bpf_probe_read_user_str()'s
  *   contract: the bytes copied with the NUL, or a negative errno;
  *   USDTKIT_FILTER_INLINE: how the functions are declared;
+ *   and may define USDTKIT_FILTER_READ_STR_COLD(dst, size, ptr) and
+ *   USDTKIT_FILTER_UNDECIDED(n, ptr): the read of usdtkit_filter_run_cold(),
+ *   and whether a read that failed with @n at @ptr may succeed later (a page not in
+ *   memory), so that the comparison is unknown: the hit is kept and
+ *   marked (h->undecided); the read of usdtkit_filter_run() by default
+ *   and never unknown;
  *   and may define USDTKIT_FILTER_STR_ON: 0 when no filter compares a
  *   string (the BPF program's load-time constant: no string code to
  *   verify); 1 by default; and USDTKIT_FILTER_RUN_MAX: the most
@@ -27,6 +33,12 @@
 #ifndef USDTKIT_FILTER_RUN_MAX
 #define USDTKIT_FILTER_RUN_MAX USDTKIT_FILTER_MAX_INSNS
 #endif
+#ifndef USDTKIT_FILTER_READ_STR_COLD
+#define USDTKIT_FILTER_READ_STR_COLD USDTKIT_FILTER_READ_STR
+#endif
+#ifndef USDTKIT_FILTER_UNDECIDED
+#define USDTKIT_FILTER_UNDECIDED(n, ptr) 0
+#endif
 
 /* What one hit offers to a filter; args[] has every argument it names. */
 struct usdtkit_filter_hit {
@@ -35,6 +47,9 @@ struct usdtkit_filter_hit {
 	/* a string argument, read: a pattern's bytes, its NUL, and one
 	 * byte more, for `==` to see that the string goes on */
 	char buf[USDTKIT_FILTER_STR_MAX + 1];
+	/* usdtkit_filter_run_cold(): a string comparison was unknown and
+	 * the hit kept for it. Last: the other offsets stay as they were */
+	unsigned char undecided;
 };
 
 USDTKIT_FILTER_INLINE unsigned long long
@@ -70,7 +85,8 @@ usdtkit_filter_opnd(const struct usdtkit_filter_opnd *o,
  * matches no pattern. */
 USDTKIT_FILTER_INLINE int usdtkit_filter_str(struct usdtkit_filter_hit *h,
 					     const struct usdtkit_filter_str *p,
-					     unsigned long long ptr, int prefix)
+					     unsigned long long ptr, int prefix,
+					     const int cold)
 {
 	unsigned int len = p->len, i;
 	unsigned long size;	/* 64 bits: the register checked is the one passed */
@@ -89,7 +105,15 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_str(struct usdtkit_filter_hit *h,
 	__asm__ __volatile__("" : "+r"(size));
 	if (size > sizeof(h->buf))
 		return 0;
-	n = USDTKIT_FILTER_READ_STR(h->buf, size, ptr);
+	if (cold) {
+		n = USDTKIT_FILTER_READ_STR_COLD(h->buf, size, ptr);
+		if (n < 0 && USDTKIT_FILTER_UNDECIDED(n, ptr)) {
+			h->undecided = 1;
+			return 0;
+		}
+	} else {
+		n = USDTKIT_FILTER_READ_STR(h->buf, size, ptr);
+	}
 	if (n != (long)len + 1)
 		return 0;
 	for (i = 0; i < USDTKIT_FILTER_STR_MAX - 1; i++) {
@@ -103,7 +127,7 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_str(struct usdtkit_filter_hit *h,
 
 USDTKIT_FILTER_INLINE int usdtkit_filter_insn(const struct usdtkit_filter *f,
 					      const struct usdtkit_filter_insn *in,
-					      struct usdtkit_filter_hit *h)
+					      struct usdtkit_filter_hit *h, const int cold)
 {
 	unsigned long long l, r;
 	int s = in->flags & USDTKIT_FF_SIGNED;
@@ -115,7 +139,7 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_insn(const struct usdtkit_filter *f,
 		if (!USDTKIT_FILTER_STR_ON || in->str >= USDTKIT_FILTER_MAX_STRS)
 			return 0;
 		return usdtkit_filter_str(h, &f->strs[in->str], l,
-					  in->op == USDTKIT_FOP_STR_PREFIX);
+					  in->op == USDTKIT_FOP_STR_PREFIX, cold);
 	}
 	r = usdtkit_filter_opnd(&in->r, h);
 	switch (in->op) {
@@ -136,12 +160,18 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_insn(const struct usdtkit_filter *f,
 }
 
 /* 1: keep the hit, 0: drop it. Jumps go forward only, so the program
- * ends within ninsns steps; a jump backwards (a bad program) rejects. */
-USDTKIT_FILTER_INLINE int usdtkit_filter_run(const struct usdtkit_filter *f,
-					     struct usdtkit_filter_hit *h)
+ * ends within ninsns steps; a jump backwards (a bad program) rejects.
+ * @cold (a constant where inlined): strings are read with the _COLD
+ * read, and a comparison whose string may be read later keeps the hit,
+ * whatever the rest of the filter says (h->undecided). */
+USDTKIT_FILTER_INLINE int usdtkit_filter_run_in(const struct usdtkit_filter *f,
+						struct usdtkit_filter_hit *h,
+						const int cold)
 {
 	unsigned int pc = 0, i, next;
 
+	if (cold)
+		h->undecided = 0;
 	if (!f->ninsns)
 		return 1;
 	for (i = 0; i < USDTKIT_FILTER_MAX_INSNS; i++) {
@@ -151,12 +181,26 @@ USDTKIT_FILTER_INLINE int usdtkit_filter_run(const struct usdtkit_filter *f,
 		    i >= USDTKIT_FILTER_RUN_MAX)
 			break;
 		in = &f->insns[pc];
-		next = usdtkit_filter_insn(f, in, h) ? in->jt : in->jf;
+		next = usdtkit_filter_insn(f, in, h, cold) ? in->jt : in->jf;
+		if (cold && h->undecided)
+			return 1;
 		if (next <= pc)
 			return 0;
 		pc = next;
 	}
 	return pc == USDTKIT_FILTER_ACCEPT;
+}
+
+USDTKIT_FILTER_INLINE int usdtkit_filter_run(const struct usdtkit_filter *f,
+					     struct usdtkit_filter_hit *h)
+{
+	return usdtkit_filter_run_in(f, h, 0);
+}
+
+USDTKIT_FILTER_INLINE int usdtkit_filter_run_cold(const struct usdtkit_filter *f,
+						  struct usdtkit_filter_hit *h)
+{
+	return usdtkit_filter_run_in(f, h, 1);
 }
 
 #endif
