@@ -22,24 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "load_common.h"
+
 #define BLOCK 65536
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void wait_line(void)
-{
-	int c;
-
-	do
-		c = getchar();
-	while (c != EOF && c != '\n');
-}
 
 int main(int argc, char **argv)
 {

@@ -20,27 +20,12 @@
 #include <sys/sdt.h>
 #include <time.h>
 
+#include "load_common.h"
+
 static const char *const keys[16] = {
 	"key00", "key01", "key02", "key03", "key04", "key05", "key06", "key07",
 	"key08", "key09", "key10", "key11", "key12", "key13", "key14", "key15",
 };
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void wait_line(void)
-{
-	int c;
-
-	do
-		c = getchar();
-	while (c != EOF && c != '\n');
-}
 
 int main(int argc, char **argv)
 {
