@@ -117,5 +117,6 @@ if [ -f "$list/jobs" ]; then
 		i=$((i + 1))
 	done
 fi
-echo "vm:$targets${kernels:+ (kernels$kernels)}${cells:+ cells$cells}: $(( $(date +%s) - start )) s"
+# shellcheck disable=SC2086 # one line of the targets
+echo "vm:" $targets "${kernels:+(kernels$kernels)}${cells:+ cells$cells}: $(( $(date +%s) - start )) s"
 exit $rc
