@@ -625,6 +625,7 @@ scenario_instbench() {
 		leftovers > /tmp/ib_cap.left
 		emit ib_cap.left /tmp/ib_cap.left
 	fi
+}
 
 # cold (issue 34): tests/fx_cold.c as /w/vm_cold, strings on pages the
 # process has not touched, each asserted cold before its probe fires
