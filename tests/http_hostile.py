@@ -360,7 +360,12 @@ def fd_exhaustion(cmd):
     drv.send_signal(signal.SIGTERM)
     _, err = drv.communicate(timeout=60)
     lines = [ln for ln in err.decode().splitlines() if 'accept' in ln]
-    check(len(lines) == 1 and 'Too many open files' in lines[0],
+    # one line per time the fds run out, not one per step: the held
+    # clients' closing can let a queued connection in and the next one
+    # meet EMFILE again, a second episode (seen once in a loaded ASan
+    # build: two lines), so a few lines pass and a flood does not
+    check(1 <= len(lines) <= 3 and
+          all('Too many open files' in ln for ln in lines),
           'accept warnings: %r' % lines)
     print('out of fds: %d of %d CPU ticks in 1 s, then %s; %r' %
           (used, hz, st, lines))
