@@ -135,7 +135,8 @@ static int inst_load(struct usdtkit_link *l, int slot_fd, int array_fd, int id)
  * counted against the cap here, loaded by inst_attach() once the file's
  * sites are all counted, so that a request past the cap is refused
  * before any program is loaded (and before a low RLIMIT_NOFILE, 1024 on
- * a board, runs out on the programs' fds first: issue 31, the 5.10 VMs).
+ * a board, runs out on the programs' fds first, as it did on the 5.10
+ * VMs).
  */
 static int inst_site(struct usdtkit_link *l, struct usdtkit_target *t,
 		     const struct usdtkit_file *f, const struct usdtkit_site *s,

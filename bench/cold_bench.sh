@@ -1,6 +1,6 @@
 #!/bin/sh
 # What a string on a page not yet in memory costs a hit of `usdtkit trace
-# --str 1` (issue 34): bench/cold_load.c fires cbench:hit once for each
+# --str 1` on pages not yet in memory: bench/cold_load.c fires cbench:hit once for each
 # of N strings, each on its own page of a file in the page cache, those
 # pages read first (warm) or not (cold), traced with the default (on a
 # kernel with sleepable uprobes: the page faulted in at the hit) and

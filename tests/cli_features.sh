@@ -61,7 +61,7 @@ want("uprobe_syscall", u.machine == "x86_64" and
      re.search(r" __x64_sys_uprobe$", syms, re.M) is not None)
 
 # x86-64 kernels with the uprobe syscall optimize a long nop: 6.18 the
-# nop5, 7.x the nop10 (issue 31; tests/bpf attach_nop10 and the VM's
+# nop5, 7.x the nop10 (tests/bpf attach_nop10 and the VM's
 # nop10 scenario see the trampoline); found by a BPF link, so root only
 has_sys_uprobe = j.get("uprobe_syscall") is True
 if not has_sys_uprobe:

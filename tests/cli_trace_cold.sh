@@ -1,6 +1,6 @@
 #!/bin/sh
-# Strings on pages the traced process has not touched yet (issue 34,
-# docs/ATTACH.md "Strings"), live (root, BPF), on tests/fx_cold.c: its
+# Strings on pages the traced process has not touched yet
+# (docs/ATTACH.md "Strings"), live (root, BPF), on tests/fx_cold.c: its
 # literals, a .data string, a memfd page and an anonymous page are each
 # asserted absent from its page tables before the probe fires (exit 3
 # otherwise). Where the kernel runs sleepable uprobes (usdtkit features:

@@ -202,7 +202,7 @@ PRE=""
 
 # ---- 3. the cap: 1100 specs, one probe; refused before any uprobe ----
 # and before any program: under a board's RLIMIT_NOFILE of 1024 the
-# programs' fds ran out first (issue 31, the 5.10 VMs: "Too many open
+# programs' fds ran out first (the 5.10 VMs: "Too many open
 # files" instead of this line)
 trace_1024() ( ulimit -n 1024 && trace "$@"; echo "$rc" > "$tmp/rc" )
 trace_1024 --mode inst "$many1100:many:site"

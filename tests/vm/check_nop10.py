@@ -32,7 +32,7 @@ def check_nop10(v, log, model):
     except ValueError:
         feat = {}
     opt = feat.get("uprobe_optimization")
-    # the kernels the matrix boots: 7.x optimizes nop10 (issue 31, seen
+    # the kernels the matrix boots: 7.x optimizes nop10 (seen
     # by hand on 7.3.4), and only kernels with the uprobe syscall any
     if model["version"] >= (7, 0):
         v.check(opt == "nop10", "features: uprobe_optimization %r, want 'nop10' on %s"

@@ -627,7 +627,7 @@ scenario_instbench() {
 	fi
 }
 
-# cold (issue 34): tests/fx_cold.c as /w/vm_cold, strings on pages the
+# cold: tests/fx_cold.c as /w/vm_cold, strings on pages the
 # process has not touched, each asserted cold before its probe fires
 # (the workload exits 3 otherwise). In AUTO mode: --str 1 as it comes
 # (faulted in at the hit where the kernel runs sleepable uprobes, else

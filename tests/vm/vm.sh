@@ -96,7 +96,7 @@ for p in vm_sites vm_sites_so vm_api vm_agg vm_sites_thumb vm_nop10 vm_forms \
 	vm_forms_nopie; do
 	[ -f "$build/tests/vm/$p" ] && cp "$build/tests/vm/$p" "$root/w/$p"
 done
-# the "cold" scenario's workload (issue 34)
+# the "cold" scenario's workload (strings on untouched pages)
 [ -f "$build/tests/vm/vm_cold" ] && cp "$build/tests/vm/vm_cold" "$root/w/vm_cold"
 cp "$build/tests/vm/libvmsites.so" "$root/lib/"
 for f in "$root/bin/usdtkit" "$root/w/"* "$root/lib/libvmsites.so"; do
