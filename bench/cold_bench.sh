@@ -22,17 +22,7 @@ while [ $# -gt 1 ]; do
 done
 u=$1
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-stats0=$(sysctl -n kernel.bpf_stats_enabled)
-wpid="" tpid=""
-cleanup() {
-	exec 3>&- 2>/dev/null
-	for p in $tpid $wpid; do kill -9 "$p" 2>/dev/null; done
-	sysctl -q -w kernel.bpf_stats_enabled="$stats0"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$here/kstats.sh"
 ${CC:-cc} -O2 -o "$tmp/load" "$here/cold_load.c" || exit 1
 sysctl -q -w kernel.bpf_stats_enabled=1 || exit 1
 

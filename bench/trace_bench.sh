@@ -58,18 +58,7 @@ u=$1 bt=${BPFTRACE:-bpftrace}
 case $m$reps in *[!0-9]*) usage ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 
-tmp=$(mktemp -d)
-stats0=$(sysctl -n kernel.bpf_stats_enabled)
-wpid="" tpid=""
-# shellcheck disable=SC2317
-cleanup() {
-	exec 3>&- 2>/dev/null
-	for p in $tpid $wpid; do kill -9 "$p" 2>/dev/null; done
-	sysctl -q -w kernel.bpf_stats_enabled="$stats0"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$here/kstats.sh"
 
 ${CC:-cc} -O2 -std=c11 -o "$tmp/load" "$here/trace_load.c" || exit 1
 load=$tmp/load
