@@ -51,6 +51,8 @@
 #include <usdtkit/attach.h>
 #include <usdtkit/usdtkit.h>
 
+#include "bench_print.h"
+
 #include "attach_libbpf.skel.h"
 #include "attach_uk.skel.h"
 
@@ -63,7 +65,6 @@ int usdtkit__sys_uprobe_multi(int prog_fd, const char *path,
 
 /* ---- helpers ---- */
 
-static int verbose;
 
 static double now_ms(void)
 {
@@ -100,21 +101,6 @@ static double median(double *v, int n)
 		return -1;
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (!verbose || level == LIBBPF_DEBUG)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-static void uk_print(void *ctx, enum usdtkit_log_level level, const char *msg)
-{
-	(void)ctx;
-	(void)level;
-	if (verbose)
-		fprintf(stderr, "usdtkit: %s\n", msg);
 }
 
 /* ---- backends ---- */

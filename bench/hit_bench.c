@@ -53,6 +53,7 @@
 
 #include <usdtkit/attach.h>
 
+#include "bench_print.h"
 #include "hit_libbpf.skel.h"
 #include "hit_uk.skel.h"
 #include "hit_uks.skel.h"
@@ -137,7 +138,6 @@ __attribute__((noinline)) void reg_loop(long m)
 
 /* ---- helpers ---- */
 
-static int verbose;
 
 static double now_ns(void)
 {
@@ -167,20 +167,6 @@ static double median(double *v, int n)
 	m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
 	free(c);
 	return m;
-}
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (!verbose || level == LIBBPF_DEBUG)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-static void uk_print(void *ctx, enum usdtkit_log_level level, const char *msg)
-{
-	(void)ctx;
-	(void)level;
-	fprintf(stderr, "usdtkit: %s\n", msg);
 }
 
 /* ---- scenarios ---- */

@@ -6,7 +6,7 @@
 # cookies: the same perf events, no per-spec program).
 #
 # Targets: a PIE of one probe with N sites, each its own spec
-# (tests/gen_probes.py sites N: N = 1, 10, 100), and the probes of
+# (tests/fixtures/gen_probes.py sites N: N = 1, 10, 100), and the probes of
 # Debian's libruby 3.1 (22 probes, 40 sites, 34 distinct specs) and
 # python3.11 (8 probes, 8 sites). The real files are copied first: no
 # running process maps the copy, so no one's semaphores are raised.
@@ -21,7 +21,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 for n in 1 10 100; do
-	python3 tests/gen_probes.py sites $n "$tmp/m$n.c"
+	python3 tests/fixtures/gen_probes.py sites $n "$tmp/m$n.c"
 	cc -O0 -fpie -pie -o "$tmp/m$n" "$tmp/m$n.c"
 done
 cp /usr/lib/x86_64-linux-gnu/libruby-3.1.so.3.1 "$tmp/libruby.so" 2>/dev/null || :

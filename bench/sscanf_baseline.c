@@ -1,34 +1,52 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The sscanf() reference parser: see sscanf_baseline.h. Every family has
- * one function that tries its patterns in libbpf's order and one register
- * lookup. Offsets are those of the kernel's user-visible register struct
- * of each target (x86 struct pt_regs, arm64 user_pt_regs, arm pt_regs
- * uregs[], riscv user_regs_struct, s390 user_pt_regs); they only matter
+ * its patterns, tried in libbpf's order, and one register lookup. Offsets
+ * are those of the kernel's user-visible register struct of each target
+ * (x86 struct pt_regs, arm64 user_pt_regs, arm pt_regs uregs[], riscv
+ * user_regs_struct, s390 user_pt_regs); they only matter
  * for the checksum and for cross-checking against usdtkit.
  */
 #include "sscanf_baseline.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
-/* what a family's per-argument function returns on success: chars eaten */
-typedef int (*sb_arg_fn)(const struct sb_parser *p, const char *s,
-			 struct sb_arg *arg, int *size);
-
 struct sb_regname {
 	const char *name;
 	int16_t off;
 };
 
+/* what a pattern's conversions after the size are, in order */
+enum sb_fields {
+	SB_F_OFF_REG,	/* " %d @ %ld ( %15[...] ) %n": offset, register */
+	SB_F_REG_OFF,	/* " %d @ [ %15[...] , %ld ] %n": register, offset */
+	SB_F_REG,	/* register */
+	SB_F_OFF,	/* offset (a constant) */
+};
+
+/* One pattern of a family, tried in libbpf's order: the first whose
+ * conversions all match wins. */
+struct sb_form {
+	const char *fmt;
+	enum sb_fields fields;
+	enum sb_kind kind;
+};
+
+#define SB_MAX_FORMS 4
+
 struct sb_parser {
 	const char *name;
-	sb_arg_fn parse_arg;
-	const struct sb_regname *regs;	/* looked up by strcmp, in order */
+	struct sb_form forms[SB_MAX_FORMS];	/* up to the first NULL fmt */
+	/* the register's offset, or -errno: a table looked up by strcmp in
+	 * order (@regs), or a family's own reading of the name */
+	int (*reg)(const struct sb_parser *p, const char *name);
+	const struct sb_regname *regs;
 	size_t nregs;
 };
 
@@ -90,83 +108,29 @@ static const struct sb_regname i386_regs[] = {
 };
 #undef X64
 
-static int x86_arg(const struct sb_parser *p, const char *s, struct sb_arg *arg,
-		   int *size)
-{
-	char reg[16];
-	long off;
-	int n = 0, r;
-
-	if (sscanf(s, " %d @ %ld ( %%%15[^)] ) %n", size, &off, reg, &n) == 3) {
-		/* -4@-20(%rbp) */
-		arg->kind = SB_REG_DEREF;
-		arg->val_off = off;
-	} else if (sscanf(s, " %d @ ( %%%15[^)] ) %n", size, reg, &n) == 2) {
-		/* 8@(%rsp) */
-		arg->kind = SB_REG_DEREF;
-		arg->val_off = 0;
-	} else if (sscanf(s, " %d @ %%%15s %n", size, reg, &n) == 2) {
-		/* -4@%eax */
-		arg->kind = SB_REG;
-		arg->val_off = 0;
-	} else if (sscanf(s, " %d @ $%ld %n", size, &off, &n) == 2) {
-		/* 4@$71 */
-		arg->kind = SB_CONST;
-		arg->val_off = off;
-		arg->reg_off = -1;
-		return n;
-	} else {
-		return -EINVAL;
-	}
-	r = lookup_reg(p, reg);
-	if (r < 0)
-		return r;
-	arg->reg_off = (int16_t)r;
-	return n;
-}
-
 /*
  * s390x user_pt_regs: args[1], psw (mask, addr), gprs[16]. Registers are
  * read as a number after "%r", no table.
  */
-static int s390x_arg(const struct sb_parser *p, const char *s,
-		     struct sb_arg *arg, int *size)
+static int s390x_reg(const struct sb_parser *p, const char *name)
 {
 	unsigned int reg;
-	long off;
-	int n = 0;
 
 	(void)p;
-	if (sscanf(s, " %d @ %ld ( %%r%u ) %n", size, &off, &reg, &n) == 3) {
-		/* -2@-28(%r15) */
-		arg->kind = SB_REG_DEREF;
-		arg->val_off = off;
-	} else if (sscanf(s, " %d @ %%r%u %n", size, &reg, &n) == 2) {
-		/* -8@%r0 */
-		arg->kind = SB_REG;
-		arg->val_off = 0;
-	} else if (sscanf(s, " %d @ %ld %n", size, &off, &n) == 2) {
-		/* 4@71 */
-		arg->kind = SB_CONST;
-		arg->val_off = off;
-		arg->reg_off = -1;
-		return n;
-	} else {
+	if (sscanf(name, "%u", &reg) != 1 || reg > 15)
 		return -EINVAL;
-	}
-	if (reg > 15)
-		return -EINVAL;
-	arg->reg_off = (int16_t)(24 + 8 * reg);
-	return n;
+	return 24 + 8 * (int)reg;
 }
 
 /*
  * arm64 user_pt_regs: regs[31], sp, pc, pstate. libbpf reads "x<N>" with
  * sscanf and compares "sp" with strcmp; w registers are not known.
  */
-static int arm64_reg(const char *name)
+static int arm64_reg(const struct sb_parser *p, const char *name)
 {
 	int num;
+
+	(void)p;
 
 	if (sscanf(name, "x%d", &num) == 1) {
 		if (num >= 0 && num < 31)
@@ -175,43 +139,6 @@ static int arm64_reg(const char *name)
 		return 248;
 	}
 	return -ENOENT;
-}
-
-static int arm64_arg(const struct sb_parser *p, const char *s,
-		     struct sb_arg *arg, int *size)
-{
-	char reg[16];
-	long off;
-	int n = 0, r;
-
-	(void)p;
-	if (sscanf(s, " %d @ [ %15[a-z0-9] , %ld ] %n", size, reg, &off, &n) ==
-	    3) {
-		/* -4@[sp, 96] */
-		arg->kind = SB_REG_DEREF;
-		arg->val_off = off;
-	} else if (sscanf(s, " %d @ [ %15[a-z0-9] ] %n", size, reg, &n) == 2) {
-		/* -4@[sp] */
-		arg->kind = SB_REG_DEREF;
-		arg->val_off = 0;
-	} else if (sscanf(s, " %d @ %ld %n", size, &off, &n) == 2) {
-		/* 4@5 */
-		arg->kind = SB_CONST;
-		arg->val_off = off;
-		arg->reg_off = -1;
-		return n;
-	} else if (sscanf(s, " %d @ %15[a-z0-9] %n", size, reg, &n) == 2) {
-		/* -8@x4 */
-		arg->kind = SB_REG;
-		arg->val_off = 0;
-	} else {
-		return -EINVAL;
-	}
-	r = arm64_reg(reg);
-	if (r < 0)
-		return r;
-	arg->reg_off = (int16_t)r;
-	return n;
 }
 
 /* riscv user_regs_struct: pc ra sp gp tp t0-t2 s0 s1 a0-a7 s2-s11 t3-t6 */
@@ -226,38 +153,6 @@ static const struct sb_regname riscv_regs[] = {
 	{ "t4", 232 },	{ "t5", 240 },	{ "t6", 248 },
 };
 
-static int riscv_arg(const struct sb_parser *p, const char *s,
-		     struct sb_arg *arg, int *size)
-{
-	char reg[16];
-	long off;
-	int n = 0, r;
-
-	if (sscanf(s, " %d @ %ld ( %15[a-z0-9] ) %n", size, &off, reg, &n) ==
-	    3) {
-		/* -8@-88(s0) */
-		arg->kind = SB_REG_DEREF;
-		arg->val_off = off;
-	} else if (sscanf(s, " %d @ %ld %n", size, &off, &n) == 2) {
-		/* 4@5 */
-		arg->kind = SB_CONST;
-		arg->val_off = off;
-		arg->reg_off = -1;
-		return n;
-	} else if (sscanf(s, " %d @ %15[a-z0-9] %n", size, reg, &n) == 2) {
-		/* -8@a1 */
-		arg->kind = SB_REG;
-		arg->val_off = 0;
-	} else {
-		return -EINVAL;
-	}
-	r = lookup_reg(p, reg);
-	if (r < 0)
-		return r;
-	arg->reg_off = (int16_t)r;
-	return n;
-}
-
 /* arm struct pt_regs: uregs[18]; r11-r15 go by their ABI names */
 static const struct sb_regname arm_regs[] = {
 	{ "r0", 0 },	{ "r1", 4 },	{ "r2", 8 },	{ "r3", 12 },
@@ -266,51 +161,88 @@ static const struct sb_regname arm_regs[] = {
 	{ "ip", 48 },	{ "sp", 52 },	{ "lr", 56 },	{ "pc", 60 },
 };
 
-static int arm_arg(const struct sb_parser *p, const char *s, struct sb_arg *arg,
-		   int *size)
+/* the patterns of each family, in libbpf's order, with an example */
+#define X86_FORMS {							\
+	{ " %d @ %ld ( %%%15[^)] ) %n", SB_F_OFF_REG, SB_REG_DEREF },	/* -4@-20(%rbp) */ \
+	{ " %d @ ( %%%15[^)] ) %n", SB_F_REG, SB_REG_DEREF },		/* 8@(%rsp) */ \
+	{ " %d @ %%%15s %n", SB_F_REG, SB_REG },			/* -4@%eax */ \
+	{ " %d @ $%ld %n", SB_F_OFF, SB_CONST },			/* 4@$71 */ \
+}
+
+static const struct sb_parser parsers[] = {
+	{ "x86_64", X86_FORMS, lookup_reg, x86_64_regs, N_ELEMS(x86_64_regs) },
+	{ "x32", X86_FORMS, lookup_reg, x86_64_regs, N_ELEMS(x86_64_regs) },
+	{ "i386", X86_FORMS, lookup_reg, i386_regs, N_ELEMS(i386_regs) },
+	{ "aarch64", {
+		{ " %d @ [ %15[a-z0-9] , %ld ] %n", SB_F_REG_OFF, SB_REG_DEREF }, /* -4@[sp, 96] */
+		{ " %d @ [ %15[a-z0-9] ] %n", SB_F_REG, SB_REG_DEREF },	/* -4@[sp] */
+		{ " %d @ %ld %n", SB_F_OFF, SB_CONST },			/* 4@5 */
+		{ " %d @ %15[a-z0-9] %n", SB_F_REG, SB_REG },		/* -8@x4 */
+	}, arm64_reg, NULL, 0 },
+	{ "arm", {
+		{ " %d @ [ %15[a-z0-9] , #%ld ] %n", SB_F_REG_OFF, SB_REG_DEREF }, /* -4@[fp, #96] */
+		{ " %d @ [ %15[a-z0-9] ] %n", SB_F_REG, SB_REG_DEREF },	/* -4@[sp] */
+		{ " %d @ #%ld %n", SB_F_OFF, SB_CONST },			/* 4@#5 */
+		{ " %d @ %15[a-z0-9] %n", SB_F_REG, SB_REG },		/* -8@r4 */
+	}, lookup_reg, arm_regs, N_ELEMS(arm_regs) },
+	{ "riscv64", {
+		{ " %d @ %ld ( %15[a-z0-9] ) %n", SB_F_OFF_REG, SB_REG_DEREF }, /* -8@-88(s0) */
+		{ " %d @ %ld %n", SB_F_OFF, SB_CONST },			/* 4@5 */
+		{ " %d @ %15[a-z0-9] %n", SB_F_REG, SB_REG },		/* -8@a1 */
+	}, lookup_reg, riscv_regs, N_ELEMS(riscv_regs) },
+	{ "s390x", {
+		{ " %d @ %ld ( %%r%15[0-9] ) %n", SB_F_OFF_REG, SB_REG_DEREF }, /* -2@-28(%r15) */
+		{ " %d @ %%r%15[0-9] %n", SB_F_REG, SB_REG },		/* -8@%r0 */
+		{ " %d @ %ld %n", SB_F_OFF, SB_CONST },			/* 4@71 */
+	}, s390x_reg, NULL, 0 },
+};
+#undef X86_FORMS
+
+/* @f against @s: its conversions into @size, @off and @reg, and the
+ * characters it ate into @n; matched or not */
+static bool form_matches(const struct sb_form *f, const char *s, int *size,
+			 long *off, char reg[16], int *n)
 {
+	*off = 0;
+	switch (f->fields) {
+	case SB_F_OFF_REG:
+		return sscanf(s, f->fmt, size, off, reg, n) == 3;
+	case SB_F_REG_OFF:
+		return sscanf(s, f->fmt, size, reg, off, n) == 3;
+	case SB_F_REG:
+		return sscanf(s, f->fmt, size, reg, n) == 2;
+	case SB_F_OFF:
+		return sscanf(s, f->fmt, size, off, n) == 2;
+	}
+	return false;
+}
+
+/* one argument at @s: the characters eaten, or -errno */
+static int parse_arg(const struct sb_parser *p, const char *s,
+		     struct sb_arg *arg, int *size)
+{
+	const struct sb_form *f;
 	char reg[16];
 	long off;
 	int n = 0, r;
 
-	if (sscanf(s, " %d @ [ %15[a-z0-9] , #%ld ] %n", size, reg, &off, &n) ==
-	    3) {
-		/* -4@[fp, #96] */
-		arg->kind = SB_REG_DEREF;
+	for (f = p->forms; f < p->forms + SB_MAX_FORMS && f->fmt; f++) {
+		if (!form_matches(f, s, size, &off, reg, &n))
+			continue;
+		arg->kind = f->kind;
 		arg->val_off = off;
-	} else if (sscanf(s, " %d @ [ %15[a-z0-9] ] %n", size, reg, &n) == 2) {
-		/* -4@[sp] */
-		arg->kind = SB_REG_DEREF;
-		arg->val_off = 0;
-	} else if (sscanf(s, " %d @ #%ld %n", size, &off, &n) == 2) {
-		/* 4@#5 */
-		arg->kind = SB_CONST;
-		arg->val_off = off;
-		arg->reg_off = -1;
+		if (f->kind == SB_CONST) {
+			arg->reg_off = -1;
+			return n;
+		}
+		r = p->reg(p, reg);
+		if (r < 0)
+			return r;
+		arg->reg_off = (int16_t)r;
 		return n;
-	} else if (sscanf(s, " %d @ %15[a-z0-9] %n", size, reg, &n) == 2) {
-		/* -8@r4 */
-		arg->kind = SB_REG;
-		arg->val_off = 0;
-	} else {
-		return -EINVAL;
 	}
-	r = lookup_reg(p, reg);
-	if (r < 0)
-		return r;
-	arg->reg_off = (int16_t)r;
-	return n;
+	return -EINVAL;
 }
-
-static const struct sb_parser parsers[] = {
-	{ "x86_64", x86_arg, x86_64_regs, N_ELEMS(x86_64_regs) },
-	{ "x32", x86_arg, x86_64_regs, N_ELEMS(x86_64_regs) },
-	{ "i386", x86_arg, i386_regs, N_ELEMS(i386_regs) },
-	{ "aarch64", arm64_arg, NULL, 0 },
-	{ "arm", arm_arg, arm_regs, N_ELEMS(arm_regs) },
-	{ "riscv64", riscv_arg, riscv_regs, N_ELEMS(riscv_regs) },
-	{ "s390x", s390x_arg, NULL, 0 },
-};
 
 const struct sb_parser *sb_parser_by_name(const char *name)
 {
@@ -371,7 +303,7 @@ sb_args_parse(const struct sb_parser *p, const char *s, struct sb_arg *out,
 		int size = 0, len;
 
 		arg->reg_off = -1;
-		len = p->parse_arg(p, s, arg, &size);
+		len = parse_arg(p, s, arg, &size);
 		if (len > 0) {
 			arg->is_signed = size < 0;
 			if (size < 0)

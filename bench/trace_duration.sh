@@ -1,6 +1,6 @@
 #!/bin/sh
 # How long `usdtkit trace --duration SEC` runs on a probe that never
-# fires: the time to attach, wait out SEC and detach. tests/cli_trace.sh
+# fires: the time to attach, wait out SEC and detach. tests/cli/cli_trace.sh
 # only checks that such a trace ends by itself (exit 0, "0 hits"): its
 # length depends on the machine's load, so it is a figure, printed here.
 # The probe is in a copy of the demo program that never runs.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # How long a tracer of every probe of a big program takes to exit after
 # Ctrl-C (target 0.5 s for 600 probes over 1000 sites).
-# A generated program (tests/gen_probes.py: 600 probes gen:p0..p599, 1000
+# A generated program (tests/fixtures/gen_probes.py: 600 probes gen:p0..p599, 1000
 # sites) waits on a fifo; the tracer attaches to gen:*; once it is
 # attached, SIGINT, and the time until it has exited is taken. Side by
 # side: usdtkit trace (AUTO: one uprobe_multi link per probe on a 6.6+
@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'exec 3>&- 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 
-python3 "$here/../tests/gen_probes.py" probes "$probes" "$sites" "$tmp/gen.c"
+python3 "$here/../tests/fixtures/gen_probes.py" probes "$probes" "$sites" "$tmp/gen.c"
 cc -O0 -fno-pie -no-pie -o "$tmp/gen" "$tmp/gen.c" || exit 1
 
 now() { date +%s.%N; }

@@ -12,7 +12,7 @@
 # it (-v's "loaded usdtkit_trace ... load N ms"), and of the rest (each
 # run's time less its load), and the teardown (until no reaper is left).
 #   mN (N = 1, 10, 100)  a PIE, one probe of N sites each its own spec
-#                        (tests/gen_probes.py sites N), a waiting process:
+#                        (tests/fixtures/gen_probes.py sites N), a waiting process:
 #                        auto_path (by path: inst before 5.15), auto_pid
 #                        (-p PID: ipmap), inst_pid (--mode inst -p PID);
 #                        N hits each, --count N
@@ -70,7 +70,7 @@ extra() {
 	flags="-O0 -fpie -pie -I$b/tests/cross/sdt"
 	case $t in arm*) flags="$flags -marm" ;; esac
 	for n in 1 10 100 1100; do
-		python3 tests/gen_probes.py sites $n "$2/m$n.c"
+		python3 tests/fixtures/gen_probes.py sites $n "$2/m$n.c"
 		# shellcheck disable=SC2086
 		$cc $flags -o "$x/m$n" "$2/m$n.c"
 	done
@@ -99,7 +99,7 @@ extra() {
 	else
 		echo "vm_inst: $t: $rb: no site it can attach (Thumb-2?): left out;" \
 			"rt instead" >&2
-		python3 tests/gen_probes.py probes 22 40 "$2/rt.c"
+		python3 tests/fixtures/gen_probes.py probes 22 40 "$2/rt.c"
 		# shellcheck disable=SC2086
 		$cc $flags -o "$x/rt" "$2/rt.c"
 	fi

@@ -82,7 +82,7 @@ static int stop_signal(struct tracer *t)
  * The points of setup() where a signal stops it. Test hook, not for
  * users: USDTKIT_TEST_SIGNAL_AT=STEP has trace send itself SIGTERM on
  * reaching STEP, as if it came from outside at that moment, so that
- * tests/cli_trace_signal.sh checks each step without racing a sleep.
+ * tests/cli/cli_trace_signal.sh checks each step without racing a sleep.
  */
 enum setup_step { STEP_OPEN, STEP_SPAWN, STEP_LOAD, STEP_ATTACH, STEP_GO };
 

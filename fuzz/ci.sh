@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 secs=${USDTKIT_FUZZ_SECONDS:-40}
 # real binaries from the ELF tests (built by scripts/test.sh's ctest in
 # build/) seed fuzz_list too
-sh fuzz/fixture_seeds.sh build/tests/elf build-fuzz/fuzz/fixture-seeds
+sh fuzz/fixture_seeds.sh build/tests/elf/fixtures build-fuzz/fuzz/fixture-seeds
 # The tests and the CLI are built too: what a libFuzzer user who turns
 # fuzzing on gets must build (the probe-site check at -O0 among it), and
 # its unit, CLI and probe-site tests pass under the fuzzing sanitizers.

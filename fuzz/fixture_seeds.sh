@@ -1,6 +1,6 @@
 #!/bin/sh
 # Copy the ELF files among the test fixtures (tests/elf, cross-compiled at
-# test time into BUILD/tests/elf) to DST, as seeds for fuzz_list: real
+# test time into BUILD/tests/elf/fixtures) to DST, as seeds for fuzz_list: real
 # binaries of six architectures. Nothing to copy is not an error.
 #   sh fuzz/fixture_seeds.sh SRC_DIR DST_DIR
 set -eu

@@ -2,7 +2,7 @@
 /*
  * The .note.stapsdt decoder, fed in-memory ELF images: the first input
  * byte picks the identity (class, byte order, machine), the second the
- * image's shape, the rest is the raw note section, which tests/elfgen.h
+ * image's shape, the rest is the raw note section, which tests/helpers/elfgen.h
  * wraps into a well-formed image so every execution reaches the decoder.
  *
  * Checks: the decoder directly (both classes and byte orders on the same

@@ -11,7 +11,7 @@
  * with only blanks between them, a valid argument parses the same alone,
  * the text form is consistent, the evaluator reads nothing but what its
  * reader allows, and the backend's two grammars agree on every operand
- * (tests/grammar_agree.h).
+ * (tests/helpers/grammar_agree.h).
  */
 #include <stdint.h>
 

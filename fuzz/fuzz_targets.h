@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The ELF identities the ELF harnesses and the seed generator build
- * images for (tests/elfgen.h), one per manifest target, and symbols for
+ * images for (tests/helpers/elfgen.h), one per manifest target, and symbols for
  * symbol-relative args.
  */
 #ifndef USDTKIT_FUZZ_TARGETS_H

@@ -5,7 +5,7 @@
  * writes OUT_DIR/<harness>/ for every harness: the real args strings of
  * tests/corpus/specs.tsv by Debian arch (the manifests' debian key)
  * for the spec and round-trip
- * harnesses, and tests/elfgen.h images carrying those strings (good ones,
+ * harnesses, and tests/helpers/elfgen.h images carrying those strings (good ones,
  * then broken one field at a time) for the notes and list harnesses.
  */
 #include <errno.h>

@@ -3,7 +3,7 @@
 # at the lowest priority, growing the working corpus in BUILD/fuzz/corpus.
 #   sh fuzz/run_long.sh [-b BUILD] [-j JOBS] SECONDS [HARNESS...]
 # BUILD (default build-fz) is configured with clang and USDTKIT_FUZZ=ON if
-# needed; FIXTURES (default build/tests/elf) has ELF test fixtures that
+# needed; FIXTURES (default build/tests/elf/fixtures) has ELF test fixtures that
 # seed fuzz_list. Crashes land as BUILD/fuzz/<harness>-crash-*, logs in
 # BUILD/fuzz/logs/; a line per harness (executions, cov, ft, corpus, wall
 # and CPU seconds) is printed and appended to BUILD/fuzz/logs/summary.tsv.
@@ -36,7 +36,7 @@ cmake --build "$build" -j 2 >/dev/null
 fz=$build/fuzz
 mkdir -p "$fz/logs"
 # the ELF test fixtures, when a build has made them (FIXTURES=DIR)
-sh fuzz/fixture_seeds.sh "${FIXTURES:-build/tests/elf}" "$fz/fixture-seeds"
+sh fuzz/fixture_seeds.sh "${FIXTURES:-build/tests/elf/fixtures}" "$fz/fixture-seeds"
 
 # the dictionary of a harness: fuzz_<dir> has its folder's (manifest key
 # fuzz_dict), the round trip the one the build concatenated from them

@@ -77,10 +77,10 @@ for t in $targets; do
 		root=$(sysroot "$($ai get "$m" debian | cut -d' ' -f1)")
 	fi
 	set -- "$@" -DUSDTKIT_CROSS_SYSROOT="$root"
-	if [ -x build/cli/usdtkit ] && [ -d build/tests/elf ]; then
+	if [ -x build/cli/usdtkit ] && [ -d build/tests/elf/fixtures ]; then
 		# compare `usdtkit list` with the native build's (scripts/test.sh)
 		set -- "$@" -DUSDTKIT_HOST_CLI="$PWD/build/cli/usdtkit" \
-			-DUSDTKIT_HOST_ELF_DIR="$PWD/build/tests/elf"
+			-DUSDTKIT_HOST_ELF_DIR="$PWD/build/tests/elf/fixtures"
 	fi
 	echo "cross: $t"
 	# a build dir configured with another toolchain file starts afresh

@@ -153,7 +153,7 @@ mkdir -p "$c"
 needs() { readelf -d "$1" | grep -q "NEEDED.*\\[$2\\]"; }
 check "pkg-config --modversion usdtkit" [ "$(pkg-config --modversion usdtkit)" = "$pver" ]
 # shellcheck disable=SC2046
-if cc -Wall -Werror -o "$c/consumer_pc" "$src/tests/consumer/consumer.c" \
+if cc -Wall -Werror -o "$c/consumer_pc" "$src/tests/install/consumer/consumer.c" \
 	$(pkg-config --cflags --libs usdtkit); then
 	check "pkg-config consumer runs" "$c/consumer_pc"
 	check "pkg-config consumer needs libusdtkit.so.0" needs "$c/consumer_pc" libusdtkit.so.0
@@ -161,7 +161,7 @@ else
 	bad "pkg-config consumer builds"
 fi
 # shellcheck disable=SC2046
-if cc -Wall -Werror -o "$c/consumer_pc_static" "$src/tests/consumer/consumer.c" \
+if cc -Wall -Werror -o "$c/consumer_pc_static" "$src/tests/install/consumer/consumer.c" \
 	$(pkg-config --cflags usdtkit) \
 	$(pkg-config --static --libs usdtkit | sed 's/-lusdtkit\b/-l:libusdtkit.a/'); then
 	check "static pkg-config consumer runs" "$c/consumer_pc_static"
@@ -170,7 +170,7 @@ if cc -Wall -Werror -o "$c/consumer_pc_static" "$src/tests/consumer/consumer.c" 
 else
 	bad "static pkg-config consumer builds"
 fi
-if cmake -S "$src/tests/consumer" -B "$c/cmake" >"$c/cmake.log" 2>&1 &&
+if cmake -S "$src/tests/install/consumer" -B "$c/cmake" >"$c/cmake.log" 2>&1 &&
 	cmake --build "$c/cmake" >>"$c/cmake.log" 2>&1; then
 	check "find_package consumer runs" "$c/cmake/consumer"
 	check "find_package consumer needs libusdtkit.so.0" needs "$c/cmake/consumer" libusdtkit.so.0
@@ -189,11 +189,11 @@ esac
 if [ -n "$barch" ]; then
 	if clang -target bpf -g -O2 -Wall -Werror -D__TARGET_ARCH_$barch \
 		-I"/usr/include/$(dpkg-architecture -qDEB_HOST_MULTIARCH)" \
-		-c "$src/tests/consumer/skel.bpf.c" -o "$c/skel.bpf.o" &&
+		-c "$src/tests/install/consumer/skel.bpf.c" -o "$c/skel.bpf.o" &&
 		bpftool gen skeleton "$c/skel.bpf.o" name skel >"$c/skel.skel.h"; then
 		# shellcheck disable=SC2046
 		check "skeleton consumer builds" cc -Wall -Werror -I"$c" \
-			-o "$c/consumer_skel" "$src/tests/consumer/consumer_skel.c" \
+			-o "$c/consumer_skel" "$src/tests/install/consumer/consumer_skel.c" \
 			$(pkg-config --cflags --libs usdtkit)
 		check "skeleton consumer needs libusdtkit.so.0" needs "$c/consumer_skel" libusdtkit.so.0
 		# as root it attaches to its own probe and counts the hits

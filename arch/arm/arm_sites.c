@@ -37,16 +37,8 @@ int sites_arch_patch(uint8_t *site)
 	return -ENOEXEC;
 }
 
-uintptr_t sites_arch_trap_pc(const siginfo_t *si, const ucontext_t *uc)
-{
-	(void)si;
-	return uc->uc_mcontext.arm_pc;
-}
-
-void sites_arch_resume(ucontext_t *uc, uintptr_t pc)
-{
-	uc->uc_mcontext.arm_pc = pc;	/* cpsr keeps the Thumb bit */
-}
+/* cpsr keeps the Thumb bit across the resume */
+SITES_ARCH_PC_FIELD(arm_pc)
 
 size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
 {

@@ -87,7 +87,7 @@ static void op_tok(struct usdtkit_lexer *lx, struct usdtkit_token *t,
 
 /*
  * Register names, shared by the token scanner and the fast path's lookup
- * (arm64_reg_entry), so that tests/test_registry, which checks every table
+ * (arm64_reg_entry), so that tests/spec/test_registry, which checks every table
  * name, covers both. An action sets the entry of the name at
  * [start, lx->cur) and jumps to "reg" in the function that uses the rules.
  */

@@ -21,16 +21,7 @@ int sites_arch_patch(uint8_t *site)
 	return 4;
 }
 
-uintptr_t sites_arch_trap_pc(const siginfo_t *si, const ucontext_t *uc)
-{
-	(void)si;
-	return uc->uc_mcontext.pc;
-}
-
-void sites_arch_resume(ucontext_t *uc, uintptr_t pc)
-{
-	uc->uc_mcontext.pc = pc;
-}
+SITES_ARCH_PC_FIELD(pc)
 
 size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
 {

@@ -82,7 +82,7 @@ static int mips_group(const char *start, const char *cur, int skip,
 
 /*
  * Register names, shared by the token scanner and the fast path's lookup
- * (mips_reg_entry), so that tests/test_registry, which checks every table
+ * (mips_reg_entry), so that tests/spec/test_registry, which checks every table
  * name, covers both. An action sets the entry of the name at
  * [start, lx->cur) and jumps to "reg" in the function that uses the rules.
  * $0 and $zero are not here: they read as the constant 0.

@@ -71,7 +71,7 @@ static int regnum(const char *s, const char *e)
 
 /*
  * Register names, shared by the token scanner and the fast path's lookup
- * (ppc_reg_entry), so that tests/test_registry, which checks every table
+ * (ppc_reg_entry), so that tests/spec/test_registry, which checks every table
  * name, covers both. An action sets the entry of the name at
  * [start, lx->cur) and jumps to "reg" in the function that uses the rules.
  * Bare numbers are not here: the scanner must see them as numbers (they

@@ -26,16 +26,7 @@ int sites_arch_patch(uint8_t *site)
 }
 
 /* A trap leaves nip at the trap itself. */
-uintptr_t sites_arch_trap_pc(const siginfo_t *si, const ucontext_t *uc)
-{
-	(void)si;
-	return uc->uc_mcontext.gp_regs[PT_NIP];
-}
-
-void sites_arch_resume(ucontext_t *uc, uintptr_t pc)
-{
-	uc->uc_mcontext.gp_regs[PT_NIP] = pc;
-}
+SITES_ARCH_PC_FIELD(gp_regs[PT_NIP])
 
 size_t sites_arch_regs(const ucontext_t *uc, void *buf, size_t size)
 {

@@ -56,7 +56,7 @@ static int riscv_group(const char *start, const char *cur, int entry,
 
 /*
  * Register names, shared by the token scanner and the fast path's lookup
- * (riscv_reg_entry), so that tests/test_registry, which checks every table
+ * (riscv_reg_entry), so that tests/spec/test_registry, which checks every table
  * name, covers both. An action sets the entry of the name at
  * [start, lx->cur) and jumps to "reg" in the function that uses the rules.
  * zero and x0 are not here: they read as the constant 0.

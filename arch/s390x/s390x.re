@@ -72,7 +72,7 @@ static int regnum(const char *s, const char *e)
 
 /*
  * Register names, shared by the token scanner and the fast path's lookup
- * (s390x_reg_entry), so that tests/test_registry, which checks every table
+ * (s390x_reg_entry), so that tests/spec/test_registry, which checks every table
  * name, covers both. An action sets the entry of the name at
  * [start, lx->cur) and jumps to "reg" in the function that uses the rules.
  */

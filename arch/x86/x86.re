@@ -45,7 +45,7 @@ static int x86_reloc_kind(const char *s, const char *e)
 
 /*
  * Register names, shared by the token scanner and the fast path's lookup
- * (x86_reg_entry), so that tests/test_registry, which checks every table
+ * (x86_reg_entry), so that tests/spec/test_registry, which checks every table
  * name, covers both. An action sets the entry and jumps to "reg" in the
  * function that uses the rules.
  */

@@ -18,7 +18,7 @@
  * and $PLATFORM (the manifest's processor) expanded in the paths. A
  * candidate of another machine or ELF class is passed over, as ld.so
  * does. Breadth first, each library once, in the loader's order, so the
- * result is what `ldd` lists (tests/cli_trace_needed.sh compares).
+ * result is what `ldd` lists (tests/cli/cli_trace_needed.sh compares).
  *
  * `usdtkit trace -c CMD PROVIDER:NAME` looks for its probes in these too:
  * Ruby's are in libruby, libstdc++'s in libstdc++.so.6.

@@ -51,4 +51,20 @@ __attribute__((unused)) static inline void put32(uint8_t *p, uint32_t v)
 #define SITES_OUT(r)                                                         \
 	(sizeof(r) > size ? 0 : (memcpy(buf, &(r), sizeof(r)), sizeof(r)))
 
+/*
+ * The trap's pc and the pc to resume at, for the arches whose kernel
+ * reports a trap at the trapping instruction and keeps the pc in one
+ * field of the signal's context: @field of uc->uc_mcontext.
+ */
+#define SITES_ARCH_PC_FIELD(field)					\
+uintptr_t sites_arch_trap_pc(const siginfo_t *si, const ucontext_t *uc)	\
+{									\
+	(void)si;							\
+	return uc->uc_mcontext.field;					\
+}									\
+void sites_arch_resume(ucontext_t *uc, uintptr_t pc)			\
+{									\
+	uc->uc_mcontext.field = pc;					\
+}
+
 #endif

@@ -40,7 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "fixtures")
 
-sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "helpers"))
 import archinfo  # noqa: E402  (the manifests, through scripts/archinfo)
 
 

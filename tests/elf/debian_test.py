@@ -31,7 +31,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import elf_test  # noqa: E402  (readelf parsing and the checker, one copy)
-import archinfo  # noqa: E402  (elf_test put tests/ on the path)
+import archinfo  # noqa: E402  (elf_test put tests/helpers on the path)
 
 C = elf_test.C
 HERE = os.path.dirname(os.path.abspath(__file__))

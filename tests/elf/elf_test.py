@@ -42,7 +42,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                ".."))
+                                "..", "helpers"))
 import archinfo  # noqa: E402  (the manifests, through scripts/archinfo)
 
 # the targets with fixtures, and the pointer width of every target

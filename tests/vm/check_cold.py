@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 """check.py's verdict on the "cold" scenario (guest.sh scenario_cold,
-workload tests/fx_cold.c): strings on pages the process had not touched
+workload tests/fixtures/fx_cold.c): strings on pages the process had not touched
 are read right, at the hit where the kernel runs sleepable uprobes for
 the mode AUTO picked (perf events from 6.0, uprobe_multi from 6.6), read
 late and marked elsewhere and with --no-fault-in; bad pointers stay

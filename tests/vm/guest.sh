@@ -479,7 +479,7 @@ scenario_nop10() {
 # number of distinct specs, not a test of time (check_instbench.py checks
 # only what is exact: hits, modes, one program per spec). bench/vm_inst.sh
 # puts its files in /x (USDTKIT_VM_EXTRA): mN, a PIE of one probe with N
-# sites, each its own spec (tests/gen_probes.py sites N), waiting for a
+# sites, each its own spec (tests/fixtures/gen_probes.py sites N), waiting for a
 # line on stdin; real probe sets (python3.11, libruby.so) where the target
 # has them in ARM/x86 state; rt, a runtime-shaped PIE (gen_probes.py
 # probes 22 40) for armhf, whose Debian binaries are Thumb-2; and
@@ -627,14 +627,14 @@ scenario_instbench() {
 	fi
 }
 
-# cold: tests/fx_cold.c as /w/vm_cold, strings on pages the
+# cold: tests/fixtures/fx_cold.c as /w/vm_cold, strings on pages the
 # process has not touched, each asserted cold before its probe fires
 # (the workload exits 3 otherwise). In AUTO mode: --str 1 as it comes
 # (faulted in at the hit where the kernel runs sleepable uprobes, else
 # read late: the workload lingers a second for that), --no-fault-in, a
 # --filter on those strings, and --count-by str(arg1) read at a 0.5 s
 # interval. No swap device here: case 4 is an anonymous page never
-# touched (tests/cli_trace_cold.sh swaps one out on the host).
+# touched (tests/cli/cli_trace_cold.sh swaps one out on the host).
 scenario_cold() {
 	local x o
 	$CLI features --json > /tmp/features.json 2>&1

@@ -637,7 +637,7 @@ static __always_inline void trace_hit_in(struct pt_regs *ctx,
 }
 
 /* one hit, in this thread's scratch value; also the body of test
- * programs that include this file (tests/bpf/) */
+ * programs that include this file (tests/attach/) */
 static __always_inline int trace_hit_as(struct pt_regs *ctx, const int cold)
 {
 	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);

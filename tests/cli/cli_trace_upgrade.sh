@@ -1,0 +1,94 @@
+#!/bin/sh
+# usdtkit trace as a service: --args-file (one argument a line, as is;
+# blank and # lines skipped; bad files refused in one line), and a
+# traced file upgraded under a running trace, as dpkg does it (renamed
+# over): the trace says so once, and counts the new version's hits on
+# top of the old one's. Needs root and BPF.
+# usage: cli_trace_upgrade.sh USDTKIT FX_UPG1 FX_UPG2
+set -u
+u=$1
+v1=$2
+v2=$3
+. "$(dirname "$0")/../helpers/check.sh"
+
+# a line is one argument, spaces and quotes kept: the filter's column
+# proves the line arrived whole
+printf '# a comment\n\n  --filter  \narg0 == "a b" &&\n/x:p:n\n' >"$tmp/bad.conf"
+run "bad filter in a file" 2 "$u" trace --args-file "$tmp/bad.conf"
+grep -q "bad --filter 'arg0 == \"a b\" &&': column 9" "$tmp/err" && ok ||
+	{ ko "the filter line is not one argument"; cat "$tmp/err"; }
+printf -- '--args-file\nx\n' >"$tmp/nest.conf"
+run "nested --args-file" 2 "$u" trace --args-file "$tmp/nest.conf"
+grep -q "nest.conf: line 1: --args-file in an arguments file" "$tmp/err" && ok ||
+	{ ko "nested: $(cat "$tmp/err")"; }
+printf -- '--counts\nx\0y\n' >"$tmp/nul.conf"
+run "a NUL byte" 2 "$u" trace --args-file "$tmp/nul.conf"
+grep -q "nul.conf: line 2: a NUL byte" "$tmp/err" && ok || ko "NUL: $(cat "$tmp/err")"
+run "a missing file" 1 "$u" trace --args-file "$tmp/none.conf"
+grep -q "args-file $tmp/none.conf: No such file" "$tmp/err" && ok || ko "missing: $(cat "$tmp/err")"
+run "--args-file not first" 2 "$u" trace --counts --args-file "$tmp/bad.conf"
+grep -q -- "--args-file comes first" "$tmp/err" && ok || ko "not first: $(cat "$tmp/err")"
+printf -- '--help\n' >"$tmp/help.conf"
+# what follows FILE comes first: an option there applies to the file's
+# TARGETs (here: the same usage error, with -q before it)
+run "an option after FILE" 2 "$u" trace --args-file "$tmp/bad.conf" -q
+grep -q "bad --filter" "$tmp/err" && ok || ko "option after FILE: $(cat "$tmp/err")"
+run "--help from a file" 0 "$u" trace --args-file="$tmp/help.conf"
+grep -q -- "--args-file FILE" "$tmp/out" && ok || ko "help from a file"
+
+# the upgrade, through the CLI's periodic refresh (every 2 s)
+fx=$tmp/fx
+cp "$v1" "$fx"
+printf -- '--counts\n# until stopped, as a service\n%s:upg:tick\n' "$fx" >"$tmp/up.conf"
+"$u" trace --args-file "$tmp/up.conf" >"$tmp/up.out" 2>"$tmp/up.err" &
+tpid=$!
+# wait WHAT: until stderr has WHAT (10 s at most)
+wait_for() {
+	i=0
+	while [ $i -lt 100 ] && ! grep -q "$1" "$tmp/up.err"; do
+		sleep 0.1; i=$((i + 1))
+	done
+	grep -q "$1" "$tmp/up.err"
+}
+wait_for "^Tracing 1 probe" && ok || { ko "not attached"; cat "$tmp/up.err"; }
+echo f | "$fx" >/dev/null
+sleep 2.5
+grep -q "re-attached" "$tmp/up.err" && ko "re-attached with nothing replaced" || ok
+cp "$v2" "$fx.dpkg-new" && mv "$fx.dpkg-new" "$fx"
+wait_for "re-attached" && ok || ko "not re-attached"
+grep -q "usdtkit trace: 1 probe re-attached to a replaced file (-v names them)" \
+	"$tmp/up.err" && ok || { ko "no re-attach line"; cat "$tmp/up.err"; }
+echo f | "$fx" >/dev/null
+kill -INT $tpid
+wait $tpid
+rc=$?
+[ $rc -eq 0 ] && ok || ko "trace exit $rc"
+# version 1's 10 and version 2's 10, in one count
+hits=$(awk '$2 == "upg:tick" { print $1 }' "$tmp/up.out")
+[ "$hits" = 20 ] && ok ||
+	{ ko "hits: '$hits', want 20 (both versions)"; cat "$tmp/up.out" "$tmp/up.err"; }
+[ "$(grep -c "re-attached" "$tmp/up.err")" -eq 1 ] && ok || ko "re-attached said $(grep -c "re-attached" "$tmp/up.err") times, want once"
+
+# the same under a running --serve, as the exporter service runs it: the
+# scraped counter goes on across the upgrade (10, then 20)
+scrape() {
+	/usr/bin/python3.11 -c 'import sys, urllib.request as u
+print(u.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())' "$1" |
+		awk '/^usdtkit_probe_hits_total\{/ { print $2 }'
+}
+cp "$v1" "$fx"
+: >"$tmp/up.err"
+printf -- '--serve\n127.0.0.1:0\n%s:upg:tick\n' "$fx" >"$tmp/srv.conf"
+"$u" trace --args-file "$tmp/srv.conf" >"$tmp/up.out" 2>"$tmp/up.err" &
+tpid=$!
+wait_for "^Serving metrics on" && ok || { ko "--serve: not serving"; cat "$tmp/up.err"; }
+port=$(sed -n 's/^Serving metrics on .* (port \([0-9]*\)).*/\1/p' "$tmp/up.err")
+echo f | "$fx" >/dev/null
+[ "$(scrape "$port")" = 10 ] && ok || ko "--serve before the upgrade: '$(scrape "$port")', want 10"
+cp "$v2" "$fx.dpkg-new" && mv "$fx.dpkg-new" "$fx"
+wait_for "re-attached" && ok || { ko "--serve: not re-attached"; cat "$tmp/up.err"; }
+echo f | "$fx" >/dev/null
+[ "$(scrape "$port")" = 20 ] && ok || ko "--serve after the upgrade: '$(scrape "$port")', want 20"
+kill -INT $tpid
+wait $tpid
+finish cli_trace_upgrade
