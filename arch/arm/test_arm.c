@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* arm (32-bit) operand grammar: every form, every error path. */
+#include "bounds.h"
 #include "check.h"
 
 static void test_registers(void)
@@ -228,19 +229,14 @@ static void test_errors(void)
 	EXPECT_SPEC("arm", "4@#sym:lower16:", "u32 (invalid at 6: relocation operator must come before the symbol)");
 }
 
+static const struct bound_case bounds[] = {
+	BOUND_OK("bounded: r1", "4@r12", 4, 1, -1, 0),
+	BOUND_BAD("embedded NUL is an error", "4@r1\0", 5, -1),
+};
+
 static void test_nul_bounds(void)
 {
-	const struct usdtkit_arch *a = usdtkit_arch_by_name("arm");
-	struct usdtkit_arg arg[2];
-	static const char s[] = "4@r12";
-	static const char z[] = "4@r1\0";
-
-	CHECK(usdtkit_args_parse(a, s, 4, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_OK && arg[0].reg.id == 1,
-	      "bounded: r1");
-	CHECK(usdtkit_args_parse(a, z, 5, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID,
-	      "embedded NUL is an error");
+	check_bounds("arm", bounds, sizeof(bounds) / sizeof(bounds[0]));
 }
 
 int main(void)

@@ -2,6 +2,7 @@
 /* aarch64 operand grammar: every form, every error path. */
 #include <errno.h>
 
+#include "bounds.h"
 #include "check.h"
 
 static void test_registers(void)
@@ -236,27 +237,17 @@ static void test_errors(void)
 		    "u64 (invalid at 16: shift amount must be 0, 1, 2 or 3)");
 }
 
+static const struct bound_case bounds[] = {
+	/* the length excludes the rest: the parser stops at the given end */
+	BOUND_OK("bounded: x1", "8@x12", 4, 1, -1, 0),
+	BOUND_OK("bounded memory", "8@[x0, 8]]", 9, -1, -1, 8),
+	BOUND_BAD("cut before ']'", "8@[x0, 8]]", 8, 8),
+	BOUND_BAD("embedded NUL is an error", "8@x1\0", 5, -1),
+};
+
 static void test_nul_bounds(void)
 {
-	const struct usdtkit_arch *a = usdtkit_arch_by_name("aarch64");
-	struct usdtkit_arg arg[2];
-	/* the length excludes the rest: the parser stops at the given end */
-	static const char s[] = "8@x12";
-	static const char m[] = "8@[x0, 8]]";
-	static const char z[] = "8@x1\0";
-
-	CHECK(usdtkit_args_parse(a, s, 4, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_OK && arg[0].reg.id == 1,
-	      "bounded: x1");
-	CHECK(usdtkit_args_parse(a, m, 9, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_OK && arg[0].disp == 8,
-	      "bounded memory");
-	CHECK(usdtkit_args_parse(a, m, 8, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID &&
-		      arg[0].error_pos == 8, "cut before ']'");
-	CHECK(usdtkit_args_parse(a, z, 5, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID,
-	      "embedded NUL is an error");
+	check_bounds("aarch64", bounds, sizeof(bounds) / sizeof(bounds[0]));
 }
 
 int main(void)

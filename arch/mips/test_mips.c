@@ -3,6 +3,7 @@
  * and evaluation against the kernel's struct pt_regs in both byte orders. */
 #include <errno.h>
 
+#include "bounds.h"
 #include "check.h"
 #include "eval_space.h"
 
@@ -199,23 +200,16 @@ static void test_errors(void)
 	EXPECT_SPEC("mips64el", "4@8($2 -4@$3", "u32 (invalid at 6: expected ')') | s32 reg $3");
 }
 
+static const struct bound_case bounds[] = {
+	/* "$3" of "$31": the lexer must not look past the given end */
+	BOUND_OK("bounded register", "4@$31", 4, 3, -1, 0),
+	BOUND_BAD("bounded memory", "4@8($2)", 6, 6),
+	BOUND_BAD("embedded NUL", "4@$\0", 4, -1),
+};
+
 static void test_nul_bounds(void)
 {
-	const struct usdtkit_arch *a = usdtkit_arch_by_name("mips64");
-	struct usdtkit_arg arg[2];
-	static const char s[] = "4@$31";
-	static const char m[] = "4@8($2)";
-	static const char z[] = "4@$\0";
-
-	/* "$3" of "$31": the lexer must not look past the given end */
-	CHECK(usdtkit_args_parse(a, s, 4, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_OK && arg[0].reg.id == 3,
-	      "bounded register");
-	CHECK(usdtkit_args_parse(a, m, 6, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID && arg[0].error_pos == 6,
-	      "bounded memory");
-	CHECK(usdtkit_args_parse(a, z, 4, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID, "embedded NUL");
+	check_bounds("mips64", bounds, sizeof(bounds) / sizeof(bounds[0]));
 }
 
 /* ---- evaluation of a snapshot in either byte order, on any host ---- */

@@ -4,6 +4,7 @@
  * snapshots in both byte orders (ppc64le, ppc64). */
 #include <errno.h>
 
+#include "bounds.h"
 #include "check.h"
 #include "eval_space.h"
 
@@ -201,27 +202,17 @@ static void test_errors(void)
 	EXPECT_SPEC("ppc64", "4@8(9 -4@3", "u32 (invalid at 5: expected ')') | s32 reg r3");
 }
 
+static const struct bound_case bounds[] = {
+	/* "3" of "31": the lexer must not look past the given end */
+	BOUND_OK("bounded register", "4@31", 3, 3, -1, 0),
+	BOUND_BAD("bounded memory", "4@8(9)", 5, 5),
+	BOUND_OK("bounded X-form: 9,1", "4@9,10", 5, -1, 1, 0),
+	BOUND_BAD("embedded NUL", "4@%r\0", 5, -1),
+};
+
 static void test_nul_bounds(void)
 {
-	const struct usdtkit_arch *a = usdtkit_arch_by_name("ppc64le");
-	struct usdtkit_arg arg[2];
-	static const char s[] = "4@31";
-	static const char m[] = "4@8(9)";
-	static const char x[] = "4@9,10";
-	static const char z[] = "4@%r\0";
-
-	/* "3" of "31": the lexer must not look past the given end */
-	CHECK(usdtkit_args_parse(a, s, 3, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_OK && arg[0].reg.id == 3,
-	      "bounded register");
-	CHECK(usdtkit_args_parse(a, m, 5, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID && arg[0].error_pos == 5,
-	      "bounded memory");
-	CHECK(usdtkit_args_parse(a, x, 5, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_OK && arg[0].index.id == 1,
-	      "bounded X-form: 9,1");
-	CHECK(usdtkit_args_parse(a, z, 5, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID, "embedded NUL");
+	check_bounds("ppc64le", bounds, sizeof(bounds) / sizeof(bounds[0]));
 }
 
 /* ---- evaluation in both byte orders on any host ---- */

@@ -2,6 +2,7 @@
 /* riscv64 and riscv32 operand grammar: every form, every error path. */
 #include <errno.h>
 
+#include "bounds.h"
 #include "check.h"
 
 #define TLS "thread-local symbol: the thread pointer is not in pt_regs"
@@ -326,27 +327,17 @@ static void test_errors(void)
 	EXPECT_SPEC("riscv64", "4@(a0 -4@a1", "u32 (invalid at 5: expected ')') | s32 reg a1");
 }
 
+static const struct bound_case bounds[] = {
+	/* lengths exclude the tail: the parser must stop at the given end */
+	BOUND_OK("bounded register", "4@a0b", 4, 10, -1, 0),
+	BOUND_BAD("bounded memory", "4@8(a0)", 6, 6),
+	BOUND_BAD("bounded reloc", "4@%lo(", 5, -1),
+	BOUND_BAD("embedded NUL is an error", "4@a\0", 4, -1),
+};
+
 static void test_nul_bounds(void)
 {
-	const struct usdtkit_arch *a = usdtkit_arch_by_name("riscv64");
-	struct usdtkit_arg arg[2];
-	/* lengths exclude the tail: the parser must stop at the given end */
-	static const char s[] = "4@a0b";
-	static const char m[] = "4@8(a0)";
-	static const char r[] = "4@%lo(";
-	static const char z[] = "4@a\0";
-
-	CHECK(usdtkit_args_parse(a, s, 4, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_OK && arg[0].reg.id == 10,
-	      "bounded register");
-	CHECK(usdtkit_args_parse(a, m, 6, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID && arg[0].error_pos == 6,
-	      "bounded memory");
-	CHECK(usdtkit_args_parse(a, r, 5, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID, "bounded reloc");
-	CHECK(usdtkit_args_parse(a, z, 4, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID,
-	      "embedded NUL is an error");
+	check_bounds("riscv64", bounds, sizeof(bounds) / sizeof(bounds[0]));
 }
 
 int main(void)

@@ -3,6 +3,7 @@
  * evaluation against a user_pt_regs snapshot. */
 #include <errno.h>
 
+#include "bounds.h"
 #include "check.h"
 #include "eval_space.h"
 
@@ -169,23 +170,16 @@ static void test_errors(void)
 	EXPECT_SPEC("s390x", "4@8(%r2 -4@%r3", "u32 (invalid at 7: expected ')') | s32 reg r3");
 }
 
+static const struct bound_case bounds[] = {
+	/* "%r1" of "%r15": the lexer must not look past the given end */
+	BOUND_OK("bounded register", "4@%r15", 5, 1, -1, 0),
+	BOUND_BAD("bounded memory", "4@8(%r1,%r2)", 11, 11),
+	BOUND_BAD("embedded NUL", "4@%r\0", 5, -1),
+};
+
 static void test_nul_bounds(void)
 {
-	const struct usdtkit_arch *a = usdtkit_arch_by_name("s390x");
-	struct usdtkit_arg arg[2];
-	static const char s[] = "4@%r15";
-	static const char m[] = "4@8(%r1,%r2)";
-	static const char z[] = "4@%r\0";
-
-	/* "%r1" of "%r15": the lexer must not look past the given end */
-	CHECK(usdtkit_args_parse(a, s, 5, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_OK && arg[0].reg.id == 1,
-	      "bounded register");
-	CHECK(usdtkit_args_parse(a, m, 11, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID && arg[0].error_pos == 11,
-	      "bounded memory");
-	CHECK(usdtkit_args_parse(a, z, 5, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID, "embedded NUL");
+	check_bounds("s390x", bounds, sizeof(bounds) / sizeof(bounds[0]));
 }
 
 /* ---- evaluation of a big-endian snapshot on any host ---- */

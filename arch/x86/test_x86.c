@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* x86-64, i386 and x32 operand grammar: every form, every error path. */
+#include "bounds.h"
 #include "check.h"
 
 static void test_registers(void)
@@ -160,21 +161,16 @@ static void test_errors(void)
 	EXPECT_SPEC("x86_64", "4@(%rax -4@%ecx", "u32 (invalid at 7: expected ')') | s32 reg ecx");
 }
 
+static const struct bound_case bounds[] = {
+	/* length excludes the "x": the parser must stop at the given end */
+	BOUND_OK("bounded: rax", "4@%raxx", 6, 0, -1, 0),
+	BOUND_BAD("embedded NUL is an error", "4@%r\0ax", 7, -1),
+};
+
 static void test_nul_bounds(void)
 {
-	const struct usdtkit_arch *a = usdtkit_arch_by_name("x86_64");
-	struct usdtkit_arg arg[2];
-	/* length excludes the "x": the parser must stop at the given end */
-	static const char s[] = "4@%raxx";
-	static const char z[] = "4@%r\0ax";
-
-	CHECK(usdtkit_args_parse(a, s, 6, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_OK && arg[0].reg.id >= 0,
-	      "bounded");
-	CHECK(usdtkit_args_parse(a, z, 7, arg, 2) == 1 &&
-		      arg[0].status == USDTKIT_ARG_INVALID,
-	      "embedded NUL is an error");
-	CHECK(usdtkit_args_parse(NULL, s, 6, arg, 2) == -22, "NULL arch");
+	check_bounds("x86_64", bounds, sizeof(bounds) / sizeof(bounds[0]));
+	CHECK(usdtkit_args_parse(NULL, "4@%raxx", 6, NULL, 0) == -22, "NULL arch");
 }
 
 static void test_many_args(void)

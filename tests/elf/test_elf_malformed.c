@@ -98,8 +98,10 @@ static bool has_num(const char *line, const char *prefix, unsigned long long num
 	return false;
 }
 
-/* A message line containing every non-NULL needle. */
-static bool cap_has(const char *a, const char *b, const char *c)
+/* Is there a message line that @match accepts? (Each line is handed to
+ * it NUL-terminated, cut at 1023 bytes.) */
+static bool cap_any_line(bool (*match)(const char *line, const void *ctx),
+			 const void *ctx)
 {
 	const char *line = lc.text;
 
@@ -112,35 +114,54 @@ static bool cap_has(const char *a, const char *b, const char *c)
 			n = sizeof(buf) - 1;
 		memcpy(buf, line, n);
 		buf[n] = 0;
-		if ((!a || strstr(buf, a)) && (!b || strstr(buf, b)) &&
-		    (!c || strstr(buf, c)))
+		if (match(buf, ctx))
 			return true;
 		line = nl + 1;
 	}
 	return false;
 }
 
+struct needles {
+	const char *a, *b, *c;
+};
+
+static bool has_needles(const char *line, const void *ctx)
+{
+	const struct needles *w = ctx;
+
+	return (!w->a || strstr(line, w->a)) && (!w->b || strstr(line, w->b)) &&
+	       (!w->c || strstr(line, w->c));
+}
+
+/* A message line containing every non-NULL needle. */
+static bool cap_has(const char *a, const char *b, const char *c)
+{
+	struct needles w = { a, b, c };
+
+	return cap_any_line(has_needles, &w);
+}
+
+struct note_report {
+	const char *fname, *why;
+	unsigned index;
+	unsigned long long off;
+};
+
+static bool is_note_report(const char *line, const void *ctx)
+{
+	const struct note_report *r = ctx;
+
+	return strstr(line, r->fname) && has_num(line, "note ", r->index) &&
+	       has_num(line, "offset ", r->off) && (!r->why || strstr(line, r->why));
+}
+
 /* The report of bad note @index at byte @off of @fname, saying @why. */
 static bool cap_has_note(const char *fname, unsigned index,
 			 unsigned long long off, const char *why)
 {
-	const char *line = lc.text;
+	struct note_report r = { fname, why, index, off };
 
-	while (*line) {
-		const char *nl = strchr(line, '\n');
-		char buf[1024];
-		size_t n = (size_t)(nl - line);
-
-		if (n >= sizeof(buf))
-			n = sizeof(buf) - 1;
-		memcpy(buf, line, n);
-		buf[n] = 0;
-		if (strstr(buf, fname) && has_num(buf, "note ", index) &&
-		    has_num(buf, "offset ", off) && (!why || strstr(buf, why)))
-			return true;
-		line = nl + 1;
-	}
-	return false;
+	return cap_any_line(is_note_report, &r);
 }
 
 /* open options whose messages cap_print() keeps, naming the image @n */
