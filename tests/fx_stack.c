@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <sys/sdt.h>
 
-#define NOINLINE __attribute__((noinline, noclone))
+#define NOINLINE __attribute__((noinline))
 
 void fx_stack_a(int n);
 void fx_stack_b(int n);
