@@ -4,7 +4,8 @@
  * tests/fx_stack.c (a PIE with frame pointers), which says its own
  * return addresses and function starts with their offsets, so every
  * name is known: "fx_stack_b+0xc (/abs/path/fx_stack)". Also: an
- * anonymous executable mapping and a stack address give the raw
+ * anonymous executable mapping, a stack address and garbage (0x10, the
+ * kernel half, which do not make the maps be read again) give the raw
  * address, a library dlopen()ed after the maps were read is found by
  * reading them again once, two processes of one binary share one table
  * (the cache's counters), an exited process gives -ESRCH and the raw
@@ -205,6 +206,12 @@ static void test_unnamed(struct usdtkit__syms *s, const struct fx *fx)
 
 	rawstr(want, sizeof(want), fx->anon);
 	CHECK(named(s, fx->pid, fx->anon, 0, want), "anon");
+	CHECK(counts(s).maps_reads == 1, "maps reads %lu", counts(s).maps_reads);
+	/* garbage frames (code without frame pointers) no map can hold:
+	 * no new read either */
+	CHECK(named(s, fx->pid, 0x10, 0, "0x10"), "low");
+	CHECK(named(s, fx->pid, 0xffffffff81000000ull, 0, "0xffffffff81000000"),
+	      "kernel half");
 	CHECK(counts(s).maps_reads == 1, "maps reads %lu", counts(s).maps_reads);
 	rawstr(want, sizeof(want), fx->stack);
 	CHECK(named(s, fx->pid, fx->stack, 0, want), "stack");

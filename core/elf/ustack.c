@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,17 @@ static const struct xmap *find_map(const struct pidmaps *pm, uint64_t addr)
 }
 
 /*
+ * Could @addr ever be mapped? Not below the lowest address Linux maps by
+ * default (vm.mmap_min_addr, 64 KiB), nor with the top bit set (kernel
+ * space on every 64-bit arch): such a frame is garbage from code
+ * without frame pointers, and reading the maps again cannot name it.
+ */
+static bool mappable(uint64_t addr)
+{
+	return addr >= 0x10000 && !(addr >> 63);
+}
+
+/*
  * The mapping of @addr in @pid: the maps are read once, and read again
  * when the address is in none of them (a library dlopen()ed since).
  * -ESRCH: the maps could not be read when they had to be; those read
@@ -207,7 +219,7 @@ static int lookup_map(struct usdtkit__syms *s, int pid, uint64_t addr,
 	if (pm) {
 		pm->used = s->tick;
 		*out = find_map(pm, addr);
-		if (*out)
+		if (*out || !mappable(addr))
 			return 0;
 	}
 	err = read_maps(s, &next);

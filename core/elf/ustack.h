@@ -44,7 +44,10 @@ void usdtkit__syms_free(struct usdtkit__syms *s);
  * else "0x..." (object unknown or no symbol). 0, or -ESRCH when the
  * process is gone (its maps unreadable): @buf then holds the raw
  * address, and the caller marks the stack. Tables are read once per
- * object and maps once per pid (re-read once on a miss). A @buf too
+ * object and maps once per pid (re-read once on a miss; not for an
+ * address below 64 KiB or with the top bit set, which no mapping can
+ * hold). A pid whose maps were read before its exit keeps naming the
+ * addresses they hold (a reused pid is seen at its first miss). A @buf too
  * small gets the text cut, as snprintf() cuts it. -EINVAL: no @s, no
  * @buf, or a @len of 0.
  */
