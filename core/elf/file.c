@@ -101,23 +101,25 @@ static int load_ident(struct loader *ld)
 	return check_tables(ld, &eh);
 }
 
-static int load_segments(struct loader *ld)
+int usdtkit__segments_read(Elf *elf, size_t file_size,
+			   struct usdtkit_segment **segs, size_t *nsegs)
 {
-	struct usdtkit_file *f = ld->f;
 	size_t n, i;
 	GElf_Phdr ph;
 
-	if (elf_getphdrnum(ld->elf, &n) || !n)
+	*segs = NULL;
+	*nsegs = 0;
+	if (elf_getphdrnum(elf, &n) || !n)
 		return 0;	/* e.g. ET_REL: sites get a per-site error */
-	f->segs = calloc(n, sizeof(*f->segs));
-	if (!f->segs)
+	*segs = calloc(n, sizeof(**segs));
+	if (!*segs)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		struct usdtkit_segment *s;
 
-		if (!gelf_getphdr(ld->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		s = &f->segs[f->nsegs++];
+		s = &(*segs)[(*nsegs)++];
 		s->vaddr = ph.p_vaddr;
 		s->memsz = ph.p_memsz;
 		s->offset = ph.p_offset;
@@ -125,12 +127,18 @@ static int load_segments(struct loader *ld)
 		s->flags = ph.p_flags;
 		/* only bytes the file holds can be attached to: a segment
 		 * running past the end would give offsets outside the file */
-		if (s->offset > ld->im->size)
+		if (s->offset > file_size)
 			s->filesz = 0;
-		else if (s->filesz > ld->im->size - s->offset)
-			s->filesz = ld->im->size - s->offset;
+		else if (s->filesz > file_size - s->offset)
+			s->filesz = file_size - s->offset;
 	}
 	return 0;
+}
+
+static int load_segments(struct loader *ld)
+{
+	return usdtkit__segments_read(ld->elf, ld->im->size, &ld->f->segs,
+				      &ld->f->nsegs);
 }
 
 static int load_sections(struct loader *ld)

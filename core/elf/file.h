@@ -7,6 +7,8 @@
 #ifndef USDTKIT_CORE_FILE_H
 #define USDTKIT_CORE_FILE_H
 
+#include <gelf.h>
+
 #include <usdtkit/usdtkit.h>
 
 #include "base/log.h"
@@ -38,6 +40,11 @@ struct usdtkit_site {
 	int nargs_total;	/* in the args string */
 	struct usdtkit_arg *args;	/* into file->args */
 };
+
+/* core/elf/file.c: the PT_LOAD segments of @elf, a file of @file_size
+ * bytes, into *@segs (malloc'd; NULL when there are none). 0 or -ENOMEM. */
+int usdtkit__segments_read(Elf *elf, size_t file_size,
+			   struct usdtkit_segment **segs, size_t *nsegs);
 
 /* A note as decoded, before placement. */
 struct usdtkit_raw_note {

@@ -88,6 +88,24 @@ static int add_mapping(struct object *o, const struct mapping *m)
 	return 0;
 }
 
+int usdtkit__maps_line_parse(char *line, struct usdtkit__maps_line *m)
+{
+	char perms[8];
+	int n = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %" SCNx32 ":%"
+		   SCNx32 " %" SCNu64 " %n", &m->start, &m->end, perms, &m->offset,
+		   &m->dev_major, &m->dev_minor, &m->inode, &n) < 7 || !n ||
+	    strlen(perms) < 3)
+		return -EINVAL;
+	m->path = line + n;
+	m->path[strcspn(m->path, "\n")] = 0;
+	m->writable = perms[1] == 'w';
+	m->exec = perms[2] == 'x';
+	return 0;
+}
+
 /*
  * One maps line: file-backed mappings matter, the executable ones for the
  * probes' addresses and the others too, for the semaphores in the data
@@ -95,23 +113,17 @@ static int add_mapping(struct object *o, const struct mapping *m)
  */
 static int parse_line(struct usdtkit_proc *p, char *line)
 {
-	struct mapping m = { 0 };
-	char perms[8], *path;
+	struct usdtkit__maps_line l;
+	struct mapping m;
 	struct object *o;
-	int n = 0;
 
-	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n",
-		   &m.start, &m.end, perms, &m.offset, &n) < 4 || !n)
+	if (usdtkit__maps_line_parse(line, &l) || l.path[0] != '/')
 		return 0;
-	path = line + n;
-	path[strcspn(path, "\n")] = 0;
-	if (path[0] != '/' || strlen(perms) < 3)
-		return 0;
-	m.writable = perms[1] == 'w';
-	m.exec = perms[2] == 'x';
-	o = find_object(p, path);
+	m = (struct mapping){ .start = l.start, .end = l.end, .offset = l.offset,
+			      .exec = l.exec, .writable = l.writable };
+	o = find_object(p, l.path);
 	if (!o)
-		o = add_object(p, path);
+		o = add_object(p, l.path);
 	return o ? add_mapping(o, &m) : -ENOMEM;
 }
 
@@ -138,24 +150,28 @@ static int read_maps(struct usdtkit_proc *p)
 
 static const char deleted_tag[] = " (deleted)";
 
-/*
- * The path that reaches the inode @o maps: through the process's root (a
- * container's filesystem), or for a file unlinked or renamed over since it
- * was mapped, through the map_files link of one of its mappings (which
- * open() and the kernel's path lookup follow to that inode).
- */
+int usdtkit__maps_kpath(int pid, const char *path, uint64_t start,
+			uint64_t end, char *buf, size_t size)
+{
+	size_t len = strlen(path), tag = sizeof(deleted_tag) - 1;
+	int n;
+
+	if (!size)
+		return -EINVAL;
+	if (len > tag && !strcmp(path + len - tag, deleted_tag))
+		n = snprintf(buf, size, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+			     pid, start, end);
+	else
+		n = snprintf(buf, size, "/proc/%d/root%s", pid, path);
+	return n < 0 ? -EINVAL : (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* The path that reaches the inode @o maps (see usdtkit__maps_kpath()). */
 static int object_kpath(const struct usdtkit_proc *p, const struct object *o,
 			char *buf, size_t size)
 {
-	size_t len = strlen(o->path), tag = sizeof(deleted_tag) - 1;
-	int n;
-
-	if (len > tag && !strcmp(o->path + len - tag, deleted_tag))
-		n = snprintf(buf, size, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
-			     p->pid, o->maps[0].start, o->maps[0].end);
-	else
-		n = snprintf(buf, size, "/proc/%d/root%s", p->pid, o->path);
-	return n < 0 ? -EINVAL : (size_t)n >= size ? -ENAMETOOLONG : 0;
+	return usdtkit__maps_kpath(p->pid, o->path, o->maps[0].start,
+				   o->maps[0].end, buf, size);
 }
 
 int usdtkit__proc_object_kpath(const struct usdtkit_proc *p, size_t i,

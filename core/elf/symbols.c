@@ -157,7 +157,7 @@ static bool wanted(const GElf_Sym *sym)
  * below. The data libelf could read is bounded by the file, and
  * gelf_getsym() steps by the ELF symbol size whatever sh_entsize says.
  */
-static size_t sym_count(Elf *elf, Elf_Scn *scn, Elf_Data **data)
+size_t usdtkit__symscn_count(Elf *elf, Elf_Scn *scn, Elf_Data **data)
 {
 	size_t ent = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 
@@ -175,7 +175,7 @@ static size_t count_syms(Elf *elf)
 	while ((scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, &sh) &&
 		    (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
-			n += sym_count(elf, scn, &data);
+			n += usdtkit__symscn_count(elf, scn, &data);
 	return n;
 }
 
@@ -183,7 +183,7 @@ static void load_table(struct usdtkit_symtab *t, Elf *elf, Elf_Scn *scn,
 		       const GElf_Shdr *sh, bool dyn)
 {
 	Elf_Data *data;
-	size_t i, n = sym_count(elf, scn, &data);
+	size_t i, n = usdtkit__symscn_count(elf, scn, &data);
 	GElf_Sym sym;
 
 	for (i = 0; i < n && t->count < t->cap / 2; i++) {
@@ -236,8 +236,7 @@ static void find_got_section(struct usdtkit_symtab *t, Elf *elf)
 	}
 }
 
-/* Symbol tables and their string tables, read before libelf looks. */
-static int read_tables(Elf *elf, struct usdtkit_image *im)
+int usdtkit__symscn_need(Elf *elf, struct usdtkit_image *im)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -255,7 +254,7 @@ struct usdtkit_symtab *usdtkit__symtab_load(Elf *elf, struct usdtkit_image *im)
 {
 	struct usdtkit_symtab *t;
 	size_t n;
-	int err = read_tables(elf, im);
+	int err = usdtkit__symscn_need(elf, im);
 
 	if (err) {
 		errno = -err;

@@ -11,6 +11,14 @@ struct usdtkit_symtab;
 
 struct usdtkit_image;
 
+/* Make the bytes of every symbol table of @elf and of its string table
+ * present in @im before libelf reads them: 0 or im->err. */
+int usdtkit__symscn_need(Elf *elf, struct usdtkit_image *im);
+
+/* How many symbols section @scn holds as libelf reads it (*@data): its
+ * data bounds the count whatever sh_size and sh_entsize claim. */
+size_t usdtkit__symscn_count(Elf *elf, Elf_Scn *scn, Elf_Data **data);
+
 /* Index the defined symbols of @elf, whose symbol and string tables are
  * read into @im first; NULL with errno on failure (a read error stays in
  * im->err). */

@@ -1,0 +1,261 @@
+#!/bin/sh
+# Per-hit cost of keyed aggregations: `usdtkit trace` against bpftrace
+# running the equivalent one-liner on the same probe, in one run:
+# kload:hit of bench/keys_load.c (arg0 one of 8 strings, arg1 an int in
+# 0..1023), fired M times by 4 named threads in turn through a
+# frame-pointer call chain (2 distinct user stacks per thread).
+#
+# Rows (usdtkit options | bpftrace program):
+#   counts          --counts                      | @ = count()  (no key: the baseline)
+#   count-by-str    --count-by 'str(arg0)'        | @[str(arg0)] = count()
+#   count-by-pid    --count-by pid                | @[pid] = count()
+#   count-by-comm   --count-by comm               | @[comm] = count()
+#   hist-by-str     --hist arg1 --by 'str(arg0)'  | @[str(arg0)] = hist(arg1)
+#   count-by-ustack --count-by ustack             | @[ustack] = count()
+# (str keys: --strlen 64, bpftrace's default; ustack: usdtkit's default
+# depth, 16, bpftrace's 127.) Output goes to /dev/null. A row whose
+# options usdtkit rejects (exit 2: not in this build) reads "n/a" and
+# its first line of error is printed under the table; bpftrace still
+# runs it.
+#
+# Each run: the workload starts held on a fifo, the tracer attaches to its
+# pid (usdtkit: its "Tracing N probes" line; bpftrace: the
+# __BPFTRACE_NOTIFY_PROBES_ATTACHED line its own tests use), the threads
+# run and the workload prints its time, then, while it still waits, the
+# tracer's programs are read from /proc/PID/fdinfo (bench/kstats.sh):
+#   wall ns/hit   = (median loop time traced - median untraced) / M
+#   kernel ns/run = median over runs of run_time_ns / run_cnt summed over
+#                   the tracer's BPF programs (kernel.bpf_stats_enabled=1
+#                   for the run, restored at exit): the program alone,
+#                   without the uprobe trap around it
+#   insns         = verified_insns summed over the tracer's programs:
+#                   what the verifier walked to load them
+# Every repetition runs the untraced loop and every row of both tools, in
+# turn. Root. Not a ctest test (ctest keys_bench_smoke only checks that it
+# runs).
+#
+# usage: bench/keys_bench.sh [--json] [--hits M] [--reps N] [--rows LIST] USDTKIT
+#        (M 200000, N 7, LIST all rows, comma-separated; env BPFTRACE
+#        (bpftrace), CC (cc))
+set -u
+json=0 m=200000 reps=7
+rows="counts count-by-str count-by-pid count-by-comm hist-by-str count-by-ustack"
+usage() {
+	echo "usage: keys_bench.sh [--json] [--hits M] [--reps N] [--rows LIST] USDTKIT" >&2
+	exit 2
+}
+while [ $# -gt 1 ]; do
+	case $1 in
+	--json) json=1; shift ;;
+	--hits) m=$2; shift 2 ;;
+	--reps) reps=$2; shift 2 ;;
+	--rows) rows=$(echo "$2" | tr , ' '); shift 2 ;;
+	*) usage ;;
+	esac
+done
+[ $# -eq 1 ] || usage
+u=$1 bt=${BPFTRACE:-bpftrace}
+case $m$reps in *[!0-9]*) usage ;; esac
+for row in $rows; do
+	case $row in
+	counts|count-by-str|count-by-pid|count-by-comm|hist-by-str|count-by-ustack) ;;
+	*) echo "keys_bench: unknown row '$row'" >&2; usage ;;
+	esac
+done
+here=$(cd "$(dirname "$0")" && pwd)
+
+. "$here/kstats.sh"
+
+${CC:-cc} -O2 -std=c11 -fno-omit-frame-pointer -pthread -o "$tmp/load" \
+	"$here/keys_load.c" || exit 1
+load=$tmp/load
+have_bt=1
+command -v "$bt" >/dev/null 2>&1 || have_bt=0
+sysctl -q -w kernel.bpf_stats_enabled=1 || exit 1
+
+# usdtkit_opts ROW, bpftrace_prog ROW: each tool's form of a row
+usdtkit_opts() {
+	case $1 in
+	counts) echo "--counts" ;;
+	count-by-str) echo "--count-by str(arg0) --strlen 64" ;;
+	count-by-pid) echo "--count-by pid" ;;
+	count-by-comm) echo "--count-by comm" ;;
+	hist-by-str) echo "--hist arg1 --by str(arg0) --strlen 64" ;;
+	count-by-ustack) echo "--count-by ustack" ;;
+	esac
+}
+bpftrace_prog() {
+	case $1 in
+	counts) echo "@ = count();" ;;
+	count-by-str) echo "@[str(arg0)] = count();" ;;
+	count-by-pid) echo "@[pid] = count();" ;;
+	count-by-comm) echo "@[comm] = count();" ;;
+	hist-by-str) echo "@[str(arg0)] = hist(arg1);" ;;
+	count-by-ustack) echo "@[ustack] = count();" ;;
+	esac
+}
+
+# start_tracer TOOL ROW: the tracer of ROW in the background, its pid in
+# $tpid (the tracer itself: its fds are read)
+start_tracer() {
+	if [ "$1" = usdtkit ]; then
+		# shellcheck disable=SC2046 # the options are words, no globs
+		"$u" trace -p "$wpid" $(usdtkit_opts "$2") "$load:kload:hit" \
+			>/dev/null 2>"$tmp/t.err" &
+	else
+		__BPFTRACE_NOTIFY_PROBES_ATTACHED=1 "$bt" -p "$wpid" \
+			-e "usdt:$load:kload:hit { $(bpftrace_prog "$2") }" \
+			>/dev/null 2>"$tmp/t.err" &
+	fi
+	tpid=$!
+}
+
+# one TOOL ROW: one run; prints "LOOP_NS RUN_TIME_NS RUN_CNT INSNS",
+# "rejected" (usdtkit exit 2, its first line of error kept in
+# $tmp/r/ROW.why) or "fail"
+one() {
+	tool=$1 row=$2
+	rm -f "$tmp/go" "$tmp/load.out"; mkfifo "$tmp/go"
+	"$load" "$m" 4 <"$tmp/go" >"$tmp/load.out" &
+	wpid=$!
+	exec 3>"$tmp/go"
+	res=""
+	if [ "$tool" != none ]; then
+		start_tracer "$tool" "$row"
+		case $tool in
+		usdtkit) ready='^Tracing ' ;;
+		*) ready='^__BPFTRACE_NOTIFY_PROBES_ATTACHED$' ;;
+		esac
+		w=0
+		until grep -q "$ready" "$tmp/t.err" 2>/dev/null; do
+			if ! kill -0 "$tpid" 2>/dev/null || [ $w -ge 600 ]; then
+				wait "$tpid"; trc=$?
+				res=fail
+				if [ "$tool" = usdtkit ] && [ $trc -eq 2 ]; then
+					res=rejected
+					head -n 1 "$tmp/t.err" >"$tmp/r/$row.why"
+				fi
+				tpid=""
+				break
+			fi
+			sleep 0.1; w=$((w + 1))
+		done
+	fi
+	if [ -z "$res" ]; then
+		echo go >&3
+		w=0
+		until [ -s "$tmp/load.out" ] || [ $w -ge 6000 ]; do
+			sleep 0.05; w=$((w + 1))
+		done
+		st="0 0 0"
+		[ -n "$tpid" ] && st=$(kstats "$tpid")
+		res="$(head -n 1 "$tmp/load.out") $st"
+	fi
+	echo go >&3
+	exec 3>&-
+	wait "$wpid" 2>/dev/null; wpid=""
+	if [ -n "$tpid" ]; then
+		kill -INT "$tpid"; wait "$tpid"; tpid=""
+	fi
+	case $res in
+	fail) echo "keys_bench: $tool $row failed:" >&2; cat "$tmp/t.err" >&2 ;;
+	esac
+	echo "$res"
+}
+
+# ---- the runs ----
+mkdir "$tmp/r"
+i=0
+while [ $i -lt "$reps" ]; do
+	i=$((i + 1))
+	one none - >>"$tmp/r/base"
+	for row in $rows; do
+		for tool in usdtkit bpftrace; do
+			[ $tool = bpftrace ] && [ $have_bt = 0 ] && continue
+			# a rejected or failed row is not run again
+			grep -q '^[rf]' "$tmp/r/$row.$tool" 2>/dev/null && continue
+			one $tool "$row" >>"$tmp/r/$row.$tool"
+		done
+	done
+done
+
+# ---- the table (exit 1 after it when a run failed) ----
+status=0
+grep -q '^fail' "$tmp"/r/*.usdtkit "$tmp"/r/*.bpftrace 2>/dev/null && status=1
+med() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+base=$(awk '{ print $1 }' "$tmp/r/base" | med)
+
+# cell ROW TOOL: "WALL KERNEL HITS INSNS" (ns/hit, ns/run, median
+# run_cnt, median verified insns), or "n/a" (rejected), "fail", "-" (no
+# bpftrace)
+cell() {
+	f=$tmp/r/$1.$2
+	[ -s "$f" ] || { echo "-"; return; }
+	case $(head -n 1 "$f") in
+	rejected) echo "n/a"; return ;;
+	fail) echo "fail"; return ;;
+	esac
+	lm=$(awk '{ print $1 }' "$f" | med)
+	kn=$(awk '$3 > 0 { printf "%.1f\n", $2 / $3 }' "$f" | med)
+	hc=$(awk '{ print $3 }' "$f" | med)
+	vi=$(awk '{ print $4 }' "$f" | med)
+	awk -v l="$lm" -v b="$base" -v m="$m" -v k="${kn:-0}" -v h="$hc" -v v="$vi" \
+		'BEGIN { printf "%.1f %.1f %d %d\n", (l - b) / m, k, h, v }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", b / a; else printf "-" }'; }
+
+if [ $json = 1 ]; then
+	printf '{"hits":%s,"reps":%s,"untraced_loop_ns":%s,"rows":[' "$m" "$reps" "$base"
+	sep=""
+	for row in $rows; do
+		printf '%s{"row":"%s"' "$sep" "$row"; sep=,
+		for tool in usdtkit bpftrace; do
+			c=$(cell "$row" $tool)
+			# shellcheck disable=SC2086
+			set -- $c
+			if [ $# -eq 4 ]; then
+				printf ',"%s":{"wall_ns_per_hit":%s,"kernel_ns_per_run":%s,"run_cnt":%s,"verified_insns":%s}' \
+					$tool "$1" "$2" "$3" "$4"
+			else
+				printf ',"%s":"%s"' $tool "$c"
+			fi
+		done
+		printf '}'
+	done
+	printf ']}\n'
+	exit $status
+fi
+
+echo "keys_bench: $m hits per run (4 threads in turn), median of $reps runs;" \
+	"untraced loop $(awk -v b="$base" -v m="$m" 'BEGIN { printf "%.2f", b / m }') ns/hit"
+printf '%-16s %30s %30s %14s\n' "" "usdtkit" "bpftrace" "bpftrace/usdtkit"
+printf '%-16s %11s %10s %7s %11s %10s %7s %7s %7s\n' row "wall ns/hit" "kernel ns" \
+	insns "wall ns/hit" "kernel ns" insns wall kernel
+for row in $rows; do
+	cu=$(cell "$row" usdtkit) cb=$(cell "$row" bpftrace)
+	# shellcheck disable=SC2086
+	set -- $cu; uw=$1 uk=${2:-} ui=${4:-}
+	# shellcheck disable=SC2086
+	set -- $cb; bw=$1 bk=${2:-} bi=${4:-}
+	if [ -n "$uk" ] && [ -n "$bk" ]; then
+		printf '%-16s %11s %10s %7s %11s %10s %7s %7s %7s\n' "$row" "$uw" "$uk" \
+			"$ui" "$bw" "$bk" "$bi" "$(ratio "$uw" "$bw")" "$(ratio "$uk" "$bk")"
+	elif [ -n "$bk" ]; then
+		printf '%-16s %30s %11s %10s %7s\n' "$row" "$uw" "$bw" "$bk" "$bi"
+	else
+		printf '%-16s %11s %10s %7s %30s\n' "$row" "$uw" "$uk" "$ui" "$bw"
+	fi
+done
+echo "kernel ns = run_time_ns / run_cnt, insns = verified_insns, of the tracer's BPF programs"
+for row in $rows; do
+	[ -s "$tmp/r/$row.why" ] &&
+		echo "n/a: $row: usdtkit $(usdtkit_opts "$row"): $(cat "$tmp/r/$row.why")"
+	# every program run is a hit: a run count other than M is worth a look
+	for tool in usdtkit bpftrace; do
+		# shellcheck disable=SC2046
+		set -- $(cell "$row" $tool)
+		[ $# -eq 4 ] && [ "$3" != "$m" ] &&
+			echo "note: $row $tool: median run_cnt $3, not $m"
+	done
+done
+exit $status

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * User stack addresses named, with a cache of per-pid maps and
+ * per-object function tables: see ustack.h. A frame that cannot be
+ * named for any reason (anonymous or JIT code, [vdso], a file that is
+ * not ELF, truncated, unreadable or replaced, no symbol) shows its
+ * address; only a pid whose maps cannot be read is an error (-ESRCH).
+ */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elf/funcs.h"
+#include "elf/proc.h"
+#include "elf/ustack.h"
+
+struct obj {
+	uint64_t dev, ino;
+	struct usdtkit__funcs *funcs;	/* NULL: unreadable, names nothing */
+	uint64_t used;			/* tick of the last use */
+};
+
+/* An executable mapping of a pid. */
+struct xmap {
+	uint64_t start, end, offset;
+	uint64_t dev, ino;
+	char *path;		/* NULL: not a file ([vdso], anonymous, JIT) */
+};
+
+struct pidmaps {
+	int pid;
+	uint64_t used;
+	struct xmap *maps;	/* in address order, as maps lists them */
+	size_t n;
+};
+
+struct usdtkit__syms {
+	uint64_t tick;
+	size_t nobjs, npids;
+	struct obj objs[USDTKIT__SYMS_MAX_OBJECTS];
+	struct pidmaps pids[USDTKIT__SYMS_MAX_PIDS];
+	struct usdtkit__syms_counts counts;
+};
+
+int usdtkit__syms_new(struct usdtkit__syms **out)
+{
+	if (!out)
+		return -EINVAL;
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+static void maps_free(struct pidmaps *pm)
+{
+	size_t i;
+
+	for (i = 0; i < pm->n; i++)
+		free(pm->maps[i].path);
+	free(pm->maps);
+	pm->maps = NULL;
+	pm->n = 0;
+}
+
+void usdtkit__syms_free(struct usdtkit__syms *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nobjs; i++)
+		usdtkit__funcs_free(s->objs[i].funcs);
+	for (i = 0; i < s->npids; i++)
+		maps_free(&s->pids[i]);
+	free(s);
+}
+
+void usdtkit__syms_counts(const struct usdtkit__syms *s,
+			  struct usdtkit__syms_counts *c)
+{
+	*c = s->counts;
+	c->objects = s->nobjs;
+	c->pids = s->npids;
+}
+
+/* ---- per-pid maps ---- */
+
+static int add_xmap(struct pidmaps *pm, size_t *cap,
+		    const struct usdtkit__maps_line *l)
+{
+	struct xmap *x;
+
+	if (pm->n == *cap) {
+		size_t n = *cap ? *cap * 2 : 32;
+		void *p = realloc(pm->maps, n * sizeof(*pm->maps));
+
+		if (!p)
+			return -ENOMEM;
+		pm->maps = p;
+		*cap = n;
+	}
+	x = &pm->maps[pm->n];
+	*x = (struct xmap){ .start = l->start, .end = l->end, .offset = l->offset,
+			    .dev = (uint64_t)l->dev_major << 32 | l->dev_minor,
+			    .ino = l->inode };
+	if (l->path[0] == '/' && l->inode) {
+		x->path = strdup(l->path);
+		if (!x->path)
+			return -ENOMEM;
+	}
+	pm->n++;
+	return 0;
+}
+
+/*
+ * The executable mappings of @pm->pid, at most USDTKIT__SYMS_MAX_MAPS.
+ * -ESRCH when the maps cannot be read, or read empty (a process that
+ * has exited but is not yet reaped has no mappings).
+ */
+static int read_maps(struct usdtkit__syms *s, struct pidmaps *pm)
+{
+	struct usdtkit__maps_line l;
+	char fname[64], *line = NULL;
+	size_t cap = 0, lcap = 0, lines = 0;
+	int err = 0;
+	FILE *f;
+
+	s->counts.maps_reads++;
+	snprintf(fname, sizeof(fname), "/proc/%d/maps", pm->pid);
+	f = pm->pid > 0 ? fopen(fname, "re") : NULL;
+	if (!f)
+		return -ESRCH;
+	while (!err && getline(&line, &lcap, f) > 0) {
+		lines++;
+		if (usdtkit__maps_line_parse(line, &l) || !l.exec ||
+		    pm->n >= USDTKIT__SYMS_MAX_MAPS)
+			continue;
+		err = add_xmap(pm, &cap, &l);
+	}
+	if (!err && (ferror(f) || !lines))
+		err = -ESRCH;
+	free(line);
+	fclose(f);
+	if (err)
+		maps_free(pm);
+	return err == -ENOMEM ? -ENOMEM : err ? -ESRCH : 0;
+}
+
+static struct pidmaps *find_pid(struct usdtkit__syms *s, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->npids; i++)
+		if (s->pids[i].pid == pid)
+			return &s->pids[i];
+	return NULL;
+}
+
+/* A free slot of s->pids: a new one, else the least recently used. */
+static struct pidmaps *pid_slot(struct usdtkit__syms *s)
+{
+	struct pidmaps *pm = &s->pids[0];
+	size_t i;
+
+	if (s->npids < USDTKIT__SYMS_MAX_PIDS)
+		return &s->pids[s->npids++];
+	for (i = 1; i < s->npids; i++)
+		if (s->pids[i].used < pm->used)
+			pm = &s->pids[i];
+	maps_free(pm);
+	return pm;
+}
+
+static const struct xmap *find_map(const struct pidmaps *pm, uint64_t addr)
+{
+	size_t lo = 0, hi = pm->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pm->maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < pm->n && pm->maps[lo].start <= addr ? &pm->maps[lo] : NULL;
+}
+
+/*
+ * Could @addr ever be mapped? Not below the lowest address Linux maps by
+ * default (vm.mmap_min_addr, 64 KiB), nor with the top bit set (kernel
+ * space on every 64-bit arch): such a frame is garbage from code
+ * without frame pointers, and reading the maps again cannot name it.
+ */
+static bool mappable(uint64_t addr)
+{
+	return addr >= 0x10000 && !(addr >> 63);
+}
+
+/*
+ * The mapping of @addr in @pid: the maps are read once, and read again
+ * when the address is in none of them (a library dlopen()ed since).
+ * -ESRCH: the maps could not be read when they had to be; those read
+ * before stay, so the frames of a process that has exited since are
+ * still named.
+ */
+static int lookup_map(struct usdtkit__syms *s, int pid, uint64_t addr,
+		      const struct xmap **out)
+{
+	struct pidmaps *pm = find_pid(s, pid), next = { .pid = pid };
+	int err;
+
+	if (pm) {
+		pm->used = s->tick;
+		*out = find_map(pm, addr);
+		if (*out || !mappable(addr))
+			return 0;
+	}
+	err = read_maps(s, &next);
+	if (err)
+		return err;
+	if (pm)
+		maps_free(pm);
+	else
+		pm = pid_slot(s);
+	*pm = next;
+	pm->used = s->tick;
+	*out = find_map(pm, addr);
+	return 0;
+}
+
+/* ---- objects ---- */
+
+/* The file @x maps, opened, if it is that inode still. */
+static int open_checked(const char *path, const struct xmap *x)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != x->ino) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Open the object of @x: through the process's root (a container's
+ * filesystem) or, for a "(deleted)" file, its map_files link
+ * (core/elf/proc.c's rule); when that path now names another inode (the
+ * file was replaced), through the map_files link, which reaches the very
+ * inode mapped. The maps line's device is not compared: overlayfs shows
+ * another there than fstat() does.
+ */
+static int open_object(int pid, const struct xmap *x)
+{
+	char path[4200];
+	int fd = -1;
+
+	if (!usdtkit__maps_kpath(pid, x->path, x->start, x->end, path, sizeof(path)))
+		fd = open_checked(path, x);
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+			 pid, x->start, x->end);
+		fd = open_checked(path, x);
+	}
+	return fd;
+}
+
+static struct usdtkit__funcs *open_path(const char *path)
+{
+	struct usdtkit__funcs *f;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	f = usdtkit__funcs_open_fd(fd);
+	close(fd);
+	return f;
+}
+
+/*
+ * A stripped object (no .symtab: Debian's libc) names its static
+ * functions only through its separate debug file, found by build id
+ * where the process's root has it (libc6-dbg and the -dbgsym packages
+ * put it there; bcc looks there too).
+ */
+static void adopt_debug(struct usdtkit__funcs *f, int pid)
+{
+	struct usdtkit__funcs *dbg;
+	const uint8_t *id;
+	size_t n = usdtkit__funcs_build_id(f, &id), i;
+	char path[256];
+	int k;
+
+	if (usdtkit__funcs_full(f) || n < 2)
+		return;
+	k = snprintf(path, sizeof(path), "/proc/%d/root/usr/lib/debug/.build-id/%02x/",
+		     pid, id[0]);
+	for (i = 1; i < n; i++)
+		k += snprintf(path + k, sizeof(path) - (size_t)k, "%02x", id[i]);
+	snprintf(path + k, sizeof(path) - (size_t)k, ".debug");
+	dbg = open_path(path);
+	if (dbg)
+		usdtkit__funcs_adopt(f, dbg);
+	usdtkit__funcs_free(dbg);
+}
+
+static struct usdtkit__funcs *load_object(struct usdtkit__syms *s, int pid,
+					  const struct xmap *x)
+{
+	struct usdtkit__funcs *f;
+	int fd = open_object(pid, x);
+
+	s->counts.object_reads++;
+	if (fd < 0)
+		return NULL;
+	f = usdtkit__funcs_open_fd(fd);
+	close(fd);
+	if (f)
+		adopt_debug(f, pid);
+	return f;
+}
+
+/* A free slot of s->objs: a new one, else the least recently used. */
+static struct obj *obj_slot(struct usdtkit__syms *s)
+{
+	struct obj *o = &s->objs[0];
+	size_t i;
+
+	if (s->nobjs < USDTKIT__SYMS_MAX_OBJECTS)
+		return &s->objs[s->nobjs++];
+	for (i = 1; i < s->nobjs; i++)
+		if (s->objs[i].used < o->used)
+			o = &s->objs[i];
+	usdtkit__funcs_free(o->funcs);
+	return o;
+}
+
+/* The functions of the object @x maps, read once per (device, inode);
+ * NULL when it cannot be read (and that is kept too). */
+static const struct usdtkit__funcs *object(struct usdtkit__syms *s, int pid,
+					   const struct xmap *x)
+{
+	struct obj *o;
+	size_t i;
+
+	for (i = 0; i < s->nobjs; i++) {
+		o = &s->objs[i];
+		if (o->dev == x->dev && o->ino == x->ino) {
+			o->used = s->tick;
+			return o->funcs;
+		}
+	}
+	o = obj_slot(s);
+	*o = (struct obj){ .dev = x->dev, .ino = x->ino, .used = s->tick };
+	o->funcs = load_object(s, pid, x);
+	return o->funcs;
+}
+
+/* ---- naming ---- */
+
+static void raw(char *buf, size_t len, uint64_t addr)
+{
+	snprintf(buf, len, "0x%" PRIx64, addr);
+}
+
+int usdtkit__syms_name(struct usdtkit__syms *s, int pid, uint64_t addr,
+		       char *buf, size_t len)
+{
+	const struct usdtkit__funcs *f;
+	const struct xmap *x = NULL;
+	uint64_t vaddr, off;
+	const char *name;
+	int err;
+
+	if (!s || !buf || !len)
+		return -EINVAL;
+	s->tick++;
+	raw(buf, len, addr);
+	err = lookup_map(s, pid, addr, &x);
+	if (err)
+		return err == -ENOMEM ? 0 : err;
+	if (!x || !x->path)
+		return 0;
+	f = object(s, pid, x);
+	if (!f || usdtkit__funcs_vaddr(f, addr - x->start + x->offset, &vaddr) ||
+	    usdtkit__funcs_find(f, vaddr, &name, &off))
+		return 0;
+	snprintf(buf, len, "%s+0x%" PRIx64 " (%s)", name, off, x->path);
+	return 0;
+}
