@@ -52,6 +52,7 @@
 #include <usdtkit/usdtkit.h>
 
 #include "bench_print.h"
+#include "bench_stats.h"
 
 #include "attach_libbpf.skel.h"
 #include "attach_uk.skel.h"
@@ -86,21 +87,6 @@ static long count_fds(void)
 		n += e->d_name[0] != '.';
 	closedir(d);
 	return n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	if (n <= 0)
-		return -1;
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* ---- backends ---- */

@@ -54,6 +54,7 @@
 #include <usdtkit/attach.h>
 
 #include "bench_print.h"
+#include "bench_stats.h"
 #include "hit_libbpf.skel.h"
 #include "hit_uk.skel.h"
 #include "hit_uks.skel.h"
@@ -145,28 +146,6 @@ static double now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	double *c = malloc((size_t)n * sizeof(*c)), m;
-
-	if (!c || n <= 0) {
-		free(c);
-		return -1;
-	}
-	memcpy(c, v, (size_t)n * sizeof(*c));
-	qsort(c, (size_t)n, sizeof(*c), cmp_double);
-	m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	free(c);
-	return m;
 }
 
 /* ---- scenarios ---- */

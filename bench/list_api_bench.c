@@ -38,6 +38,8 @@
 
 #include <usdtkit/usdtkit.h>
 
+#include "bench_stats.h"
+
 #define MAX_RUNS 1001
 
 enum method { M_NOTES, M_OPEN, M_FORMAT, NMETHODS };
@@ -202,22 +204,14 @@ static unsigned calibrate(enum method m, const char *path, double round_s)
 	return k;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void summarize(struct timing *t, int runs)
 {
-	double tmp[MAX_RUNS];
+	struct spread sp = { -1, -1, -1 };
 
-	memcpy(tmp, t->us, (size_t)runs * sizeof(double));
-	qsort(tmp, (size_t)runs, sizeof(double), cmp_double);
-	t->min = tmp[0];
-	t->max = tmp[runs - 1];
-	t->med = runs % 2 ? tmp[runs / 2] : (tmp[runs / 2 - 1] + tmp[runs / 2]) / 2;
+	spread_of(t->us, runs, &sp);
+	t->min = sp.min;
+	t->med = sp.med;
+	t->max = sp.max;
 }
 
 static void usage(FILE *f)

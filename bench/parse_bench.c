@@ -33,6 +33,8 @@
 #include "sscanf_baseline.h"
 #include "arch_table.h"
 
+#include "bench_stats.h"
+
 #ifndef PARSE_BENCH_DEFAULT_SPECS
 #define PARSE_BENCH_DEFAULT_SPECS "tests/corpus/specs.tsv"
 #endif
@@ -315,23 +317,14 @@ static unsigned calibrate(enum parser p, size_t lo, size_t hi,
 	return (unsigned)((double)k * (double)round_ns / (double)t + 1);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void summarize(struct timing *t, int rounds)
 {
-	double v[MAX_ROUNDS];
+	struct spread sp = { -1, -1, -1 };
 
-	memcpy(v, t->ns, (size_t)rounds * sizeof(double));
-	qsort(v, (size_t)rounds, sizeof(double), cmp_double);
-	t->min = v[0];
-	t->max = v[rounds - 1];
-	t->med = rounds % 2 ? v[rounds / 2]
-			    : (v[rounds / 2 - 1] + v[rounds / 2]) / 2;
+	spread_of(t->ns, rounds, &sp);
+	t->min = sp.min;
+	t->med = sp.med;
+	t->max = sp.max;
 }
 
 /*
