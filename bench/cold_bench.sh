@@ -26,15 +26,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 ${CC:-cc} -O2 -o "$tmp/load" "$here/cold_load.c" || exit 1
 sysctl -q -w kernel.bpf_stats_enabled=1 || exit 1
 
-progstats() {
-	for f in /proc/"$1"/fd/*; do
-		case $(readlink "$f" 2>/dev/null) in
-		*bpf-prog*) cat /proc/"$1"/fdinfo/"${f##*/}" 2>/dev/null ;;
-		esac
-	done | awk '$1 == "run_time_ns:" { t += $2 } $1 == "run_cnt:" { c += $2 }
-		END { print t + 0, c + 0 }'
-}
-
 # one MODE OPTS: "KERNEL_NS/HIT WALL_NS/HIT LATE FAULTS"
 one() {
 	rm -f "$tmp/go" "$tmp/out"; mkfifo "$tmp/go"
@@ -53,14 +44,14 @@ one() {
 	_w=0
 	until [ -s "$tmp/out" ] || [ $_w -ge 600 ]; do sleep 0.1; _w=$((_w + 1)); done
 	sleep 0.5	# the tracer reads what is left (late reads included)
-	st=$(progstats $tpid)
+	st=$(kstats $tpid)
 	echo go >&3
 	exec 3>&-
 	wait $wpid 2>/dev/null
 	kill -INT $tpid 2>/dev/null; wait $tpid 2>/dev/null
 	wpid="" tpid=""
 	echo "$st $(cat "$tmp/out") $(grep -c '(read late)' "$tmp/t.out") $(grep -c '<fault' "$tmp/t.out")" |
-		awk -v n="$n" '{ printf "%.0f %.0f %d %d\n", $2 ? $1 / $2 : 0, $3 / n, $4, $5 }'
+		awk -v n="$n" '{ printf "%.0f %.0f %d %d\n", $2 ? $1 / $2 : 0, $4 / n, $5, $6 }'
 }
 
 med() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }

@@ -119,38 +119,9 @@ one() {
 	"$load" "$m" 4 <"$tmp/go" >"$tmp/load.out" &
 	wpid=$!
 	exec 3>"$tmp/go"
-	res=""
-	if [ "$tool" != none ]; then
-		start_tracer "$tool" "$row"
-		case $tool in
-		usdtkit) ready='^Tracing ' ;;
-		*) ready='^__BPFTRACE_NOTIFY_PROBES_ATTACHED$' ;;
-		esac
-		w=0
-		until grep -q "$ready" "$tmp/t.err" 2>/dev/null; do
-			if ! kill -0 "$tpid" 2>/dev/null || [ $w -ge 600 ]; then
-				wait "$tpid"; trc=$?
-				res=fail
-				if [ "$tool" = usdtkit ] && [ $trc -eq 2 ]; then
-					res=rejected
-					head -n 1 "$tmp/t.err" >"$tmp/r/$row.why"
-				fi
-				tpid=""
-				break
-			fi
-			sleep 0.1; w=$((w + 1))
-		done
-	fi
-	if [ -z "$res" ]; then
-		echo go >&3
-		w=0
-		until [ -s "$tmp/load.out" ] || [ $w -ge 6000 ]; do
-			sleep 0.05; w=$((w + 1))
-		done
-		st="0 0 0"
-		[ -n "$tpid" ] && st=$(kstats "$tpid")
-		res="$(head -n 1 "$tmp/load.out") $st"
-	fi
+	[ "$tool" != none ] && start_tracer "$tool" "$row"
+	traced_run "$tool"
+	[ "$res" = rejected ] && head -n 1 "$tmp/t.err" >"$tmp/r/$row.why"
 	echo go >&3
 	exec 3>&-
 	wait "$wpid" 2>/dev/null; wpid=""

@@ -1,6 +1,7 @@
 # shellcheck shell=sh
 # Sourced by the benches that read the kernel's per-program run time
-# (trace_bench.sh, cold_bench.sh): a temporary directory in $tmp, and at
+# (trace_bench.sh, keys_bench.sh, cold_bench.sh): a temporary directory
+# in $tmp, traced_run and kstats below, and at
 # exit the workload ($wpid) and tracer ($tpid) killed, fd 3 closed,
 # kernel.bpf_stats_enabled as it was, $tmp removed.
 tmp=$(mktemp -d)
@@ -29,4 +30,43 @@ kstats() {
 		$1 == "run_time_ns:" && !tp { t += $2 } $1 == "run_cnt:" && !tp { c += $2 }
 		$1 == "verified_insns:" && !tp { v += $2 }
 		END { print t + 0, c + 0, v + 0 }'
+}
+
+# traced_run TOOL: one run of a workload held on fd 3 (a fifo; its pid
+# in $wpid, its line of loop time due in $tmp/load.out) under the tracer
+# the bench started ($tpid, its stderr in $tmp/t.err; TOOL usdtkit or
+# bpftrace, or none for no tracer): waits for the tracer's line saying it
+# is attached (usdtkit's "Tracing ...", bpftrace's
+# __BPFTRACE_NOTIFY_PROBES_ATTACHED), lets the workload run, and reads
+# the tracer's programs while both still run. Leaves in $res
+# "LOOP_NS RUN_TIME_NS RUN_CNT INSNS", or "fail" (the tracer ended or
+# never attached), or "rejected" (usdtkit exit 2: options this build does
+# not take); $tpid is "" once the tracer has ended.
+traced_run() {
+	res=""
+	if [ "$1" != none ]; then
+		case $1 in
+		usdtkit) ready='^Tracing ' ;;
+		*) ready='^__BPFTRACE_NOTIFY_PROBES_ATTACHED$' ;;
+		esac
+		w=0
+		until grep -q "$ready" "$tmp/t.err" 2>/dev/null; do
+			if ! kill -0 "$tpid" 2>/dev/null || [ $w -ge 600 ]; then
+				wait "$tpid"; trc=$?
+				res=fail
+				[ "$1" = usdtkit ] && [ $trc -eq 2 ] && res=rejected
+				tpid=""
+				return
+			fi
+			sleep 0.1; w=$((w + 1))
+		done
+	fi
+	echo go >&3
+	w=0
+	until [ -s "$tmp/load.out" ] || [ $w -ge 6000 ]; do
+		sleep 0.05; w=$((w + 1))
+	done
+	st="0 0 0"
+	[ -n "$tpid" ] && st=$(kstats "$tpid")
+	res="$(head -n 1 "$tmp/load.out") $st"
 }

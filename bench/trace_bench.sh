@@ -99,20 +99,7 @@ start_tracer() {
 	tpid=$!
 }
 
-# progstats PID: "RUN_TIME_NS RUN_CNT" summed over PID's BPF programs
-# but tracepoint ones (type 5: --children's, run on forks and exits
-# anywhere, not on hits)
-progstats() {
-	for f in /proc/"$1"/fd/*; do
-		case $(readlink "$f" 2>/dev/null) in
-		*bpf-prog*) cat /proc/"$1"/fdinfo/"${f##*/}" 2>/dev/null ;;
-		esac
-	done | awk '$1 == "prog_type:" { tp = $2 == 5 }
-		$1 == "run_time_ns:" && !tp { t += $2 } $1 == "run_cnt:" && !tp { c += $2 }
-		END { print t + 0, c + 0 }'
-}
-
-# one TOOL ROW: one run; prints "LOOP_NS RUN_TIME_NS RUN_CNT [LOST]"
+# one TOOL ROW: one run; prints "LOOP_NS RUN_TIME_NS RUN_CNT INSNS [LOST]"
 # (LOST: usdtkit's count of hits lost, ring buffer full), "rejected"
 # (usdtkit exit 2) or "fail"
 one() {
@@ -121,35 +108,8 @@ one() {
 	"$load" "$m" <"$tmp/go" >"$tmp/load.out" &
 	wpid=$!
 	exec 3>"$tmp/go"
-	res=""
-	if [ "$tool" != none ]; then
-		start_tracer "$tool" "$row"
-		case $tool in
-		usdtkit) ready='^Tracing ' ;;
-		*) ready='^__BPFTRACE_NOTIFY_PROBES_ATTACHED$' ;;
-		esac
-		w=0
-		until grep -q "$ready" "$tmp/t.err" 2>/dev/null; do
-			if ! kill -0 "$tpid" 2>/dev/null || [ $w -ge 600 ]; then
-				wait "$tpid"; trc=$?
-				res=fail
-				[ "$tool" = usdtkit ] && [ $trc -eq 2 ] && res=rejected
-				tpid=""
-				break
-			fi
-			sleep 0.1; w=$((w + 1))
-		done
-	fi
-	if [ -z "$res" ]; then
-		echo go >&3
-		w=0
-		until [ -s "$tmp/load.out" ] || [ $w -ge 6000 ]; do
-			sleep 0.05; w=$((w + 1))
-		done
-		st="0 0"
-		[ -n "$tpid" ] && st=$(progstats "$tpid")
-		res="$(head -n 1 "$tmp/load.out") $st"
-	fi
+	[ "$tool" != none ] && start_tracer "$tool" "$row"
+	traced_run "$tool"
 	echo go >&3
 	exec 3>&-
 	wait "$wpid" 2>/dev/null; wpid=""
@@ -258,7 +218,7 @@ for row in $rows; do
 		[ $# -eq 3 ] && [ "$3" != "$m" ] &&
 			echo "note: $row $tool: median run_cnt $3, not $m"
 	done
-	l=$(awk '{ print $4 + 0 }' "$tmp/r/$row.usdtkit" 2>/dev/null | med)
+	l=$(awk '{ print $5 + 0 }' "$tmp/r/$row.usdtkit" 2>/dev/null | med)
 	[ "${l:-0}" -gt 0 ] &&
 		echo "note: $row usdtkit: median $l hits lost (ring buffer full)"
 done

@@ -156,20 +156,6 @@ static void sort_fns(struct usdtkit__funcs *f)
 	f->nfns = k;
 }
 
-static size_t count_all(Elf *elf)
-{
-	Elf_Scn *scn = NULL;
-	Elf_Data *data;
-	GElf_Shdr sh;
-	size_t n = 0;
-
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) &&
-		    (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
-			n += usdtkit__symscn_count(elf, scn, &data);
-	return n;
-}
-
 static int load_fns(struct usdtkit__funcs *f, Elf *elf, struct usdtkit_image *im,
 		    int machine)
 {
@@ -178,7 +164,7 @@ static int load_fns(struct usdtkit__funcs *f, Elf *elf, struct usdtkit_image *im
 
 	if (err)
 		return err;
-	b.cap = count_all(elf);
+	b.cap = usdtkit__symscn_total(elf);
 	if (!b.cap)
 		return 0;
 	f->fns = calloc(b.cap, sizeof(*f->fns));

@@ -165,7 +165,7 @@ size_t usdtkit__symscn_count(Elf *elf, Elf_Scn *scn, Elf_Data **data)
 	return *data && ent ? (*data)->d_size / ent : 0;
 }
 
-static size_t count_syms(Elf *elf)
+size_t usdtkit__symscn_total(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 	Elf_Data *data;
@@ -260,7 +260,7 @@ struct usdtkit_symtab *usdtkit__symtab_load(Elf *elf, struct usdtkit_image *im)
 		errno = -err;
 		return NULL;
 	}
-	n = count_syms(elf);
+	n = usdtkit__symscn_total(elf);
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;

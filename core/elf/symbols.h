@@ -19,6 +19,10 @@ int usdtkit__symscn_need(Elf *elf, struct usdtkit_image *im);
  * data bounds the count whatever sh_size and sh_entsize claim. */
 size_t usdtkit__symscn_count(Elf *elf, Elf_Scn *scn, Elf_Data **data);
 
+/* The symbols of every SHT_SYMTAB and SHT_DYNSYM section of @elf, each
+ * counted as usdtkit__symscn_count() does: an upper bound for a table. */
+size_t usdtkit__symscn_total(Elf *elf);
+
 /* Index the defined symbols of @elf, whose symbol and string tables are
  * read into @im first; NULL with errno on failure (a read error stays in
  * im->err). */

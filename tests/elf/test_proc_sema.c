@@ -20,25 +20,12 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fx_proc.h"
 
 struct fx {
 	pid_t pid;
 	FILE *in, *out;		/* its stdin and stdout */
 };
-
-static void fx_child(const char *path, int in[2], int out[2])
-{
-	char *argv[] = { (char *)path, NULL };
-
-	dup2(in[0], 0);
-	dup2(out[1], 1);
-	close(in[0]);
-	close(in[1]);
-	close(out[0]);
-	close(out[1]);
-	execv(path, argv);
-	_exit(127);
-}
 
 /* Read one line of the fixture: whether it is @want. */
 static bool fx_expect(struct fx *fx, const char *want)
@@ -60,33 +47,16 @@ static bool fx_say(struct fx *fx, const char *cmd, const char *want)
 
 static int fx_start(struct fx *fx, const char *path)
 {
-	int in[2], out[2];
+	int err = fx_proc_start(path, &fx->pid, &fx->in, &fx->out);
 
-	if (pipe(in) || pipe(out))
-		return -errno;
-	fx->pid = fork();
-	if (fx->pid < 0)
-		return -errno;
-	if (!fx->pid)
-		fx_child(path, in, out);
-	close(in[0]);
-	close(out[1]);
-	fx->in = fdopen(in[1], "w");
-	fx->out = fdopen(out[0], "r");
-	if (!fx->in || !fx->out || !fx_expect(fx, "ready"))
-		return -EIO;
-	return 0;
+	if (err)
+		return err;
+	return fx_expect(fx, "ready") ? 0 : -EIO;
 }
 
-/* End of stdin: the fixture exits, and is reaped. */
 static void fx_stop(struct fx *fx)
 {
-	if (fx->in)
-		fclose(fx->in);
-	if (fx->out)
-		fclose(fx->out);
-	if (fx->pid > 0 && waitpid(fx->pid, NULL, 0) < 0)
-		kill(fx->pid, SIGKILL);
+	fx_proc_stop(&fx->pid, &fx->in, &fx->out);
 	memset(fx, 0, sizeof(*fx));
 }
 

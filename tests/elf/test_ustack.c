@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fx_proc.h"
 #include "elf/funcs.h"
 #include "elf/ustack.h"
 
@@ -42,20 +43,6 @@ struct fx {
 	struct { char name[32]; uint64_t addr, off; } line[MAX_LINES];
 	uint64_t anon, stack;
 };
-
-static void fx_child(const char *path, int in[2], int out[2])
-{
-	char *argv[] = { (char *)path, NULL };
-
-	dup2(in[0], 0);
-	dup2(out[1], 1);
-	close(in[0]);
-	close(in[1]);
-	close(out[0]);
-	close(out[1]);
-	execv(path, argv);
-	_exit(127);
-}
 
 /* Its lines up to "ready": "NAME ADDR OFF", "anon ADDR", "stack ADDR". */
 static bool fx_read(struct fx *fx)
@@ -82,33 +69,18 @@ static bool fx_read(struct fx *fx)
 
 static int fx_start(struct fx *fx, const char *path)
 {
-	int in[2], out[2];
+	int err;
 
 	memset(fx, 0, sizeof(*fx));
-	if (pipe(in) || pipe(out))
-		return -errno;
-	fflush(NULL);
-	fx->pid = fork();
-	if (fx->pid < 0)
-		return -errno;
-	if (!fx->pid)
-		fx_child(path, in, out);
-	close(in[0]);
-	close(out[1]);
-	fx->in = fdopen(in[1], "w");
-	fx->out = fdopen(out[0], "r");
-	return fx->in && fx->out && fx_read(fx) ? 0 : -EIO;
+	err = fx_proc_start(path, &fx->pid, &fx->in, &fx->out);
+	if (err)
+		return err;
+	return fx_read(fx) ? 0 : -EIO;
 }
 
-/* End of stdin: the fixture exits, and is reaped. */
 static void fx_stop(struct fx *fx)
 {
-	if (fx->in)
-		fclose(fx->in);
-	if (fx->out)
-		fclose(fx->out);
-	if (fx->pid > 0 && waitpid(fx->pid, NULL, 0) < 0)
-		kill(fx->pid, SIGKILL);
+	fx_proc_stop(&fx->pid, &fx->in, &fx->out);
 	memset(fx, 0, sizeof(*fx));
 }
 

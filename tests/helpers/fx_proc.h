@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* A fixture process driven through its stdin and stdout, for the unit
+ * tests that read a live process (test_proc_sema, test_ustack): started
+ * with both as pipes, stopped by closing its stdin (it exits) and
+ * reaping it. Header only. */
+#ifndef USDTKIT_TESTS_FX_PROC_H
+#define USDTKIT_TESTS_FX_PROC_H
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static inline void fx_proc_child(const char *path, int in[2], int out[2])
+{
+	char *argv[] = { (char *)path, NULL };
+
+	dup2(in[0], 0);
+	dup2(out[1], 1);
+	close(in[0]);
+	close(in[1]);
+	close(out[0]);
+	close(out[1]);
+	execv(path, argv);
+	_exit(127);
+}
+
+/* 0, or -errno; *@in and *@out are NULL when fdopen() failed */
+static inline int fx_proc_start(const char *path, pid_t *pid, FILE **in, FILE **out)
+{
+	int pin[2], pout[2];
+
+	*in = *out = NULL;
+	if (pipe(pin) || pipe(pout))
+		return -errno;
+	fflush(NULL);	/* nothing buffered is written twice */
+	*pid = fork();
+	if (*pid < 0)
+		return -errno;
+	if (!*pid)
+		fx_proc_child(path, pin, pout);
+	close(pin[0]);
+	close(pout[1]);
+	*in = fdopen(pin[1], "w");
+	*out = fdopen(pout[0], "r");
+	return *in && *out ? 0 : -EIO;
+}
+
+/* End of stdin: the fixture exits, and is reaped. */
+static inline void fx_proc_stop(pid_t *pid, FILE **in, FILE **out)
+{
+	if (*in)
+		fclose(*in);
+	if (*out)
+		fclose(*out);
+	if (*pid > 0 && waitpid(*pid, NULL, 0) < 0)
+		kill(*pid, SIGKILL);
+	*pid = 0;
+	*in = *out = NULL;
+}
+
+#endif
