@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The workload of bench/keys_bench.sh: one hot USDT probe, kload:hit,
+ * The workload of bench/trace_bench.sh --set keys: one hot USDT probe, kload:hit,
  * with a string (arg0, one of 8 operations "op0".."op7") and an int
  * (arg1, i % 1024: ten log2 buckets and zero), fired M times in all by T
  * threads named "kload-0".."kload-T-1" (pthread_setname_np: the comm a

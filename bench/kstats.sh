@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # Sourced by the benches that read the kernel's per-program run time
-# (trace_bench.sh, keys_bench.sh, cold_bench.sh): a temporary directory
+# (trace_bench.sh, cold_bench.sh): a temporary directory
 # in $tmp, traced_run and kstats below, and at
 # exit the workload ($wpid) and tracer ($tpid) killed, fd 3 closed,
 # kernel.bpf_stats_enabled as it was, $tmp removed.
