@@ -19,7 +19,9 @@ _Static_assert((int)USDTKIT_TRACE_PART_ARG == USDTKIT_TRACE_BY_ARG &&
 	       (int)USDTKIT_TRACE_PART_TID == USDTKIT_TRACE_BY_TID &&
 	       (int)USDTKIT_TRACE_PART_COMM == USDTKIT_TRACE_BY_COMM &&
 	       (int)USDTKIT_TRACE_PART_USTACK == USDTKIT_TRACE_BY_USTACK &&
-	       USDTKIT_TRACE_KEY_PARTS == USDTKIT_TRACE_BY_PARTS, "key kinds");
+	       USDTKIT_TRACE_KEY_PARTS == USDTKIT_TRACE_BY_PARTS &&
+	       USDTKIT_TRACE_STACK_MAX_FRAMES == USDTKIT_TRACE_STACK_MAX &&
+	       USDTKIT_TRACE_STACK_DEPTH == USDTKIT_TRACE_STACK_DEFAULT, "key kinds");
 
 /* bytes of a string key: str_len, one byte more (so that a longer
  * string is seen as cut: read.c) and the NUL, in whole words */

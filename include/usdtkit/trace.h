@@ -173,6 +173,9 @@ struct usdtkit_trace_agg_opts {
 
 /* the parts of a key, at most USDTKIT_TRACE_KEY_PARTS */
 #define USDTKIT_TRACE_KEY_PARTS 3
+/* ustack: frames kept by default, and at most (agg_opts.stack_depth) */
+#define USDTKIT_TRACE_STACK_DEPTH 16
+#define USDTKIT_TRACE_STACK_MAX_FRAMES 127
 
 enum usdtkit_trace_part {
 	USDTKIT_TRACE_PART_ARG = 1,	/* argN's value */
