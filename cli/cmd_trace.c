@@ -296,8 +296,8 @@ static void report(struct tracer *t)
 	/* keys past the keyed tables' entries: their hits are in no row */
 	if (t->agg.by_kinds && !usdtkit_trace_counter(t->tr, USDTKIT_TRACE_BY_FULL, &lost) &&
 	    lost)
-		trace_err("%s: %" PRIu64 " hit%s of keys past the first %llu not counted "
-			  "(--by-keys)", t->agg.count_by ? "--count-by" : "--by",
+		trace_err("%s: %" PRIu64 " hit%s of keys past the first %llu not counted",
+			  t->agg.count_by ? "--count-by" : "--by",
 			  lost, lost == 1 ? "" : "s",
 			  t->agg.by_keys ? t->agg.by_keys : USDTKIT_TRACE_BY_KEYS);
 	if (t->verbose)

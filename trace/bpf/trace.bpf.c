@@ -154,7 +154,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, USDTKIT_TRACE_BY_KEYS);
 	__uint(key_size, 16);
-	__type(value, struct usdtkit_trace_agg_stats);
+	/* no BTF type: the engine sets the key size, which BTF would not match */
+	__uint(value_size, sizeof(struct usdtkit_trace_agg_stats));
 } agg_by SEC(".maps");
 
 struct {
