@@ -603,7 +603,7 @@ static __always_inline void by_part(struct pt_regs *ctx, unsigned char *k,
 		st = (void *)(k + off);
 		st->pid = h->pid;
 		/* zero past the frames written, or all of it on an error */
-		n = 0;
+		n = bpf_get_stack(ctx, st->ip, stack_depth * 8, BPF_F_USER_STACK);
 		st->n = n < 0 ? (int)n : (int)((unsigned long)n >> 3);
 		return;
 	}
