@@ -636,9 +636,78 @@ static bool has_ustack(const struct usdtkit_trace_by_row *row)
 	return false;
 }
 
+/* the totals of a keyed table over every key, for the fields the object
+ * has without a key */
+struct keyed_total {
+	struct usdtkit_trace_stats st;
+	uint64_t hist[USDTKIT_TRACE_HIST_SLOTS];
+	uint64_t unmatched;
+};
+
+static void total_add(struct keyed_total *t, const struct usdtkit_trace_by_row *row)
+{
+	const struct usdtkit_trace_stats *s = &row->stats;
+	bool sg = s->is_signed;
+	int i;
+
+	for (i = 0; row->hist && i < USDTKIT_TRACE_HIST_SLOTS; i++)
+		t->hist[i] += row->hist[i];
+	t->st.is_signed = sg;
+	if (!s->count)
+		return;
+	if (!t->st.count || (sg ? (int64_t)s->min < (int64_t)t->st.min : s->min < t->st.min))
+		t->st.min = s->min;
+	if (!t->st.count || (sg ? (int64_t)s->max > (int64_t)t->st.max : s->max > t->st.max))
+		t->st.max = s->max;
+	t->st.count += s->count;
+	t->st.sum += s->sum;
+}
+
+/* the fields of the object without a key, from the totals */
+static void keyed_totals_json(struct report *r, const struct keyed *k,
+			      const struct keyed_total *t)
+{
+	struct jw *w = r->w;
+	uint64_t hn = 0;
+	int i;
+
+	for (i = 0; i < USDTKIT_TRACE_HIST_SLOTS; i++)
+		hn += t->hist[i];
+	if (k->kind == USDTKIT_TRACE_AGG_LATENCY) {
+		const struct trace_aggs *g = &r->t->agg;
+
+		JW_LIT(w, ",\"start\":");
+		json_str(w, g->lat_start, strlen(g->lat_start));
+		JW_LIT(w, ",\"end\":");
+		json_str(w, g->lat_end, strlen(g->lat_end));
+		JW_LIT(w, ",\"key\":\"");
+		lat_key(w, g, "");
+		JW_LIT(w, "\",\"unmatched\":");
+		json_num_u64(w, t->unmatched);
+		if (t->st.count) {
+			JW_LIT(w, ",\"min_ns\":");
+			json_num_u64(w, t->st.min);
+			line(w, ",\"avg_ns\":%.17g", (double)t->st.sum / t->st.count);
+			JW_LIT(w, ",\"max_ns\":");
+			json_num_u64(w, t->st.max);
+		} else {
+			JW_LIT(w, ",\"min_ns\":null,\"avg_ns\":null,\"max_ns\":null");
+		}
+	}
+	JW_LIT(w, ",\"count\":");
+	json_num_u64(w, k->kind == USDTKIT_TRACE_AGG_HIST ? hn : t->st.count);
+	if (k->kind >= USDTKIT_TRACE_AGG_SUM && k->kind <= USDTKIT_TRACE_AGG_MAX) {
+		JW_LIT(w, ",\"value\":");
+		put_stats_value(w, k->which, &t->st);
+	}
+	if (k->kind == USDTKIT_TRACE_AGG_HIST || k->kind == USDTKIT_TRACE_AGG_LATENCY)
+		hist_json(w, t->hist);
+}
+
 /* the head of probe @p's keyed table (NULL: the latency) */
 static void keyed_head(struct report *r, const struct keyed *k,
-		       const struct usdtkit_trace_probe *p, size_t keys, size_t cut)
+		       const struct usdtkit_trace_probe *p, size_t keys, size_t cut,
+		       const struct keyed_total *tot)
 {
 	static const char *const what[] = { "sum", "avg", "min", "max" };
 	const struct trace_aggs *g = &r->t->agg;
@@ -655,6 +724,8 @@ static void keyed_head(struct report *r, const struct keyed *k,
 			JW_LIT(w, ",\"arg\":");
 			json_u64(w, g->stats.arg);
 		}
+		if (k->kind != USDTKIT_TRACE_AGG_COUNT_BY)
+			keyed_totals_json(r, k, tot);
 		JW_LIT(w, ",\"by\":");
 		json_str(w, key_name(r->t), strlen(key_name(r->t)));
 		JW_LIT(w, ",\"keys\":");
@@ -688,14 +759,17 @@ static void keyed_head(struct report *r, const struct keyed *k,
 		line(w, ", %zu key%s", keys, keys == 1 ? "" : "s");
 	if (cut)
 		line(w, " (%zu cut at --strlen %u)", cut, r->t->str_len);
+	if (k->kind == USDTKIT_TRACE_AGG_LATENCY)
+		line(w, ", %llu unmatched", (unsigned long long)tot->unmatched);
 	jw_putc(w, '\n');
 }
 
 /* probe @i's keys (the latency's: @i = the probe count) */
-static void keyed_probe(struct report *r, const struct keyed *k, size_t i)
+static void keyed_probe(struct report *r, const struct keyed *k, size_t i,
+			uint64_t unmatched)
 {
 	const struct usdtkit_trace_probe *p = usdtkit_trace_probe(r->t->tr, i);
-	struct usdtkit_trace_stats tot = { 0 };
+	struct keyed_total tot = { .unmatched = unmatched };
 	size_t keys = 0, cut = 0, shown = 0, j;
 	bool stack = false;
 
@@ -704,10 +778,10 @@ static void keyed_probe(struct report *r, const struct keyed *k, size_t i)
 			continue;
 		keys++;
 		cut += k->v[j].parts[0].cut;
-		tot.count += k->v[j].stats.count;
+		total_add(&tot, &k->v[j]);
 		stack |= has_ustack(&k->v[j]);
 	}
-	keyed_head(r, k, p, keys, cut);
+	keyed_head(r, k, p, keys, cut, &tot);
 	if (r->json)
 		JW_LIT(r->w, ",\"top\":[");
 	for (j = 0; j < k->n && shown < r->t->agg.top; j++) {
@@ -730,15 +804,20 @@ static int report_keyed(struct report *r, enum usdtkit_trace_agg_kind kind,
 	struct usdtkit_trace_by_row *v = NULL;
 	struct keyed k = { .kind = kind, .which = which };
 	size_t n = 0, i, np = usdtkit_trace_probe_count(r->t->tr);
+	uint64_t h[USDTKIT_TRACE_HIST_SLOTS], unmatched = 0;
+	struct usdtkit_trace_stats st;
 	int err;
 
 	err = usdtkit_trace_read_by(r->t->tr, kind, r->flags, &v, &n);
+	/* the ENDs with no START: the per-probe read's (and reset) */
+	if (!err && kind == USDTKIT_TRACE_AGG_LATENCY)
+		err = usdtkit_trace_read_latency(r->t->tr, r->flags, &st, h, &unmatched);
 	k.v = v;
 	k.n = n;
 	if (!err && kind == USDTKIT_TRACE_AGG_LATENCY)
-		keyed_probe(r, &k, np);
+		keyed_probe(r, &k, np, unmatched);
 	for (i = 0; !err && kind != USDTKIT_TRACE_AGG_LATENCY && i < np; i++)
-		keyed_probe(r, &k, i);
+		keyed_probe(r, &k, i, 0);
 	usdtkit_trace_by_free(v, n);
 	return err;
 }

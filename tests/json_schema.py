@@ -299,6 +299,22 @@ def test_trace_agg():
         aggs = sorted(set(o["agg"] for o in objs))
         check(aggs == ["avg", "count_by", "counts", "hist", "latency", "max",
                        "min", "sum"], "%s: %r" % (what, aggs))
+        # since 1.2: every aggregation by a key of three parts, and the
+        # kinds of key alone (ustack's frames, comm's text)
+        key = "str(arg3),pid,arg0"
+        for opts in (["--counts", "--sum", "arg0", "--avg", "arg0", "--min", "arg0",
+                      "--max", "arg0", "--hist", "arg1", "--count-by", key, "--by", key],
+                     ["--latency", ARGS.demo + ":demo:request", ARGS.demo + ":demo:tick",
+                      "--by", "str(arg3),tid"],
+                     ["--count-by", "ustack"], ["--count-by", "comm,tid"],
+                     ["--hist", "arg1", "--by", "comm"]):
+            out = run(["trace", "-q", mode, "-c", ARGS.demo + " -n 40 -i 0"] + opts +
+                      [ARGS.demo + ":demo:request"])
+            out = "\n".join(l for l in out.splitlines() if not l.startswith("demo:"))
+            objs = validate("trace-agg", lines(out, what + " by"), what + " " + opts[-1],
+                            u64_strings=mode != "--json")
+            check(all("top" in o for o in objs if o["agg"] != "counts"),
+                  "%s by: %r" % (what, objs))
 
 
 def test_features():
