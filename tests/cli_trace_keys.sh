@@ -138,6 +138,44 @@ assert o["count"] == 72 and o["unmatched"] == 0 and o["key"] == "tid", o
 assert sum(b["count"] for b in o["buckets"]) == 72, o
 PY
 
+# ---- Prometheus: a label per part (docs/METRICS.md), known values ----
+# (prom.c escapes the rendered comm's backslash: kw\\x1b[2J)
+run --textfile "$tmp/m.prom" --count-by 'comm,str(arg0)' --hist arg1 --sum arg1 \
+	--max arg1 --by 'comm,str(arg0)' "$E"
+python3 - "$tmp/m.prom" <<'PY' && ok || { ko "metrics by comm,str(arg0)"; cat "$tmp/m.prom"; }
+import re, sys
+samples = {}
+for l in open(sys.argv[1]):
+    if l.startswith("#") or not l.strip():
+        continue
+    m = re.match(r'^(\w+)(?:\{(.*)\})? (\S+)$', l.strip())
+    assert m, l
+    labels = tuple(sorted(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or "")))
+    samples[(m.group(1), labels)] = float(m.group(3))
+def get(name, **kw):
+    k = (name, tuple(sorted(kw.items())))
+    assert k in samples, (k, [s for s in samples if s[0] == name][:5])
+    return samples[k]
+P = "keys:evt"
+assert get("usdtkit_probe_hits_by_key_total", probe=P, comm="kw-a", str_arg0="GET") == 4
+assert get("usdtkit_probe_hits_by_key_total", probe=P, comm="kw-c", str_arg0="POST") == 20
+assert get("usdtkit_probe_hits_by_key_total", probe=P, comm="kw\\\\x1b[2J", str_arg0="ESC") == 2
+assert get("usdtkit_probe_hits_by_key_total", probe=P, comm="fx_keys", str_arg0="CHILD") == 6
+assert get("usdtkit_probe_arg_max", probe=P, arg="arg1", comm="kw-a", str_arg0="GET") == 10
+assert get("usdtkit_probe_arg_sum", probe=P, arg="arg1", comm="kw-a", str_arg0="GET") == 22
+assert get("usdtkit_probe_arg_count", probe=P, arg="arg1", comm="kw-b", str_arg0="POST") == 13
+assert get("usdtkit_probe_arg_bucket", probe=P, arg="arg1", comm="fx_keys", str_arg0="MAIN",
+           le="127") == 4
+assert get("usdtkit_probe_hits_total", probe=P) == 72
+assert not any("\x1b" in k[1][i][1] for k in samples for i in range(len(k[1])))
+PY
+# past --max-series: the rest of a probe's keys in one __other__ series
+run --textfile "$tmp/m.prom" --max-series 2 --count-by comm "$E"
+grep -q '^usdtkit_probe_hits_by_key_total{probe="keys:evt",comm="__other__"} 22$' "$tmp/m.prom" &&
+	grep -q '^usdtkit_series_dropped_total 3$' "$tmp/m.prom" &&
+	grep -q '^usdtkit_probe_hits_by_key_total{probe="keys:evt",comm="kw-c"} 30$' "$tmp/m.prom" &&
+	ok || { ko "metrics --max-series 2"; cat "$tmp/m.prom"; }
+
 # a bad key: one line, exit 2, naming the key and what is allowed
 for k in foo 'arg12' 'pid,tid,comm,ustack' 'str(pid)' ''; do
 	"$u" trace --count-by "$k" "$E" >"$tmp/out" 2>"$tmp/err" </dev/null

@@ -94,7 +94,10 @@ static void cfg_hist(const struct trace_aggs *g, const struct probe *p,
 static void cfg_stats(const struct trace_aggs *g, const struct probe *p,
 		      struct usdtkit_trace_cfg *c)
 {
-	c->flags |= keyed(g, STATS_KINDS) ? USDTKIT_TRACE_BY_STATS : USDTKIT_TRACE_STATS;
+	/* keyed: the probe's hits still counted per probe (COUNTS), for
+	 * usdtkit_trace_read_stats()' count and the metrics' hits */
+	c->flags |= keyed(g, STATS_KINDS) ? USDTKIT_TRACE_BY_STATS | USDTKIT_TRACE_COUNTS :
+		USDTKIT_TRACE_STATS;
 	if (keyed(g, STATS_KINDS))
 		cfg_key(g, c);
 	c->stats_arg = g->stats.arg;

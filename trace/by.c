@@ -309,16 +309,21 @@ static int canon_merge(struct by_read *r)
 	return 0;
 }
 
-/* LATENCY: the stats of agg_by into the histograms' rows (same keys) */
+/* LATENCY (and HIST of the stats' argument): the stats of agg_by into
+ * the histograms' rows, same keys; a HIST row keeps its own count */
 static int lat_join(struct by_read *r, struct by_read *st)
 {
 	size_t i, j = 0;
 
 	for (i = 0; i < r->n; i++) {
+		uint64_t count = r->v[i].st.count;
+
 		while (j < st->n && key_cmp(r, &st->v[j], &r->v[i]) < 0)
 			j++;
 		if (j < st->n && !key_cmp(r, &st->v[j], &r->v[i]))
 			r->v[i].st = st->v[j].st;
+		if (r->kind == USDTKIT_TRACE_AGG_HIST)
+			r->v[i].st.count = count;
 	}
 	return 0;
 }
@@ -450,6 +455,17 @@ static int export_rows(struct by_read *r, struct usdtkit_trace_by_row **rows)
 	return err;
 }
 
+/* HIST keyed, and SUM..MAX keyed of the same argument: the rows of
+ * HIST carry their sum, min and max */
+static bool hist_stats(const struct usdtkit_trace *t, enum usdtkit_trace_agg_kind kind)
+{
+	unsigned int stats = (1u << USDTKIT_TRACE_AGG_SUM) | (1u << USDTKIT_TRACE_AGG_AVG) |
+			     (1u << USDTKIT_TRACE_AGG_MIN) | (1u << USDTKIT_TRACE_AGG_MAX);
+
+	return kind == USDTKIT_TRACE_AGG_HIST && (t->agg.by_key.kinds & stats) &&
+	       (t->agg.kinds & stats) && t->agg.stats.arg == t->agg.hist.arg;
+}
+
 static bool kind_keyed(const struct usdtkit_trace *t, enum usdtkit_trace_agg_kind kind)
 {
 	return (unsigned int)kind < USDTKIT_TRACE_AGG_NR && kind != USDTKIT_TRACE_AGG_COUNTS &&
@@ -477,13 +493,16 @@ int usdtkit_trace_read_by(struct usdtkit_trace *t, enum usdtkit_trace_agg_kind k
 	err = collect(&r, hist ? t->skel->maps.agg_by_hist : t->skel->maps.agg_by, hist, reset);
 	if (!err)
 		err = canon_merge(&r);
-	/* a latency's count, sum, min and max: agg_by, same keys */
-	if (!err && kind == USDTKIT_TRACE_AGG_LATENCY)
-		err = collect(&st, t->skel->maps.agg_by, false, reset);
-	if (!err && kind == USDTKIT_TRACE_AGG_LATENCY)
-		err = canon_merge(&st);
-	if (!err && kind == USDTKIT_TRACE_AGG_LATENCY)
-		err = lat_join(&r, &st);
+	/* a latency's count, sum, min and max: agg_by, same keys; a
+	 * histogram's too when SUM..MAX are of its argument */
+	if (!err && (kind == USDTKIT_TRACE_AGG_LATENCY || hist_stats(t, kind))) {
+		err = collect(&st, t->skel->maps.agg_by, false,
+			      reset && kind == USDTKIT_TRACE_AGG_LATENCY);
+		if (!err)
+			err = canon_merge(&st);
+		if (!err)
+			err = lat_join(&r, &st);
+	}
 	if (!err && r.n) {
 		qsort(r.v, r.n, sizeof(*r.v), by_order_cmp);
 		err = export_rows(&r, rows);
