@@ -87,6 +87,15 @@ int main(int argc, char **argv)
 		fflush(out);
 		pid = fork();
 		if (pid == 0) {
+			/* a fork does not copy the page tables of file pages:
+			 * "CHILD" is on a .rodata page this process has not
+			 * touched, which bpftrace reads as a fault (usdtkit
+			 * faults it in: cli_trace_cold.sh). Touched here, so
+			 * the two agree on what this test is about, keys */
+			const volatile char *c = "CHILD";
+
+			while (*c)
+				c++;
 			for (i = 0; i < 6; i++)
 				hit("CHILD", 7);
 			fprintf(out, "child %d\n", (int)getpid());
