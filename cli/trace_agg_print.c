@@ -792,7 +792,7 @@ static void keyed_probe(struct report *r, const struct keyed *k, size_t i,
 	}
 	if (r->json)
 		JW_LIT(r->w, "]}\n");
-	else if (stack && keys && r->t->verbose)
+	else if (stack && keys)
 		JW_LIT(r->w, "(ustack: code built without frame pointers gives short "
 		       "stacks; -fno-omit-frame-pointer gives whole ones)\n");
 }

@@ -138,6 +138,28 @@ assert o["count"] == 72 and o["unmatched"] == 0 and o["key"] == "tid", o
 assert sum(b["count"] for b in o["buckets"]) == 72, o
 PY
 
+# ustack (fx_keys has frame pointers): one stack per call site of hit()
+# and process: run()'s two (60 and the escaped name's 2), main's 4, the
+# child's 6, each whole (hit, its caller, and below), and marked: the
+# process was gone before the trace read its stacks
+run --json --count-by ustack "$E"
+py "count by ustack" <<PY
+$PYLIB
+top = rows("count_by")["top"]
+assert sorted(t["count"] for t in top) == [2, 4, 6, 60], top
+for t in top:
+    s = t["parts"][0]
+    assert s["pid"] == (child if t["count"] == 6 else pid), t
+    assert len(s["frames"]) >= 3 and s.get("gone") is True, t
+    assert all(f.startswith("0x") for f in s["frames"]), t
+# the same innermost frame (the probe in hit()), four callers
+assert len(set(t["parts"][0]["frames"][0] for t in top)) == 1, top
+assert len(set(t["parts"][0]["frames"][1] for t in top)) == 4, top
+PY
+run --count-by ustack --stack-depth 2 "$E"
+[ "$(grep -c '^        0x' "$tmp/out")" = 8 ] && grep -q 'frame pointers gives short stacks' "$tmp/out" &&
+	ok || { ko "--stack-depth 2"; cat "$tmp/out"; }
+
 # ---- Prometheus: a label per part (docs/METRICS.md), known values ----
 # (prom.c escapes the rendered comm's backslash: kw\\x1b[2J)
 run --textfile "$tmp/m.prom" --count-by 'comm,str(arg0)' --hist arg1 --sum arg1 \

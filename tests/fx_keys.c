@@ -12,6 +12,11 @@
  * "many N": N hits with v = 0..N-1 (N distinct keys), op "M".
  *
  * usage: fx_keys FILE [fork | many N]   (fires once a line is on stdin)
+ *
+ * Built -O0 -fno-omit-frame-pointer: every function has its frame, so a
+ * user stack walked from hit()'s probes has each caller's call site (at
+ * -O2 the compiler gives the leaf hit() no frame, even with
+ * -mno-omit-leaf-frame-pointer, and the walk misses its caller).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
