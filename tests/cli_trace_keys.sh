@@ -230,6 +230,24 @@ assert o["keys"] == 1000 and sum(t["count"] for t in o["top"]) == 20, o["keys"]
 rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print("100,000 keys, --by-keys 1000: max RSS of the children %d KiB" % rss)
 assert rss < 200 * 1024, rss
+# the default table (10,240 keys) as JSON and as metrics (--max-series
+# 10,000: the other 240 keys in __other__)
+for out in ("--json", "--textfile"):
+    p = subprocess.run([u, "trace", "-q", "--top", "1000000", "--count-by", "arg1"] +
+                       (["--json"] if out == "--json" else ["--textfile", tmp + "/many.prom"]) +
+                       ["-c", "%s %s/fx many 100000" % (fx, tmp), fx + ":keys:evt"],
+                       input=b"go\n", capture_output=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "89760 hits of keys past the first 10240 not counted" in p.stderr.decode(), p.stderr
+    if out == "--json":
+        o = json.loads(p.stdout.decode().splitlines()[0])
+        assert o["keys"] == 10240 and len(o["top"]) == 10240, o["keys"]
+prom = open(tmp + "/many.prom").read()
+assert prom.count("usdtkit_probe_hits_by_key_total{") == 10001, prom.count("{")
+assert 'key="__other__"} 240' in prom and "usdtkit_series_dropped_total 240" in prom
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("100,000 keys, the default 10,240 kept, all as JSON and metrics: max RSS %d KiB" % rss)
+assert rss < 200 * 1024, rss
 PY
 
 finish cli_trace_keys
