@@ -476,11 +476,20 @@ static void row_key(struct report *r, const struct usdtkit_trace_by_row *row)
 	unsigned int i;
 
 	if (!r->json) {
+		bool first = true;
+
+		/* a stack's lines after the parts on the line */
 		for (i = 0; i < row->nparts; i++) {
-			if (i)
+			if (row->parts[i].kind == USDTKIT_TRACE_PART_USTACK)
+				continue;
+			if (!first)
 				JW_LIT(r->w, ", ");
+			first = false;
 			part_text(r, &row->parts[i]);
 		}
+		for (i = 0; i < row->nparts; i++)
+			if (row->parts[i].kind == USDTKIT_TRACE_PART_USTACK)
+				part_text(r, &row->parts[i]);
 		return;
 	}
 	JW_LIT(r->w, "\"key\":");
@@ -730,7 +739,8 @@ static void keyed_head(struct report *r, const struct keyed *k,
 		json_str(w, key_name(r->t), strlen(key_name(r->t)));
 		JW_LIT(w, ",\"keys\":");
 		json_u64(w, keys);
-		if (cut) {
+		/* with a str() part, as before keys had parts */
+		if (cut || strstr(key_name(r->t), "str(")) {
 			JW_LIT(w, ",\"keys_cut\":");
 			json_u64(w, cut);
 		}
@@ -824,8 +834,16 @@ static int report_keyed(struct report *r, enum usdtkit_trace_agg_kind kind,
 
 static int report_by(struct report *r, unsigned int i)
 {
+	unsigned int flags = r->flags;
+	int err;
+
 	(void)i;
-	return report_keyed(r, USDTKIT_TRACE_AGG_COUNT_BY, 0);
+	/* SUM..MAX by key share its table, and are read after it: they reset */
+	if (r->t->agg.by_kinds & (0xfu << USDTKIT_TRACE_AGG_SUM))
+		r->flags &= ~USDTKIT_TRACE_READ_RESET;
+	err = report_keyed(r, USDTKIT_TRACE_AGG_COUNT_BY, 0);
+	r->flags = flags;
+	return err;
 }
 
 static int report_by_hist(struct report *r, unsigned int i)

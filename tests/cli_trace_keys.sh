@@ -35,7 +35,7 @@ objs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 fx = [l.split() for l in open(sys.argv[2])]
 tids = {int(l[2]): int(l[1]) for l in fx if l[0] == "tid"}
 pid = [int(l[1]) for l in fx if l[0] == "pid"][0]
-child = [int(l[1]) for l in fx if l[0] == "child"][0]
+child = ([int(l[1]) for l in fx if l[0] == "child"] + [None])[0]
 names = ["kw-a", "kw-b", "kw-c", "kw\x1b[2J"]
 def rows(agg):
     o = [o for o in objs if o["agg"] == agg]
@@ -120,6 +120,27 @@ for agg, want in (("sum", {"kw-a": 55, "kw-b": 210, "kw-c": 465, "kw\x1b[2J": 10
     assert got == want, (agg, got)
 vals = [t["value"] for t in rows("sum")["top"]]
 assert vals == sorted(vals, reverse=True), vals
+PY
+
+# --interval reads with RESET: --count-by and --sum... by the same key
+# share their table; summed over the reports (however many the machine's
+# speed makes), each has every hit once
+echo go | timeout 120 "$u" trace -q -c "$fx $tmp/fx slow" --json --interval 0.01 \
+	--count-by comm --sum arg1 --by comm "$E" >"$tmp/out" 2>"$tmp/err" && ok ||
+	{ ko "--interval: exit $?"; cat "$tmp/err"; }
+py "count-by and sum by comm, per interval" <<PY
+$PYLIB
+from collections import Counter
+c, v = Counter(), Counter()
+for o in objs:
+    for t in o["top"]:
+        if o["agg"] == "count_by":
+            c[t["key"]] += t["count"]
+        elif o["agg"] == "sum":
+            v[t["key"]] += t["value"]
+assert c == {"kw-a": 10, "kw-b": 20, "kw-c": 30, "kw\x1b[2J": 2, "fx_keys": 4}, c
+assert v == {"kw-a": 55, "kw-b": 210, "kw-c": 465, "kw\x1b[2J": 10, "fx_keys": 400}, v
+print("--interval: %d reports" % len([o for o in objs if o["agg"] == "sum"]))
 PY
 
 run --json --latency "$fx:keys:start" "$fx:keys:done" --by 'str(arg0)' "$E"

@@ -10,8 +10,10 @@
  *   with "fork", a child process 6 hits ("CHILD", 7).
  * Each thread's name and tid, and the child's pid, are written to FILE.
  * "many N": N hits with v = 0..N-1 (N distinct keys), op "M".
+ * "slow": as without, with 30 ms between the threads, and between the
+ * main thread's hits (for several --interval reports).
  *
- * usage: fx_keys FILE [fork | many N]   (fires once a line is on stdin)
+ * usage: fx_keys FILE [fork | many N | slow]   (fires once a line is on stdin)
  *
  * Built -O0 -fno-omit-frame-pointer: every function has its frame, so a
  * user stack walked from hit()'s probes has each caller's call site (at
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sys/sdt.h>
@@ -81,12 +84,20 @@ int main(int argc, char **argv)
 			hit("M", k);
 		return 0;
 	}
+	struct timespec ms30 = { 0, 30 * 1000 * 1000 };
+	int slow = argc > 2 && !strcmp(argv[2], "slow");
+
 	for (i = 0; i < sizeof(jobs) / sizeof(jobs[0]); i++) {
 		if (pthread_create(&th, NULL, run, &jobs[i]) || pthread_join(th, NULL))
 			return 1;
+		if (slow)
+			nanosleep(&ms30, NULL);
 	}
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
 		hit("MAIN", 100);
+		if (slow)
+			nanosleep(&ms30, NULL);
+	}
 	fprintf(out, "pid %d\n", (int)getpid());
 	if (argc > 2 && !strcmp(argv[2], "fork")) {
 		fflush(out);

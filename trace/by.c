@@ -130,7 +130,7 @@ static int collect(struct by_read *r, struct bpf_map *m, bool hist, bool reset)
 {
 	size_t vs = hist ? 8 : sizeof(struct usdtkit_trace_agg_stats);
 	unsigned char *key = NULL, *prev = NULL, *dels = NULL;
-	size_t ndel = 0, i;
+	size_t ndel = 0, capdel = 0, i;
 	int ncpu = libbpf_num_possible_cpus(), err = 0;
 	void *pc;
 
@@ -153,13 +153,17 @@ static int collect(struct by_read *r, struct bpf_map *m, bool hist, bool reset)
 			continue;
 		err = add_value(r, cur, hist, pc, ncpu);
 		if (!err && reset) {
-			unsigned char *nd = realloc(dels, (ndel + 1) * r->ks);
+			if (ndel == capdel) {
+				unsigned char *nd;
 
-			if (!nd) {
-				err = -ENOMEM;
-				break;
+				capdel = capdel ? 2 * capdel : 64;
+				nd = realloc(dels, capdel * r->ks);
+				if (!nd) {
+					err = -ENOMEM;
+					break;
+				}
+				dels = nd;
 			}
-			dels = nd;
 			memcpy(dels + ndel++ * r->ks, cur, r->ks);
 		}
 	}

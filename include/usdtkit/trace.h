@@ -373,6 +373,9 @@ struct usdtkit_trace_stats {
 /* log2 buckets: 0 counts negative values, 1 zero, k + 2 [2^k, 2^(k+1)) */
 #define USDTKIT_TRACE_HIST_SLOTS 66
 
+/* Per probe. A kind asked with a key (agg_opts.by) is kept per key
+ * only: read it with usdtkit_trace_read_by() (read_stats() still counts
+ * a keyed SUM..MAX probe's hits, with no sum, min or max) */
 USDTKIT_API int usdtkit_trace_read_stats(struct usdtkit_trace *t, size_t probe,
 					 unsigned int flags,
 					 struct usdtkit_trace_stats *out);
