@@ -470,10 +470,18 @@ static bool hist_stats(const struct usdtkit_trace *t, enum usdtkit_trace_agg_kin
 	       (t->agg.kinds & stats) && t->agg.stats.arg == t->agg.hist.arg;
 }
 
+/* asked for, with the key; SUM..MAX share one table: any of them asked
+ * reads as each */
 static bool kind_keyed(const struct usdtkit_trace *t, enum usdtkit_trace_agg_kind kind)
 {
-	return (unsigned int)kind < USDTKIT_TRACE_AGG_NR && kind != USDTKIT_TRACE_AGG_COUNTS &&
-	       (t->agg.by_key.kinds & (1u << kind)) && (t->agg.kinds & (1u << kind));
+	unsigned int stats = (1u << USDTKIT_TRACE_AGG_SUM) | (1u << USDTKIT_TRACE_AGG_AVG) |
+			     (1u << USDTKIT_TRACE_AGG_MIN) | (1u << USDTKIT_TRACE_AGG_MAX);
+	unsigned int bit = 1u << kind;
+
+	if ((unsigned int)kind >= USDTKIT_TRACE_AGG_NR || kind == USDTKIT_TRACE_AGG_COUNTS)
+		return false;
+	return (t->agg.by_key.kinds & bit) &&
+	       (t->agg.kinds & (bit & stats ? stats : bit));
 }
 
 int usdtkit_trace_read_by(struct usdtkit_trace *t, enum usdtkit_trace_agg_kind kind,

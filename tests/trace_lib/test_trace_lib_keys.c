@@ -159,6 +159,11 @@ static void test_hist_stats(void)
 	      !strcmp(v[2].parts[0].str, "alpha") && v[2].stats.sum == 135,
 	      "max: %d, %zu", err, n);
 	usdtkit_trace_by_free(v, n);
+	/* AVG was not asked: SUM..MAX share one table, it reads as well */
+	err = usdtkit_trace_read_by(t, USDTKIT_TRACE_AGG_AVG, 0, &v, &n);
+	CHECK(!err && n == 3 && !strcmp(v[0].parts[0].str, "gamma") &&
+	      v[0].stats.sum == 155 && v[0].stats.count == 10, "avg: %d, %zu", err, n);
+	usdtkit_trace_by_free(v, n);
 	usdtkit_trace_free(t);
 }
 
