@@ -230,7 +230,9 @@ int usdtkit__metrics_minmax_by(struct metrics *m)
 				     "The smallest value of an argument of each probe (--min).");
 		a.arg = m->t->agg.stats.arg;
 		snprintf(a.label, sizeof(a.label), "arg%u", a.arg);
-		err = fam_open(&a.f, m, USDTKIT_TRACE_AGG_SUM);
+		/* the keys in the order of their min, or max: --max-series
+		 * keeps the highest */
+		err = fam_open(&a.f, m, k ? USDTKIT_TRACE_AGG_MAX : USDTKIT_TRACE_AGG_MIN);
 		if (!err)
 			err = fam_each(&a.f, arg_head, put_minmax);
 		fam_close(&a.f);
