@@ -293,11 +293,13 @@ static void report(struct tracer *t)
 		trace_err("--filter: %" PRIu64 " hit%s kept undecided: a string was not "
 			  "in memory and this kernel cannot fault it in at the hit",
 			  lost, lost == 1 ? "" : "s");
-	/* keys past agg_by's capacity: their hits are in no row */
-	if (t->agg.by.set && !usdtkit_trace_counter(t->tr, USDTKIT_TRACE_BY_FULL, &lost) &&
+	/* keys past the keyed tables' entries: their hits are in no row */
+	if (t->agg.by_kinds && !usdtkit_trace_counter(t->tr, USDTKIT_TRACE_BY_FULL, &lost) &&
 	    lost)
-		trace_err("--count-by: %" PRIu64 " hit%s of keys past the first %u not counted",
-			  lost, lost == 1 ? "" : "s", USDTKIT_TRACE_BY_KEYS);
+		trace_err("%s: %" PRIu64 " hit%s of keys past the first %llu not counted",
+			  t->agg.count_by ? "--count-by" : "--by",
+			  lost, lost == 1 ? "" : "s",
+			  t->agg.by_keys ? t->agg.by_keys : USDTKIT_TRACE_BY_KEYS);
 	if (t->verbose)
 		fprintf(stderr, "usdtkit trace: %" PRIu64 " hits in BPF\n", kept + dropped);
 	if (t->verbose && t->children &&
@@ -334,8 +336,12 @@ static const struct cli_opt trace_options[] = {
 	  "never fault a string's page in at the hit: read it late (read late)" },
 	{ 'f', 'f', "filter", "EXPR", "keep only the hits where EXPR holds (in the kernel)" },
 	{ OPT_COUNTS, 0, "counts", NULL, "count the hits of each probe" },
-	{ OPT_COUNT_BY, 0, "count-by", "ARG", "count hits by argN or str(argN): a top-N table" },
-	{ OPT_TOP, 0, "top", "N", "rows of a --count-by table (default 20)" },
+	{ OPT_COUNT_BY, 0, "count-by", "KEY", "count hits by KEY (argN, str(argN), pid, tid, comm, "
+	  "ustack, or up to 3 joined by ','): a top-N table" },
+	{ OPT_BY, 0, "by", "KEY", "--hist, --sum..., --latency per KEY (as --count-by's)" },
+	{ OPT_TOP, 0, "top", "N", "rows (keys) of a keyed table (default 20)" },
+	{ OPT_STACK_DEPTH, 0, "stack-depth", "N", "frames of a ustack key (default 16, max 127)" },
+	{ OPT_BY_KEYS, 0, "by-keys", "N", "entries of the keyed tables (default 10240)" },
 	{ OPT_HIST, 0, "hist", "ARG", "a log2 histogram of argN per probe" },
 	{ OPT_SUM, 0, "sum", "ARG", "the sum of argN per probe" },
 	{ OPT_AVG, 0, "avg", "ARG", "the average of argN per probe" },
@@ -366,9 +372,10 @@ const struct cli_cmd cli_cmd_trace = {
 	.synopsis = "[-p PID | -c CMD] [--children] [--mode auto|multi|perf|ipmap|inst] [--count N]\n"
 		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L]\n"
 		"                     [--no-fault-in] [-v] [-q]\n"
-		"                     [--filter EXPR] [--counts] [--count-by ARG [--top N]]\n"
+		"                     [--filter EXPR] [--counts] [--count-by KEY [--top N]]\n"
 		"                     [--hist ARG] [--sum|--avg|--min|--max ARG] [--interval SEC]\n"
-		"                     [--latency START END [--key KEY]] [--best-effort]\n"
+		"                     [--latency START END [--key KEY]] [--by KEY]\n"
+		"                     [--stack-depth N] [--by-keys N] [--best-effort]\n"
 		"                     [--serve ADDR:PORT] [--textfile PATH] [--max-series N]\n"
 		"                     [--print-hits] TARGET...",
 	.description =
@@ -404,9 +411,15 @@ const struct cli_cmd cli_cmd_trace = {
 		"  --counts, --count-by, --hist, --sum, --avg, --min, --max, --latency:\n"
 		"  counted in the kernel, nothing printed per hit; the result comes at\n"
 		"  the end (and every --interval SEC, each interval on its own). ARG is\n"
-		"  argN, or str(argN) for --count-by. --latency START END: a log2\n"
+		"  argN. --latency START END: a log2\n"
 		"  histogram of the ns from START to the next END of the same --key\n"
 		"  (tid, pid, argN or str(argN)). Every option applies to every TARGET.\n"
+		"  KEY (--count-by, --by): argN, str(argN), pid, tid, comm (the thread's\n"
+		"  name), ustack (the user stack, --stack-depth frames), or up to 3 of\n"
+		"  them joined by ','; --by KEY makes --hist, --sum... and --latency (its\n"
+		"  key taken at START) one per KEY; one KEY per trace. --top N: the N\n"
+		"  highest keys of each. Code built without frame pointers (most distro\n"
+		"  binaries) gives short stacks: build with -fno-omit-frame-pointer.\n"
 		"  --serve ADDR:PORT (127.0.0.1:9464), --textfile PATH: the aggregations\n"
 		"  as Prometheus metrics, cumulative, --serve until a signal; no table or\n"
 		"  hit is printed (--print-hits: hits are). See docs/METRICS.md.\n"
@@ -535,7 +548,7 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			cli_print_help(stdout, c);
 			return -EXIT_HELP;
 		default:
-			if (key >= OPT_SERVE ? trace_parse_metrics_opt(t, &p, key) :
+			if (key >= OPT_SERVE && key < OPT_BY ? trace_parse_metrics_opt(t, &p, key) :
 			    trace_parse_agg_opt(t, &p, key))
 				return -EXIT_USAGE;
 		}

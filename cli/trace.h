@@ -34,6 +34,13 @@ struct trace_aggs {
 	const char *lat_start, *lat_end; /* --latency START END */
 	enum usdtkit_trace_pair pair;	/* --key */
 	struct agg_arg key;
+	/* --count-by KEY, --by KEY (one key per trace), --stack-depth,
+	 * --by-keys; by_kinds: bit k, kind k is keyed */
+	const char *count_by, *by_text;
+	struct usdtkit_trace_key by_key;
+	unsigned int stack_depth;
+	unsigned long long by_keys;
+	unsigned int by_kinds;
 	unsigned int printed;		/* reports so far (--interval) */
 	uint64_t since_ns;		/* when the report being gathered
 					 * began (0: the trace's start) */

@@ -101,6 +101,30 @@ static int parse_key(struct tracer *t, const struct cli_cmd *c, const char *val)
 	return 0;
 }
 
+/* --count-by KEY, --by KEY: the library's parser; one key per trace */
+static int parse_key_opt(struct tracer *t, const struct cli_cmd *c, const char *opt,
+			 const char *val)
+{
+	struct usdtkit_trace_key k;
+	const char *other = t->agg.count_by ? t->agg.count_by : t->agg.by_text;
+
+	if (usdtkit_trace_key_parse(val, &k)) {
+		cli_usage_err(c, "bad key '%s': want argN, str(argN), pid, tid, comm or "
+			      "ustack, up to %d joined by ','", val, USDTKIT_TRACE_KEY_PARTS);
+		return -1;
+	}
+	if (other && memcmp(&k, &t->agg.by_key, sizeof(k))) {
+		cli_usage_err(c, "%s '%s': one key per trace (here '%s')", opt, val, other);
+		return -1;
+	}
+	t->agg.by_key = k;
+	if (!strcmp(opt, "--by"))
+		t->agg.by_text = val;
+	else
+		t->agg.count_by = val;
+	return 0;
+}
+
 /* --count-by and --hist: an argument each */
 static int parse_one(struct tracer *t, const struct cli_cmd *c, const char *opt,
 		     const char *val, enum usdtkit_trace_agg_kind kind)
@@ -132,7 +156,25 @@ int trace_parse_agg_opt(struct tracer *t, struct cli_parser *p, int key)
 		t->agg.kinds |= 1u << USDTKIT_TRACE_AGG_COUNTS;
 		return 0;
 	case OPT_COUNT_BY:
-		return parse_one(t, c, opt, p->val, USDTKIT_TRACE_AGG_COUNT_BY);
+		if (parse_key_opt(t, c, "--count-by", p->val))
+			return -1;
+		t->agg.kinds |= 1u << USDTKIT_TRACE_AGG_COUNT_BY;
+		return 0;
+	case OPT_BY:
+		return parse_key_opt(t, c, "--by", p->val);
+	case OPT_STACK_DEPTH:
+		if (cli_parse_ulong(p->val, 1, USDTKIT_TRACE_STACK_MAX_FRAMES, &v)) {
+			t->agg.stack_depth = (unsigned int)v;
+			return 0;
+		}
+		cli_usage_err(c, "bad %s '%s': want 1 to %d frames", opt, p->val,
+			      USDTKIT_TRACE_STACK_MAX_FRAMES);
+		return -1;
+	case OPT_BY_KEYS:
+		if (cli_parse_ulong(p->val, 1, 1u << 24, &t->agg.by_keys))
+			return 0;
+		cli_usage_err(c, "bad %s '%s': want 1 to %u keys", opt, p->val, 1u << 24);
+		return -1;
 	case OPT_HIST:
 		return parse_one(t, c, opt, p->val, USDTKIT_TRACE_AGG_HIST);
 	case OPT_SUM:
@@ -174,10 +216,29 @@ int trace_parse_agg_opt(struct tracer *t, struct cli_parser *p, int key)
 /* options that mean nothing without others */
 int trace_check_agg_opts(struct tracer *t, const struct cli_cmd *c)
 {
+	struct trace_aggs *g = &t->agg;
+	unsigned int valued = (1u << USDTKIT_TRACE_AGG_HIST) | (1u << USDTKIT_TRACE_AGG_LATENCY) |
+			      (0xfu << USDTKIT_TRACE_AGG_SUM);
+
+	if (g->count_by)
+		g->by_kinds |= 1u << USDTKIT_TRACE_AGG_COUNT_BY;
+	if (g->by_text) {
+		if (!(g->kinds & valued))
+			return cli_usage_err(c, "--by goes with --hist, --sum, --avg, --min, "
+					     "--max or --latency"), -1;
+		g->by_kinds |= g->kinds & valued;
+	}
+	for (unsigned int i = 0; t->verbose && i < g->by_key.nparts; i++)
+		if (g->by_key.parts[i].kind == USDTKIT_TRACE_PART_USTACK)
+			trace_err("ustack: code built without frame pointers (most "
+				  "distribution binaries) gives short stacks; "
+				  "-fno-omit-frame-pointer gives whole ones");
+	if ((g->stack_depth || g->by_keys) && !g->by_kinds)
+		return cli_usage_err(c, "--stack-depth and --by-keys go with --count-by or --by"), -1;
 	if (!t->agg.top)
 		t->agg.top = 20;
-	else if (!t->agg.by.set)
-		return cli_usage_err(c, "--top goes with --count-by"), -1;
+	else if (!g->by_kinds)
+		return cli_usage_err(c, "--top goes with --count-by or --by"), -1;
 	if (t->agg.interval > 0 && !trace_agg_any(t) && !t->textfile)
 		return cli_usage_err(c, "--interval goes with an aggregation "
 				     "(--counts, --count-by, --hist, --sum..., --latency)"), -1;
@@ -200,14 +261,19 @@ int trace_request_aggs(struct tracer *t)
 	for (k = 0; !err && k < USDTKIT_TRACE_AGG_LATENCY; k++) {
 		const struct agg_arg *a = k == USDTKIT_TRACE_AGG_COUNT_BY ? &g->by :
 			k == USDTKIT_TRACE_AGG_HIST ? &g->hist : &g->stats;
-		USDTKIT_OPTS(usdtkit_trace_agg_opts, o, .arg = a->arg, .str = a->str);
+		USDTKIT_OPTS(usdtkit_trace_agg_opts, o, .arg = a->arg, .str = a->str,
+			     .stack_depth = g->stack_depth, .by_keys = (size_t)g->by_keys,
+			     .by = !(g->by_kinds & (1u << k)) ? NULL :
+			     k == USDTKIT_TRACE_AGG_COUNT_BY ? g->count_by : g->by_text);
 
 		if (g->kinds & (1u << k))
 			err = usdtkit_trace_add_agg(t->tr, k, &o);
 	}
 	if (!err && g->lat_start) {
 		USDTKIT_OPTS(usdtkit_trace_agg_opts, o, .start = g->lat_start,
-			     .end = g->lat_end, .pair = g->pair, .arg = g->key.arg);
+			     .end = g->lat_end, .pair = g->pair, .arg = g->key.arg,
+			     .stack_depth = g->stack_depth, .by_keys = (size_t)g->by_keys,
+			     .by = g->by_kinds & (1u << USDTKIT_TRACE_AGG_LATENCY) ? g->by_text : NULL);
 
 		err = usdtkit_trace_add_agg(t->tr, USDTKIT_TRACE_AGG_LATENCY, &o);
 	}

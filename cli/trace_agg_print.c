@@ -17,7 +17,7 @@
 
 #include "trace.h"
 
-#define AGG_SCHEMA "usdtkit-trace-agg/1.1"
+#define AGG_SCHEMA "usdtkit-trace-agg/1.2"
 #define HIST_BAR 52
 
 /* ---- one report ---- */
@@ -244,7 +244,7 @@ static int report_stats(struct report *r, unsigned int i)
 			jw_putc(r->w, '\n');
 		}
 	}
-	if (!g->stat_mask)
+	if (!g->stat_mask || (g->by_kinds & (0xfu << USDTKIT_TRACE_AGG_SUM)))
 		return 0;
 	if (!r->json) {
 		stats_text(r, p, &s);
@@ -393,110 +393,492 @@ static int report_latency(struct report *r, unsigned int i)
 	return 0;
 }
 
-/* ---- --count-by ---- */
+/* ---- keyed: --count-by KEY, --by KEY ---- */
 
-static void by_key(struct report *r, const struct usdtkit_trace_key_count *k)
+/* one part of a key: text or JSON, as its kind prints */
+static void part_text(struct report *r, const struct usdtkit_trace_key_value *v)
 {
-	if (!r->t->agg.by.str) {
-		put_num(r->w, k->value, k->is_signed);
+	struct jw *w = r->w;
+	size_t i;
+
+	switch (v->kind) {
+	case USDTKIT_TRACE_PART_STR:
+		if (!v->str) {
+			json_raw(w, v->unread ? "<not read: page not in memory>" : "<fault>");
+			return;
+		}
+		jw_text_quoted(w, v->str, v->str_len);
+		if (v->cut)
+			JW_LIT(w, "...");
+		if (v->late)
+			JW_LIT(w, " (read late)");
 		return;
+	case USDTKIT_TRACE_PART_COMM:
+		jw_text(w, v->str, v->str_len);
+		return;
+	case USDTKIT_TRACE_PART_USTACK:
+		/* bpftrace's: one frame a line, indented */
+		if (v->stack_err)
+			line(w, "\n        <no stack: error %d>", v->stack_err);
+		for (i = 0; i < v->nframes; i++) {
+			JW_LIT(w, "\n        ");
+			jw_text(w, v->frames[i], strlen(v->frames[i]));
+		}
+		line(w, "\n        (pid %llu%s)", (unsigned long long)v->value,
+		     v->stack_gone ? ", gone before its stack was named: addresses" : "");
+		return;
+	default:
+		put_num(w, v->value, v->is_signed);
 	}
-	if (!k->str) {
-		/* unread: a page not in memory at the hit, the process gone
-		 * before it could be read; not a bad pointer */
-		if (r->json)
-			json_raw(r->w, k->unread ? "null,\"unread\":true" : "null");
+}
+
+static void part_json(struct report *r, const struct usdtkit_trace_key_value *v)
+{
+	struct jw *w = r->w;
+	size_t i;
+
+	switch (v->kind) {
+	case USDTKIT_TRACE_PART_STR:
+	case USDTKIT_TRACE_PART_COMM:
+		if (v->str)
+			json_str_bytes(w, v->str, v->str_len);
 		else
-			json_raw(r->w, k->unread ? "<not read: page not in memory>" : "<fault>");
+			JW_LIT(w, "null");
 		return;
-	}
-	if (r->json) {
-		json_str_bytes(r->w, k->str, k->str_len);
-		if (k->cut)
-			JW_LIT(r->w, ",\"cut\":true");
-		if (k->late)
-			JW_LIT(r->w, ",\"late\":true");
-	} else {
-		jw_text_quoted(r->w, k->str, k->str_len);
-		if (k->cut)
-			JW_LIT(r->w, "...");
-		if (k->late)
-			JW_LIT(r->w, " (read late)");
+	case USDTKIT_TRACE_PART_USTACK:
+		JW_LIT(w, "{\"pid\":");
+		json_num_u64(w, v->value);
+		JW_LIT(w, ",\"frames\":[");
+		for (i = 0; i < v->nframes; i++) {
+			if (i)
+				jw_putc(w, ',');
+			json_str_bytes(w, v->frames[i], strlen(v->frames[i]));
+		}
+		jw_putc(w, ']');
+		if (v->stack_err) {
+			JW_LIT(w, ",\"error\":");
+			json_num_i64(w, v->stack_err);
+		}
+		if (v->stack_gone)
+			JW_LIT(w, ",\"gone\":true");
+		jw_putc(w, '}');
+		return;
+	default:
+		put_num(w, v->value, v->is_signed);
 	}
 }
 
-static void by_head(struct report *r, const struct usdtkit_trace_probe *p,
-		    size_t keys, size_t cut)
+/* text: the parts joined by ", "; JSON: "key" (the first part, as
+ * before keys had parts), its marks, and "parts" */
+static void row_key(struct report *r, const struct usdtkit_trace_by_row *row)
 {
-	const struct agg_arg *a = &r->t->agg.by;
+	const struct usdtkit_trace_key_value *v0 = &row->parts[0];
+	unsigned int i;
 
-	if (r->json) {
-		json_head(r, "count_by", p);
-		line(r->w, a->str ? ",\"by\":\"str(arg%u)\"" : ",\"by\":\"arg%u\"", a->arg);
-		JW_LIT(r->w, ",\"keys\":");
-		json_u64(r->w, keys);
-		if (a->str) {
-			JW_LIT(r->w, ",\"keys_cut\":");
-			json_u64(r->w, cut);
+	if (!r->json) {
+		bool first = true;
+
+		/* a stack's lines after the parts on the line */
+		for (i = 0; i < row->nparts; i++) {
+			if (row->parts[i].kind == USDTKIT_TRACE_PART_USTACK)
+				continue;
+			if (!first)
+				JW_LIT(r->w, ", ");
+			first = false;
+			part_text(r, &row->parts[i]);
 		}
-		JW_LIT(r->w, ",\"top\":[");
+		for (i = 0; i < row->nparts; i++)
+			if (row->parts[i].kind == USDTKIT_TRACE_PART_USTACK)
+				part_text(r, &row->parts[i]);
 		return;
 	}
-	trace_put_probe(r->w, p);
-	line(r->w, a->str ? ": count by str(arg%u)" : ": count by arg%u", a->arg);
-	if (keys > r->t->agg.top)
-		line(r->w, ", top %u of %zu keys", r->t->agg.top, keys);
+	JW_LIT(r->w, "\"key\":");
+	if (v0->kind == USDTKIT_TRACE_PART_USTACK)
+		json_num_u64(r->w, v0->value);
 	else
-		line(r->w, ", %zu key%s", keys, keys == 1 ? "" : "s");
-	if (cut)
-		line(r->w, " (%zu cut at --strlen %u)", cut, r->t->str_len);
-	jw_putc(r->w, '\n');
+		part_json(r, v0);
+	if (v0->kind == USDTKIT_TRACE_PART_STR) {
+		if (!v0->str && v0->unread)
+			JW_LIT(r->w, ",\"unread\":true");
+		if (v0->cut)
+			JW_LIT(r->w, ",\"cut\":true");
+		if (v0->late)
+			JW_LIT(r->w, ",\"late\":true");
+	}
+	JW_LIT(r->w, ",\"parts\":[");
+	for (i = 0; i < row->nparts; i++) {
+		if (i)
+			jw_putc(r->w, ',');
+		part_json(r, &row->parts[i]);
+	}
+	jw_putc(r->w, ']');
 }
 
-static void report_by_probe(struct report *r, unsigned int i,
-			    const struct usdtkit_trace_key_count *v, size_t n)
+/* "pid,str(arg0)": the key as given */
+static const char *key_name(const struct tracer *t)
 {
-	size_t keys = 0, cut = 0, shown = 0, k;
+	return t->agg.count_by ? t->agg.count_by : t->agg.by_text;
+}
 
-	for (k = 0; k < n; k++) {
-		keys += v[k].probe == i;
-		cut += v[k].probe == i && v[k].cut;
+static void put_stats_value(struct jw *w, unsigned int which,
+			    const struct usdtkit_trace_stats *s)
+{
+	char buf[48];
+
+	if (!s->count && which) {
+		JW_LIT(w, "null");
+	} else if (which == 1) {
+		snprintf(buf, sizeof(buf), "%.17g", s->is_signed ?
+			 (double)(int64_t)s->sum / s->count : (double)s->sum / s->count);
+		json_raw(w, buf);
+	} else {
+		put_num(w, which == 0 ? s->sum : which == 2 ? s->min : s->max, s->is_signed);
 	}
-	by_head(r, usdtkit_trace_probe(r->t->tr, i), keys, cut);
-	for (k = 0; k < n && shown < r->t->agg.top; k++) {
-		if (v[k].probe != i)
-			continue;
-		if (r->json) {
-			if (shown)
-				jw_putc(r->w, ',');
-			JW_LIT(r->w, "{\"key\":");
-			by_key(r, &v[k]);
-			JW_LIT(r->w, ",\"count\":");
-			json_num_u64(r->w, v[k].count);
-			jw_putc(r->w, '}');
-		} else {
-			line(r->w, "%12llu  ", (unsigned long long)v[k].count);
-			by_key(r, &v[k]);
-			jw_putc(r->w, '\n');
+}
+
+/* the keys of probe @i (LATENCY: nprobes) of one read, for @kind */
+struct keyed {
+	enum usdtkit_trace_agg_kind kind;
+	unsigned int which;		/* SUM..MAX: 0..3 */
+	const struct usdtkit_trace_by_row *v;
+	size_t n;
+};
+
+static void keyed_stats_text(struct report *r, const struct usdtkit_trace_stats *s)
+{
+	unsigned int m = r->t->agg.stat_mask;
+	bool sg = s->is_signed;
+
+	line(r->w, "count %llu", (unsigned long long)s->count);
+	if (m & AGG_STAT(USDTKIT_TRACE_AGG_SUM))
+		line(r->w, sg ? ", sum %lld" : ", sum %llu", (unsigned long long)s->sum);
+	if ((m & AGG_STAT(USDTKIT_TRACE_AGG_AVG)) && s->count)
+		line(r->w, ", avg %.2f", sg ? (double)(int64_t)s->sum / s->count :
+		     (double)s->sum / s->count);
+	if ((m & AGG_STAT(USDTKIT_TRACE_AGG_MIN)) && s->count)
+		line(r->w, sg ? ", min %lld" : ", min %llu", (unsigned long long)s->min);
+	if ((m & AGG_STAT(USDTKIT_TRACE_AGG_MAX)) && s->count)
+		line(r->w, sg ? ", max %lld" : ", max %llu", (unsigned long long)s->max);
+}
+
+static void lat_stats_text(struct jw *w, const struct usdtkit_trace_stats *s)
+{
+	char mn[32], av[32], mx[32];
+
+	fmt_ns(mn, sizeof(mn), (double)s->min);
+	fmt_ns(av, sizeof(av), s->count ? (double)s->sum / s->count : 0);
+	fmt_ns(mx, sizeof(mx), (double)s->max);
+	line(w, "count %llu, min %s, avg %s, max %s", (unsigned long long)s->count,
+	     mn, av, mx);
+}
+
+/* one key's entry of "top" (JSON) or its lines (text) */
+static void keyed_row(struct report *r, const struct keyed *k,
+		      const struct usdtkit_trace_by_row *row, size_t shown)
+{
+	struct jw *w = r->w;
+	uint64_t hn = 0;
+	int s;
+
+	for (s = 0; row->hist && s < USDTKIT_TRACE_HIST_SLOTS; s++)
+		hn += row->hist[s];
+	if (r->json) {
+		if (shown)
+			jw_putc(w, ',');
+		jw_putc(w, '{');
+		row_key(r, row);
+		JW_LIT(w, ",\"count\":");
+		json_num_u64(w, k->kind == USDTKIT_TRACE_AGG_HIST ? hn : row->stats.count);
+		if (k->kind >= USDTKIT_TRACE_AGG_SUM && k->kind <= USDTKIT_TRACE_AGG_MAX) {
+			JW_LIT(w, ",\"value\":");
+			put_stats_value(w, k->which, &row->stats);
 		}
+		if (k->kind == USDTKIT_TRACE_AGG_LATENCY && row->stats.count) {
+			JW_LIT(w, ",\"min_ns\":");
+			json_num_u64(w, row->stats.min);
+			line(w, ",\"avg_ns\":%.17g", (double)row->stats.sum / row->stats.count);
+			JW_LIT(w, ",\"max_ns\":");
+			json_num_u64(w, row->stats.max);
+		}
+		if (row->hist)
+			hist_json(w, row->hist);
+		jw_putc(w, '}');
+		return;
+	}
+	switch (k->kind) {
+	case USDTKIT_TRACE_AGG_COUNT_BY:
+		line(w, "%12llu  ", (unsigned long long)row->stats.count);
+		row_key(r, row);
+		jw_putc(w, '\n');
+		return;
+	case USDTKIT_TRACE_AGG_HIST:
+		/* bpftrace's @[KEY]: then the histogram */
+		JW_LIT(w, "@[");
+		row_key(r, row);
+		line(w, "]: %llu value%s\n", (unsigned long long)hn, hn == 1 ? "" : "s");
+		hist_text(w, row->hist);
+		return;
+	case USDTKIT_TRACE_AGG_LATENCY:
+		JW_LIT(w, "@[");
+		row_key(r, row);
+		JW_LIT(w, "]: ");
+		lat_stats_text(w, &row->stats);
+		JW_LIT(w, "\nnanoseconds:\n");
+		hist_text(w, row->hist);
+		return;
+	default:
+		JW_LIT(w, "  @[");
+		row_key(r, row);
+		JW_LIT(w, "]: ");
+		keyed_stats_text(r, &row->stats);
+		jw_putc(w, '\n');
+	}
+}
+
+static bool has_ustack(const struct usdtkit_trace_by_row *row)
+{
+	unsigned int i;
+
+	for (i = 0; i < row->nparts; i++)
+		if (row->parts[i].kind == USDTKIT_TRACE_PART_USTACK)
+			return true;
+	return false;
+}
+
+/* the totals of a keyed table over every key, for the fields the object
+ * has without a key */
+struct keyed_total {
+	struct usdtkit_trace_stats st;
+	uint64_t hist[USDTKIT_TRACE_HIST_SLOTS];
+	uint64_t unmatched;
+};
+
+static void total_add(struct keyed_total *t, const struct usdtkit_trace_by_row *row)
+{
+	const struct usdtkit_trace_stats *s = &row->stats;
+	bool sg = s->is_signed;
+	int i;
+
+	for (i = 0; row->hist && i < USDTKIT_TRACE_HIST_SLOTS; i++)
+		t->hist[i] += row->hist[i];
+	t->st.is_signed = sg;
+	if (!s->count)
+		return;
+	if (!t->st.count || (sg ? (int64_t)s->min < (int64_t)t->st.min : s->min < t->st.min))
+		t->st.min = s->min;
+	if (!t->st.count || (sg ? (int64_t)s->max > (int64_t)t->st.max : s->max > t->st.max))
+		t->st.max = s->max;
+	t->st.count += s->count;
+	t->st.sum += s->sum;
+}
+
+/* the fields of the object without a key, from the totals */
+static void keyed_totals_json(struct report *r, const struct keyed *k,
+			      const struct keyed_total *t)
+{
+	struct jw *w = r->w;
+	uint64_t hn = 0;
+	int i;
+
+	for (i = 0; i < USDTKIT_TRACE_HIST_SLOTS; i++)
+		hn += t->hist[i];
+	if (k->kind == USDTKIT_TRACE_AGG_LATENCY) {
+		const struct trace_aggs *g = &r->t->agg;
+
+		JW_LIT(w, ",\"start\":");
+		json_str(w, g->lat_start, strlen(g->lat_start));
+		JW_LIT(w, ",\"end\":");
+		json_str(w, g->lat_end, strlen(g->lat_end));
+		JW_LIT(w, ",\"key\":\"");
+		lat_key(w, g, "");
+		JW_LIT(w, "\",\"unmatched\":");
+		json_num_u64(w, t->unmatched);
+		if (t->st.count) {
+			JW_LIT(w, ",\"min_ns\":");
+			json_num_u64(w, t->st.min);
+			line(w, ",\"avg_ns\":%.17g", (double)t->st.sum / t->st.count);
+			JW_LIT(w, ",\"max_ns\":");
+			json_num_u64(w, t->st.max);
+		} else {
+			JW_LIT(w, ",\"min_ns\":null,\"avg_ns\":null,\"max_ns\":null");
+		}
+	}
+	JW_LIT(w, ",\"count\":");
+	json_num_u64(w, k->kind == USDTKIT_TRACE_AGG_HIST ? hn : t->st.count);
+	if (k->kind >= USDTKIT_TRACE_AGG_SUM && k->kind <= USDTKIT_TRACE_AGG_MAX) {
+		JW_LIT(w, ",\"value\":");
+		put_stats_value(w, k->which, &t->st);
+	}
+	if (k->kind == USDTKIT_TRACE_AGG_HIST || k->kind == USDTKIT_TRACE_AGG_LATENCY)
+		hist_json(w, t->hist);
+}
+
+/* the head of probe @p's keyed table (NULL: the latency) */
+static void keyed_head(struct report *r, const struct keyed *k,
+		       const struct usdtkit_trace_probe *p, size_t keys, size_t cut,
+		       const struct keyed_total *tot)
+{
+	static const char *const what[] = { "sum", "avg", "min", "max" };
+	const struct trace_aggs *g = &r->t->agg;
+	struct jw *w = r->w;
+
+	if (r->json) {
+		json_head(r, k->kind >= USDTKIT_TRACE_AGG_SUM && k->kind <= USDTKIT_TRACE_AGG_MAX ?
+			  what[k->which] : usdtkit_trace_agg_name(k->kind), p);
+		if (k->kind == USDTKIT_TRACE_AGG_HIST) {
+			JW_LIT(w, ",\"arg\":");
+			json_u64(w, g->hist.arg);
+		} else if (k->kind != USDTKIT_TRACE_AGG_COUNT_BY &&
+			   k->kind != USDTKIT_TRACE_AGG_LATENCY) {
+			JW_LIT(w, ",\"arg\":");
+			json_u64(w, g->stats.arg);
+		}
+		if (k->kind != USDTKIT_TRACE_AGG_COUNT_BY)
+			keyed_totals_json(r, k, tot);
+		JW_LIT(w, ",\"by\":");
+		json_str(w, key_name(r->t), strlen(key_name(r->t)));
+		JW_LIT(w, ",\"keys\":");
+		json_u64(w, keys);
+		/* with a str() part, as before keys had parts */
+		if (cut || strstr(key_name(r->t), "str(")) {
+			JW_LIT(w, ",\"keys_cut\":");
+			json_u64(w, cut);
+		}
+		return;
+	}
+	if (p)
+		trace_put_probe(w, p);
+	else {
+		JW_LIT(w, "latency ");
+		jw_text(w, g->lat_start, strlen(g->lat_start));
+		JW_LIT(w, " -> ");
+		jw_text(w, g->lat_end, strlen(g->lat_end));
+		lat_key(w, g, " paired by ");
+	}
+	if (k->kind == USDTKIT_TRACE_AGG_COUNT_BY)
+		JW_LIT(w, ": count");
+	else if (k->kind == USDTKIT_TRACE_AGG_HIST)
+		line(w, ": hist of arg%u", g->hist.arg);
+	else if (k->kind != USDTKIT_TRACE_AGG_LATENCY)
+		line(w, ": arg%u", g->stats.arg);
+	JW_LIT(w, " by ");
+	jw_text(w, key_name(r->t), strlen(key_name(r->t)));
+	if (keys > g->top)
+		line(w, ", top %u of %zu keys", g->top, keys);
+	else
+		line(w, ", %zu key%s", keys, keys == 1 ? "" : "s");
+	if (cut)
+		line(w, " (%zu cut at --strlen %u)", cut, r->t->str_len);
+	if (k->kind == USDTKIT_TRACE_AGG_LATENCY)
+		line(w, ", %llu unmatched", (unsigned long long)tot->unmatched);
+	jw_putc(w, '\n');
+}
+
+/* probe @i's keys (the latency's: @i = the probe count) */
+static void keyed_probe(struct report *r, const struct keyed *k, size_t i,
+			uint64_t unmatched)
+{
+	const struct usdtkit_trace_probe *p = usdtkit_trace_probe(r->t->tr, i);
+	struct keyed_total tot = { .unmatched = unmatched };
+	size_t keys = 0, cut = 0, shown = 0, j;
+	bool stack = false;
+
+	for (j = 0; j < k->n; j++) {
+		if (k->v[j].probe != i)
+			continue;
+		keys++;
+		cut += k->v[j].parts[0].cut;
+		total_add(&tot, &k->v[j]);
+		stack |= has_ustack(&k->v[j]);
+	}
+	keyed_head(r, k, p, keys, cut, &tot);
+	if (r->json)
+		JW_LIT(r->w, ",\"top\":[");
+	for (j = 0; j < k->n && shown < r->t->agg.top; j++) {
+		if (k->v[j].probe != i)
+			continue;
+		keyed_row(r, k, &k->v[j], shown);
 		shown++;
 	}
 	if (r->json)
 		JW_LIT(r->w, "]}\n");
+	else if (stack && keys)
+		JW_LIT(r->w, "(ustack: code built without frame pointers gives short "
+		       "stacks; -fno-omit-frame-pointer gives whole ones)\n");
 }
 
-/* every probe's table from one read of the keys */
+/* one keyed kind: one read, every probe's table (LATENCY: one) */
+static int report_keyed(struct report *r, enum usdtkit_trace_agg_kind kind,
+			unsigned int which)
+{
+	struct usdtkit_trace_by_row *v = NULL;
+	struct keyed k = { .kind = kind, .which = which };
+	size_t n = 0, i, np = usdtkit_trace_probe_count(r->t->tr);
+	uint64_t h[USDTKIT_TRACE_HIST_SLOTS], unmatched = 0;
+	struct usdtkit_trace_stats st;
+	int err;
+
+	err = usdtkit_trace_read_by(r->t->tr, kind, r->flags, &v, &n);
+	/* the ENDs with no START: the per-probe read's (and reset) */
+	if (!err && kind == USDTKIT_TRACE_AGG_LATENCY)
+		err = usdtkit_trace_read_latency(r->t->tr, r->flags, &st, h, &unmatched);
+	k.v = v;
+	k.n = n;
+	if (!err && kind == USDTKIT_TRACE_AGG_LATENCY)
+		keyed_probe(r, &k, np, unmatched);
+	for (i = 0; !err && kind != USDTKIT_TRACE_AGG_LATENCY && i < np; i++)
+		keyed_probe(r, &k, i, 0);
+	usdtkit_trace_by_free(v, n);
+	return err;
+}
+
 static int report_by(struct report *r, unsigned int i)
 {
-	struct usdtkit_trace_key_count *v = NULL;
-	size_t n = 0;
+	unsigned int flags = r->flags;
 	int err;
 
 	(void)i;
-	err = usdtkit_trace_read_keys(r->t->tr, r->flags, &v, &n);
-	for (i = 0; !err && i < usdtkit_trace_probe_count(r->t->tr); i++)
-		report_by_probe(r, i, v, n);
-	usdtkit_trace_keys_free(v, n);
+	/* SUM..MAX by key share its table, and are read after it: they reset */
+	if (r->t->agg.by_kinds & (0xfu << USDTKIT_TRACE_AGG_SUM))
+		r->flags &= ~USDTKIT_TRACE_READ_RESET;
+	err = report_keyed(r, USDTKIT_TRACE_AGG_COUNT_BY, 0);
+	r->flags = flags;
+	return err;
+}
+
+static int report_by_hist(struct report *r, unsigned int i)
+{
+	(void)i;
+	return report_keyed(r, USDTKIT_TRACE_AGG_HIST, 0);
+}
+
+static int report_by_latency(struct report *r, unsigned int i)
+{
+	(void)i;
+	return report_keyed(r, USDTKIT_TRACE_AGG_LATENCY, 0);
+}
+
+/* SUM..MAX by key share their table: with RESET, read once, as the
+ * first asked for (text: one table of them all) */
+static int report_by_stats(struct report *r, unsigned int i)
+{
+	unsigned int m = r->t->agg.stat_mask, k, first = 0;
+	unsigned int flags = r->flags;
+	int err = 0;
+
+	(void)i;
+	while (!(m & (1u << first)))
+		first++;
+	if (!r->json)
+		return report_keyed(r, USDTKIT_TRACE_AGG_SUM + first, first);
+	for (k = first; !err && k < 4; k++) {
+		if (!(m & (1u << k)))
+			continue;
+		/* the last one read resets */
+		r->flags = (m >> (k + 1)) ? flags & ~USDTKIT_TRACE_READ_RESET : flags;
+		err = report_keyed(r, USDTKIT_TRACE_AGG_SUM + k, k);
+	}
+	r->flags = flags;
 	return err;
 }
 
@@ -519,6 +901,20 @@ static const struct agg_printer agg_printers[] = {
 	{ USDTKIT_TRACE_AGG_COUNT_BY, false, report_by },
 	{ USDTKIT_TRACE_AGG_LATENCY, false, report_latency },
 };
+
+/* a kind asked for with a key prints so instead (COUNTS' entry stands
+ * for SUM..MAX: theirs is report_by_stats) */
+static int (*keyed_printer(const struct tracer *t, const struct agg_printer *pr))
+	(struct report *, unsigned int)
+{
+	unsigned int b = t->agg.by_kinds;
+
+	if (pr->kind == USDTKIT_TRACE_AGG_HIST && (b & (1u << USDTKIT_TRACE_AGG_HIST)))
+		return report_by_hist;
+	if (pr->kind == USDTKIT_TRACE_AGG_LATENCY && (b & (1u << USDTKIT_TRACE_AGG_LATENCY)))
+		return report_by_latency;
+	return NULL;
+}
 
 /* COUNTS' entry stands for SUM..MAX too */
 static bool printer_wanted(const struct tracer *t, const struct agg_printer *pr)
@@ -568,9 +964,16 @@ int trace_agg_report(struct tracer *t, bool reset, uint64_t now)
 
 		if (!printer_wanted(t, pr))
 			continue;
+		if (keyed_printer(t, pr)) {
+			err = keyed_printer(t, pr)(&r, 0);
+			continue;
+		}
 		for (i = 0; !err && i < (pr->per_probe ? np : 1); i++)
 			err = pr->report(&r, i);
 	}
+	/* SUM..MAX by key: after the per-probe counts */
+	if (!err && g->stat_mask && (g->by_kinds & (0xfu << USDTKIT_TRACE_AGG_SUM)))
+		err = report_by_stats(&r, 0);
 	t->agg.printed++;
 	jw_flush(t->out);
 	if (err)

@@ -17,42 +17,8 @@
 
 #include "export/metrics.h"
 
-#define SLOTS USDTKIT_TRACE_HIST_SLOTS
-/* latency buckets up to 2^41 ns (37 min); longer ones are in +Inf only */
-#define LAT_BITS 41
 
-struct buckets {
-	struct prom_value le[SLOTS];
-	uint64_t count[SLOTS];
-	unsigned int n;
-	uint64_t over;
-};
 
-/* the slots [first, last] of @h as buckets; the others go to +Inf */
-static void buckets_of(const uint64_t *h, unsigned int first, unsigned int last,
-		       bool ns, struct buckets *b)
-{
-	unsigned int s;
-
-	memset(b, 0, sizeof(*b));
-	for (s = 0; s < SLOTS; s++) {
-		uint64_t le = s < 2 ? 0 : (s - 2 == 63 ? UINT64_MAX : (2ull << (s - 2)) - 1);
-
-		if (s < first || s > last) {
-			b->over += h[s];
-			continue;
-		}
-		b->le[b->n] = s == 0 ? PROM_I64(-1) : ns ? PROM_NS(le) : PROM_U64(le);
-		b->count[b->n++] = h[s];
-	}
-}
-
-/* the width of argument @arg of probe @p, in bits (a probe whose sites
- * disagree: 64) */
-static unsigned int arg_bits(const struct probe *p, unsigned int arg)
-{
-	return p->pub.mixed || !p->pub.args[arg].size ? 64 : p->pub.args[arg].size * 8u;
-}
 
 static void arg_label(char *buf, size_t n, unsigned int arg)
 {
@@ -75,7 +41,7 @@ static int arg_hist(struct metrics *m, size_t i)
 {
 	const struct trace_aggs *g = &m->t->agg;
 	const struct probe *p = &m->t->probes[i];
-	unsigned int bits = arg_bits(p, g->hist.arg);
+	unsigned int bits = usdtkit__metrics_arg_bits(p, g->hist.arg);
 	bool sg = p->pub.args[g->hist.arg].is_signed;
 	struct usdtkit_trace_stats st = { 0 };
 	uint64_t h[SLOTS];
@@ -89,7 +55,7 @@ static int arg_hist(struct metrics *m, size_t i)
 	if (err)
 		return err;
 	/* signed: the largest value is below 2^(bits-1), slot bits */
-	buckets_of(h, sg ? 0 : 1, sg ? bits : bits + 1, false, &b);
+	usdtkit__metrics_buckets(h, sg ? 0 : 1, sg ? bits : bits + 1, false, &b);
 	arg_label(arg, sizeof(arg), g->hist.arg);
 	{
 		struct prom_label l[] = { metrics_probe(m, i), PROM_LABEL("arg", arg) };
@@ -135,6 +101,8 @@ int usdtkit__metrics_arg(struct metrics *m)
 
 	if (!hist && !sum)
 		return 0;
+	if (m->t->agg.by_key.kinds & ((1u << USDTKIT_TRACE_AGG_HIST) | STATS_BITS))
+		return usdtkit__metrics_arg_by(m, hist, sum);
 	usdtkit__prom_family(&m->b, "usdtkit_probe_arg", "histogram",
 			     "An argument of each probe: log2 buckets (--hist), its sum "
 			     "(--sum, --avg) and count.");
@@ -180,6 +148,8 @@ int usdtkit__metrics_minmax(struct metrics *m)
 {
 	int err = 0;
 
+	if (m->t->agg.by_key.kinds & STATS_BITS)
+		return usdtkit__metrics_minmax_by(m);
 	if (metrics_has(m, USDTKIT_TRACE_AGG_MIN))
 		err = minmax(m, false);
 	if (!err && metrics_has(m, USDTKIT_TRACE_AGG_MAX))
@@ -187,17 +157,6 @@ int usdtkit__metrics_minmax(struct metrics *m)
 	return err;
 }
 
-/* PROVIDER:NAME of a --latency target, as the probe label has it (its
- * PATH left out; a glob stays a glob) */
-static const char *provider_name(const char *target)
-{
-	const char *last = strrchr(target, ':'), *p;
-
-	for (p = last; p && p > target; p--)
-		if (p[-1] == ':')
-			return p;
-	return target;
-}
 
 int usdtkit__metrics_latency(struct metrics *m)
 {
@@ -209,13 +168,15 @@ int usdtkit__metrics_latency(struct metrics *m)
 
 	if (!metrics_has(m, USDTKIT_TRACE_AGG_LATENCY))
 		return 0;
+	if (m->t->agg.by_key.kinds & (1u << USDTKIT_TRACE_AGG_LATENCY))
+		return usdtkit__metrics_latency_by(m);
 	err = usdtkit_trace_read_latency(m->t, 0, &st, h, &unmatched);
 	if (err)
 		return err;
-	buckets_of(h, 1, LAT_BITS + 1, true, &b);
+	usdtkit__metrics_buckets(h, 1, LAT_BITS + 1, true, &b);
 	{
-		struct prom_label l[] = { PROM_LABEL("start", provider_name(g->lat_start)),
-					  PROM_LABEL("end", provider_name(g->lat_end)) };
+		struct prom_label l[] = { PROM_LABEL("start", usdtkit__metrics_provider_name(g->lat_start)),
+					  PROM_LABEL("end", usdtkit__metrics_provider_name(g->lat_end)) };
 		struct prom_hist ph = { .le = b.le, .count = b.count, .n = b.n,
 					.over = b.over, .sum = PROM_NS(st.sum) };
 

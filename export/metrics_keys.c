@@ -2,8 +2,9 @@
 /*
  * usdtkit_probe_hits_by_key_total: the --count-by keys, highest counts
  * first, at most opts.top per probe and opts.max_series in all; the
- * others summed per probe into key="__other__", and how many keys were
- * folded so in usdtkit_series_dropped_total.
+ * others summed per probe into the series whose every key label is
+ * "__other__", and how many keys were folded so in
+ * usdtkit_series_dropped_total. The keys' labels: metrics_by.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@
 
 #include "export/metrics.h"
 
-#define OTHER_KEY "__other__"
+#define FAMILY "usdtkit_probe_hits_by_key_total"
 
 struct folded {
 	uint64_t *hits;		/* per probe: of the keys folded */
@@ -20,107 +21,78 @@ struct folded {
 	uint64_t keys;		/* keys folded, all probes */
 };
 
-/*
- * A str() key as a label value: the string; one cut at --strlen ends in
- * "..." (it stands for every string that begins so, and is longer than
- * any string kept whole, so it is no other key's series). NULL when it
- * is folded: a bad pointer, or the string "__other__" itself.
- */
-static const char *key_text(const struct usdtkit_trace_key_count *r, char *buf,
-			    size_t n, size_t *len)
+static int by_key_row(struct metrics *m, struct by_labels *bl,
+		      const struct usdtkit_trace_by_row *r, size_t *exported,
+		      struct folded *f)
 {
-	if (!r->str)
-		return NULL;
-	if (r->cut) {
-		if (r->str_len + 4 > n)
-			return NULL;
-		memcpy(buf, r->str, r->str_len);
-		memcpy(buf + r->str_len, "...", 3);
-		*len = r->str_len + 3;
-		return buf;
-	}
-	if (r->str_len == strlen(OTHER_KEY) && !memcmp(r->str, OTHER_KEY, r->str_len))
-		return NULL;
-	*len = r->str_len;
-	return r->str;
-}
-
-static void by_key_row(struct metrics *m, const struct usdtkit_trace_key_count *r,
-		       size_t *exported, struct folded *f, char *buf, size_t n)
-{
-	const char *key = NULL;
-	size_t len = 0;
+	struct prom_label l[1 + USDTKIT_TRACE_KEY_PARTS];
+	int ok;
 
 	if (r->probe >= m->t->nprobes)
-		return;
-	if (!m->t->agg.by.str) {
-		len = r->is_signed ? (size_t)snprintf(buf, n, "%lld", (long long)r->value) :
-			(size_t)snprintf(buf, n, "%llu", (unsigned long long)r->value);
-		key = buf;
-	} else {
-		key = key_text(r, buf, n, &len);
-	}
-	if (key && *exported < m->o.max_series &&
-	    (!m->o.top || f->kept[r->probe] < m->o.top)) {
-		struct prom_label l[] = { metrics_probe(m, r->probe),
-					  PROM_LABEL_N("key", key, len) };
-
-		usdtkit__prom_sample(&m->b, "usdtkit_probe_hits_by_key_total", NULL, l, 2,
-				     PROM_U64(r->count));
+		return 0;
+	l[0] = metrics_probe(m, r->probe);
+	ok = *exported < m->o.max_series && (!m->o.top || f->kept[r->probe] < m->o.top) ?
+		usdtkit__by_labels(bl, r, l + 1) : 0;
+	if (ok < 0)
+		return ok;
+	if (ok) {
+		usdtkit__prom_sample(&m->b, FAMILY, NULL, l, 1 + bl->nparts,
+				     PROM_U64(r->stats.count));
 		f->kept[r->probe]++;
 		(*exported)++;
-		return;
+		return 0;
 	}
-	f->hits[r->probe] += r->count;
+	f->hits[r->probe] += r->stats.count;
 	f->keys++;
+	return 0;
 }
 
-static void by_key_other(struct metrics *m, const struct folded *f)
+static void by_key_other(struct metrics *m, struct by_labels *bl, const struct folded *f)
 {
+	struct prom_label l[1 + USDTKIT_TRACE_KEY_PARTS];
 	size_t i;
 
+	usdtkit__by_labels(bl, NULL, l + 1);
 	for (i = 0; i < m->t->nprobes; i++) {
-		struct prom_label l[] = { metrics_probe(m, i), PROM_LABEL("key", OTHER_KEY) };
-
+		l[0] = metrics_probe(m, i);
 		if (f->hits[i])
-			usdtkit__prom_sample(&m->b, "usdtkit_probe_hits_by_key_total", NULL,
-					     l, 2, PROM_U64(f->hits[i]));
+			usdtkit__prom_sample(&m->b, FAMILY, NULL, l, 1 + bl->nparts,
+					     PROM_U64(f->hits[i]));
 	}
 	usdtkit__prom_family(&m->b, "usdtkit_series_dropped_total", "counter",
-			     "Count-by keys folded into key=\"__other__\" (--top, --max-series).");
+			     "Keys folded into key=\"__other__\" (--top, --max-series).");
 	usdtkit__prom_sample(&m->b, "usdtkit_series_dropped_total", NULL, NULL, 0,
 			     PROM_U64(f->keys));
 }
 
 int usdtkit__metrics_by_key(struct metrics *m)
 {
-	struct usdtkit_trace_key_count *rows;
+	struct usdtkit_trace_by_row *rows = NULL;
 	struct folded f = { 0 };
-	size_t n, i, exported = 0;
-	char *buf;
+	struct by_labels bl;
+	size_t n = 0, i, exported = 0;
 	int err;
 
 	if (!metrics_has(m, USDTKIT_TRACE_AGG_COUNT_BY))
 		return 0;
-	err = usdtkit_trace_read_keys(m->t, 0, &rows, &n);
+	err = usdtkit_trace_read_by(m->t, USDTKIT_TRACE_AGG_COUNT_BY, 0, &rows, &n);
 	if (err)
 		return err;
 	f.hits = calloc(m->t->nprobes + 1, sizeof(*f.hits));
 	f.kept = calloc(m->t->nprobes + 1, sizeof(*f.kept));
-	buf = malloc(USDTKIT_TRACE_STRLEN_MAX + 8);
-	if (f.hits && f.kept && buf) {
-		usdtkit__prom_family(&m->b, "usdtkit_probe_hits_by_key_total", "counter",
+	err = f.hits && f.kept ? usdtkit__by_labels_init(m, &bl) : -ENOMEM;
+	if (!err) {
+		usdtkit__prom_family(&m->b, FAMILY, "counter",
 				     "Hits of each probe per --count-by key.");
-		for (i = 0; i < n; i++)
-			by_key_row(m, &rows[i], &exported, &f, buf,
-				   USDTKIT_TRACE_STRLEN_MAX + 8);
-		by_key_other(m, &f);
-	} else {
-		err = -ENOMEM;
+		for (i = 0; !err && i < n; i++)
+			err = by_key_row(m, &bl, &rows[i], &exported, &f);
+		if (!err)
+			by_key_other(m, &bl, &f);
 	}
-	free(buf);
+	if (f.hits && f.kept)
+		usdtkit__by_labels_free(&bl);
 	free(f.hits);
 	free(f.kept);
-	usdtkit_trace_keys_free(rows, n);
+	usdtkit_trace_by_free(rows, n);
 	return err;
 }

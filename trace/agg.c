@@ -39,6 +39,27 @@ struct agg_kind {
 };
 
 static struct agg_arg *by_arg(struct trace_aggs *g) { return &g->by; }
+
+#define STATS_KINDS ((1u << USDTKIT_TRACE_AGG_SUM) | (1u << USDTKIT_TRACE_AGG_AVG) | \
+		     (1u << USDTKIT_TRACE_AGG_MIN) | (1u << USDTKIT_TRACE_AGG_MAX))
+
+/* is kind @k (a bit mask of kinds) aggregated by the trace's key? */
+static bool keyed(const struct trace_aggs *g, unsigned int kinds)
+{
+	return g->by_key.kinds & kinds;
+}
+
+/* what building the key adds to probe @p's configuration */
+static void cfg_key(const struct trace_aggs *g, struct usdtkit_trace_cfg *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->by_key.nparts; i++)
+		if (g->by_key.parts[i].kind == USDTKIT_TRACE_BY_ARG ||
+		    g->by_key.parts[i].kind == USDTKIT_TRACE_BY_STR)
+			c->arg_mask |= 1u << g->by_key.parts[i].arg;
+	c->need |= g->by_key.need;
+}
 static struct agg_arg *hist_arg(struct trace_aggs *g) { return &g->hist; }
 static struct agg_arg *stats_arg(struct trace_aggs *g) { return &g->stats; }
 
@@ -55,15 +76,16 @@ static void cfg_by(const struct trace_aggs *g, const struct probe *p,
 {
 	(void)p;
 	c->flags |= USDTKIT_TRACE_COUNT_BY;
-	c->by_arg = g->by.arg;
-	c->by_str = g->by.str;
-	c->arg_mask |= 1u << g->by.arg;
+	cfg_key(g, c);
 }
 
 static void cfg_hist(const struct trace_aggs *g, const struct probe *p,
 		     struct usdtkit_trace_cfg *c)
 {
-	c->flags |= USDTKIT_TRACE_HIST;
+	c->flags |= keyed(g, 1u << USDTKIT_TRACE_AGG_HIST) ? USDTKIT_TRACE_BY_HIST :
+		USDTKIT_TRACE_HIST;
+	if (keyed(g, 1u << USDTKIT_TRACE_AGG_HIST))
+		cfg_key(g, c);
 	c->hist_arg = g->hist.arg;
 	c->hist_signed = p->pub.args[g->hist.arg].is_signed;
 	c->arg_mask |= 1u << g->hist.arg;
@@ -72,7 +94,12 @@ static void cfg_hist(const struct trace_aggs *g, const struct probe *p,
 static void cfg_stats(const struct trace_aggs *g, const struct probe *p,
 		      struct usdtkit_trace_cfg *c)
 {
-	c->flags |= USDTKIT_TRACE_STATS;
+	/* keyed: the probe's hits still counted per probe (COUNTS), for
+	 * usdtkit_trace_read_stats()' count and the metrics' hits */
+	c->flags |= keyed(g, STATS_KINDS) ? USDTKIT_TRACE_BY_STATS | USDTKIT_TRACE_COUNTS :
+		USDTKIT_TRACE_STATS;
+	if (keyed(g, STATS_KINDS))
+		cfg_key(g, c);
 	c->stats_arg = g->stats.arg;
 	c->stats_signed = p->pub.args[g->stats.arg].is_signed;
 	c->arg_mask |= 1u << g->stats.arg;
@@ -82,10 +109,18 @@ static void cfg_stats(const struct trace_aggs *g, const struct probe *p,
 static void cfg_latency(const struct trace_aggs *g, const struct probe *p,
 			struct usdtkit_trace_cfg *c)
 {
+	bool start = p->pub.role & USDTKIT_TRACE_ROLE_START;
+
 	if (!p->pub.role)
 		return;
-	c->flags |= p->pub.role & USDTKIT_TRACE_ROLE_START ? USDTKIT_TRACE_LAT_START :
-		USDTKIT_TRACE_LAT_END;
+	if (keyed(g, 1u << USDTKIT_TRACE_AGG_LATENCY)) {
+		/* the key is taken at START, and carried to its END */
+		c->flags |= start ? USDTKIT_TRACE_BY_LAT_START : USDTKIT_TRACE_BY_LAT_END;
+		if (start)
+			cfg_key(g, c);
+	} else {
+		c->flags |= start ? USDTKIT_TRACE_LAT_START : USDTKIT_TRACE_LAT_END;
+	}
 	c->key_kind = g->key_kind;
 	c->key_arg = g->key.arg;
 	c->need |= USDTKIT_TRACE_NEED_TIME;
@@ -197,6 +232,34 @@ static int set_latency(struct usdtkit_trace *t, const struct usdtkit_trace_agg_o
 	return err;
 }
 
+/* the key of a keyed kind: its text, or COUNT_BY's argN or str(argN) */
+static int set_key(struct usdtkit_trace *t, const struct agg_kind *k,
+		   enum usdtkit_trace_agg_kind kind, const struct usdtkit_trace_agg_opts *o)
+{
+	struct usdtkit_trace_key key = { 0 };
+	int err;
+
+	if (kind == USDTKIT_TRACE_AGG_COUNTS) {
+		trace_err(t, "--counts counts per probe: it takes no key");
+		return -EINVAL;
+	}
+	if (o->by && usdtkit_trace_key_parse(o->by, &key)) {
+		trace_err(t, "bad key '%s': want argN, str(argN), pid, tid, comm or "
+			  "ustack, up to %d joined by ','", o->by, USDTKIT_TRACE_KEY_PARTS);
+		return -EINVAL;
+	}
+	if (!o->by) {
+		key.nparts = 1;
+		key.parts[0].kind = o->str ? USDTKIT_TRACE_PART_STR : USDTKIT_TRACE_PART_ARG;
+		key.parts[0].arg = (unsigned int)o->arg;
+	}
+	err = usdtkit__key_set(t, k->opt, &key, o->stack_depth, o->by_keys);
+	/* SUM..MAX share their table: keyed one, keyed all */
+	if (!err)
+		t->agg.by_key.kinds |= (1u << kind) & STATS_KINDS ? STATS_KINDS : 1u << kind;
+	return err;
+}
+
 int usdtkit_trace_add_agg(struct usdtkit_trace *t, enum usdtkit_trace_agg_kind kind,
 			  const struct usdtkit_trace_agg_opts *opts)
 {
@@ -210,10 +273,12 @@ int usdtkit_trace_add_agg(struct usdtkit_trace *t, enum usdtkit_trace_agg_kind k
 	if (err)
 		return err;
 	k = &agg_kinds[kind];
-	if (k->takes_arg)
+	if (k->takes_arg && !(kind == USDTKIT_TRACE_AGG_COUNT_BY && o.by))
 		err = set_arg(t, k, &o);
 	else if (kind == USDTKIT_TRACE_AGG_LATENCY)
 		err = set_latency(t, &o);
+	if (!err && (o.by || kind == USDTKIT_TRACE_AGG_COUNT_BY))
+		err = set_key(t, k, kind, &o);
 	if (!err)
 		t->agg.kinds |= 1u << kind;
 	return err;
@@ -300,8 +365,14 @@ static int check_probe(struct usdtkit_trace *t, const struct probe *p,
 	int err;
 
 	err = compile_filter(t, p, &c->filter);
-	if (!err)
+	if (!err && !keyed(g, 1u << USDTKIT_TRACE_AGG_COUNT_BY))
 		err = check_arg(t, p, "--count-by", &g->by);
+	/* the key is built at every probe of a keyed kind but LATENCY's,
+	 * and at LATENCY's STARTs */
+	if (!err && (keyed(g, ~(1u << USDTKIT_TRACE_AGG_LATENCY)) ||
+		     (keyed(g, 1u << USDTKIT_TRACE_AGG_LATENCY) &&
+		      (p->pub.role & USDTKIT_TRACE_ROLE_START))))
+		err = usdtkit__key_check(t, p);
 	if (!err)
 		err = check_arg(t, p, "--hist", &g->hist);
 	if (!err)
@@ -368,13 +439,19 @@ static int set_entries(struct bpf_map *m, size_t n)
 	return bpf_map__set_max_entries(m, (uint32_t)(n ? n : 1));
 }
 
-/* bytes of a string key: str_len, one byte more (so that a longer
- * string is seen as cut: read.c) and the NUL, in whole words */
-unsigned int usdtkit__key_str_bytes(const struct usdtkit_trace *t)
+/* the trace's key as the program's by_* constants */
+static void key_rodata(struct usdtkit_trace *t)
 {
-	unsigned int n = (t->str_len + 2 + 7) & ~7u;
+	const struct trace_key *k = &t->agg.by_key;
+	struct trace__rodata *ro = t->skel->rodata;
+	unsigned int i;
 
-	return n > USDTKIT_TRACE_KEY_STR_MAX ? USDTKIT_TRACE_KEY_STR_MAX : n;
+	for (i = 0; i < USDTKIT_TRACE_BY_PARTS; i++) {
+		ro->by_kind[i] = i < k->nparts ? k->parts[i].kind : USDTKIT_TRACE_BY_NONE;
+		ro->by_arg[i] = i < k->nparts ? k->parts[i].arg : 0;
+		ro->by_off[i] = i < k->nparts ? k->parts[i].off : 0;
+	}
+	ro->stack_depth = k->stack_depth;
 }
 
 /* the maps sized to the probes, the string keys to str_len */
@@ -382,10 +459,10 @@ static int size_agg_maps(struct usdtkit_trace *t)
 {
 	struct trace *s = t->skel;
 	const struct trace_aggs *g = &t->agg;
-	bool by = usdtkit_trace_has_agg(t, USDTKIT_TRACE_AGG_COUNT_BY);
+	bool by = g->by_key.kinds != 0;
 	bool lat = usdtkit_trace_has_agg(t, USDTKIT_TRACE_AGG_LATENCY);
 	bool lat_str = lat && g->key_kind == USDTKIT_TRACE_KEY_STR;
-	unsigned int ks = (by && g->by.str) || lat_str ? usdtkit__key_str_bytes(t) : 0;
+	unsigned int ks = (by && g->by_key.str) || lat_str ? usdtkit__key_str_bytes(t) : 0;
 	int err;
 
 	err = set_entries(s->maps.probe_cfg, t->nprobes);
@@ -396,12 +473,22 @@ static int size_agg_maps(struct usdtkit_trace *t)
 				  (t->nprobes + 1) * USDTKIT_TRACE_HIST_SLOTS);
 	/* a hash map is allocated whole at creation (10,240 entries, per
 	 * CPU for agg_by): one entry when the trace does not use it */
-	if (!err && !by)
-		err = set_entries(s->maps.agg_by, 1);
+	if (!err)
+		err = set_entries(s->maps.agg_by, by ? g->by_key.entries : 1);
+	if (!err)
+		err = set_entries(s->maps.agg_by_hist,
+				  keyed(g, (1u << USDTKIT_TRACE_AGG_HIST) |
+					(1u << USDTKIT_TRACE_AGG_LATENCY)) ?
+				  g->by_key.entries : 1);
 	if (!err && !lat)
 		err = set_entries(s->maps.lat_start, 1);
-	if (!err && by && g->by.str)
-		err = bpf_map__set_key_size(s->maps.agg_by, 16 + ks);
+	if (!err && by)
+		err = bpf_map__set_key_size(s->maps.agg_by, g->by_key.size);
+	if (!err && by)
+		err = bpf_map__set_key_size(s->maps.agg_by_hist, g->by_key.size);
+	/* a keyed latency's START keeps its key with its time */
+	if (!err && keyed(g, 1u << USDTKIT_TRACE_AGG_LATENCY))
+		err = bpf_map__set_value_size(s->maps.lat_start, 8 + g->by_key.size);
 	if (!err && lat_str)
 		err = bpf_map__set_key_size(s->maps.lat_start, 8 + ks);
 	if (err) {
@@ -410,11 +497,13 @@ static int size_agg_maps(struct usdtkit_trace *t)
 	}
 	s->rodata->key_str = ks;
 	s->rodata->lat_slot = (unsigned int)t->nprobes;
+	key_rodata(t);
 	return 0;
 }
 
 /* the USDTKIT_TRACE_F_* bits of configuration @c */
-static unsigned int cfg_features(const struct usdtkit_trace_cfg *c)
+static unsigned int cfg_features(const struct usdtkit_trace *t,
+				 const struct usdtkit_trace_cfg *c)
 {
 	unsigned int f = c->flags, i;
 
@@ -425,9 +514,11 @@ static unsigned int cfg_features(const struct usdtkit_trace_cfg *c)
 		    c->filter.insns[i].op == USDTKIT_FOP_STR_PREFIX)
 			f |= USDTKIT_TRACE_F_FILTER_STR;
 	}
-	if ((c->flags & USDTKIT_TRACE_COUNT_BY) && c->by_str)
+	if ((c->flags & USDTKIT_TRACE_BY_ANY & ~USDTKIT_TRACE_BY_LAT_END) &&
+	    t->agg.by_key.str)
 		f |= USDTKIT_TRACE_F_KEY_STR;
-	if ((c->flags & (USDTKIT_TRACE_LAT_START | USDTKIT_TRACE_LAT_END)) &&
+	if ((c->flags & (USDTKIT_TRACE_LAT_START | USDTKIT_TRACE_LAT_END |
+			 USDTKIT_TRACE_BY_LAT_START | USDTKIT_TRACE_BY_LAT_END)) &&
 	    c->key_kind == USDTKIT_TRACE_KEY_STR)
 		f |= USDTKIT_TRACE_F_KEY_STR;
 	return f;
@@ -444,7 +535,7 @@ static unsigned int trace_features(const struct usdtkit_trace *t)
 	size_t i;
 
 	for (i = 0; i < t->nprobes; i++)
-		f |= cfg_features(&t->agg.cfgs[i]);
+		f |= cfg_features(t, &t->agg.cfgs[i]);
 	return f;
 }
 
@@ -490,7 +581,7 @@ bool usdtkit__agg_fits(const struct usdtkit_trace *t, const struct probe *p,
 	unsigned int have = p->pub.mixed || p->pub.nargs >= MAX_ARGS ? all :
 		(1u << p->pub.nargs) - 1;
 
-	return !(cfg_features(c) & ~ro->features) &&
+	return !(cfg_features(t, c) & ~ro->features) &&
 	       !(c->arg_mask & have & ~ro->args_used) &&
 	       c->filter.ninsns <= ro->filter_insns;
 }
@@ -498,6 +589,7 @@ bool usdtkit__agg_fits(const struct usdtkit_trace *t, const struct probe *p,
 /* Before the load: the maps sized and the program's features set. */
 int usdtkit__agg_size(struct usdtkit_trace *t)
 {
+	usdtkit__key_layout(t);
 	t->skel->rodata->features = trace_features(t);
 	t->skel->rodata->args_used = trace_args_used(t);
 	t->skel->rodata->filter_insns = trace_filter_insns(t);

@@ -38,6 +38,8 @@ struct ring_buffer;
 struct bpf_link;
 struct bpf_program;
 struct filter_expr;
+struct stack_ent;
+struct usdtkit__syms;	/* core/elf/ustack.h (the symbolizer) */
 
 /* an aggregation's argument: argN, or str(argN) where allowed */
 struct agg_arg {
@@ -45,16 +47,46 @@ struct agg_arg {
 	unsigned char arg;
 };
 
+/* A part of the trace's key, placed in the maps' key (key.c) */
+struct key_part {
+	unsigned char kind;		/* USDTKIT_TRACE_BY_* */
+	unsigned char arg;
+	unsigned short off, size;	/* bytes into the key */
+};
+
+/* the key of the keyed aggregations: one per trace */
+struct trace_key {
+	unsigned int nparts;
+	struct key_part parts[USDTKIT_TRACE_BY_PARTS];
+	unsigned int size;		/* head and parts: the maps' key size */
+	unsigned int stack_depth;	/* frames of a ustack part */
+	size_t entries;			/* of agg_by, agg_by_hist */
+	unsigned int kinds;		/* bit k: aggregation kind k is keyed */
+	unsigned int need;		/* USDTKIT_TRACE_NEED_* of building it */
+	bool str;			/* some part is a str() */
+};
+
 /* What the request asks for, before the probes are known. */
 struct trace_aggs {
 	unsigned int kinds;		/* bit k: enum usdtkit_trace_agg_kind k */
 	struct agg_arg by, hist, stats;
 	const char *lat_start, *lat_end; /* copies, freed with the trace */
-	unsigned int key_kind;		/* enum usdtkit_trace_key */
+	unsigned int key_kind;		/* enum usdtkit_trace_pair_key */
 	struct agg_arg key;
 	char *filter_text;
 	struct filter_expr *filter;
 	struct usdtkit_trace_cfg *cfgs;	/* one per probe, once prepared */
+	struct trace_key by_key;	/* --count-by, --by */
+};
+
+/* stack.c: the ustacks of a trace, each named once (its frames) while
+ * it is in the maps */
+struct trace_stacks {
+	struct stack_ent *v;		/* open addressing, cap a power of 2 */
+	size_t n, cap;
+	unsigned int gen;		/* of the read under way */
+	struct usdtkit__syms *syms;	/* the symbolizer's tables (NULL:
+					 * none yet) */
 };
 
 /* -c: the command, held before its exec (cmd.c) */
@@ -92,6 +124,7 @@ struct usdtkit_trace {
 
 	struct trace_aggs agg;
 	struct trace_children kids;
+	struct trace_stacks stacks;
 
 	struct trace *skel;
 	/* the skeleton's program this trace loads (load.c); cold_read: it
@@ -190,8 +223,28 @@ int usdtkit__agg_cfg(struct usdtkit_trace *t, const struct probe *p,
 bool usdtkit__agg_fits(const struct usdtkit_trace *t, const struct probe *p,
 		       const struct usdtkit_trace_cfg *c);
 void usdtkit__agg_free(struct usdtkit_trace *t);
-/* bytes of a string key in the maps */
+
+/* key.c: bytes of a string key in the maps */
 unsigned int usdtkit__key_str_bytes(const struct usdtkit_trace *t);
+/* key.c: the kinds of key parts (one table), the trace's key set from
+ * its text (0 or -EINVAL, said) and laid out once str_len is known */
+int usdtkit__key_set(struct usdtkit_trace *t, const char *opt,
+		     const struct usdtkit_trace_key *k, unsigned int depth,
+		     size_t entries);
+void usdtkit__key_layout(struct usdtkit_trace *t);
+/* the arguments part @i of the key reads, of probe @p: 0 or -EINVAL */
+int usdtkit__key_check(struct usdtkit_trace *t, const struct probe *p);
+/* key bytes @kb's part @i into @out (strings pointing into @kb) */
+void usdtkit__key_decode(const struct usdtkit_trace *t, const unsigned char *kb,
+			 unsigned int i, bool is_signed,
+			 struct usdtkit_trace_key_value *out);
+
+/* stack.c: the frames of ustack part @st (depth slots) as names, cached
+ * per distinct stack; a sweep after each read drops those no longer seen */
+int usdtkit__stack_names(struct usdtkit_trace *t, const struct usdtkit_trace_by_stack *st,
+			 const char *const **names, bool *gone);
+void usdtkit__stack_sweep(struct usdtkit_trace *t);
+void usdtkit__stack_free(struct usdtkit_trace *t);
 
 /* children.c: set up before the load (prepare) and before the probes
  * are attached (start); the forks followed; the tracepoints detached */

@@ -141,7 +141,8 @@ static void say_loaded(struct usdtkit_trace *t, const char *log, uint64_t ns)
 	struct bpf_prog_info info = { 0 };
 	uint32_t len = sizeof(info);
 	int fd = bpf_program__fd(t->prog);
-	const char *strs = t->prog == t->skel->progs.usdtkit_trace ? "" :
+	const char *strs = t->prog == t->skel->progs.usdtkit_trace ||
+			   t->prog == t->skel->progs.usdtkit_trace_by ? "" :
 		t->cold_read ? ", strings faulted in at the hit (sleepable)" :
 		", strings not in memory read late";
 
@@ -174,19 +175,23 @@ static int pick_prog(struct usdtkit_trace *t)
 {
 	const struct usdtkit_features *f = usdtkit_features();
 	struct trace *s = t->skel;
+	bool str = s->rodata->features & STR_FEATURES;
+	bool by = s->rodata->features & USDTKIT_TRACE_BY_ANY;
 	bool multi;
 	int err;
 
-	t->prog = s->progs.usdtkit_trace;
-	if (!(s->rodata->features & STR_FEATURES))
+	/* keyed aggregations: usdtkit_trace_by(_str), the same program
+	 * with the keyed code, which the two others leave out */
+	t->prog = by ? (str ? s->progs.usdtkit_trace_by_str : s->progs.usdtkit_trace_by) :
+		str ? s->progs.usdtkit_trace_str : s->progs.usdtkit_trace;
+	if (t->prog == s->progs.usdtkit_trace)
 		return usdtkit_prog_prepare(t->prog, t->mode);
 	err = bpf_program__set_autoload(s->progs.usdtkit_trace, false);
 	if (!err)
-		err = bpf_program__set_autoload(s->progs.usdtkit_trace_str, true);
-	t->prog = s->progs.usdtkit_trace_str;
+		err = bpf_program__set_autoload(t->prog, true);
 	if (!err)
 		err = usdtkit_prog_prepare(t->prog, t->mode);
-	if (err)
+	if (err || !str)
 		return err;
 	multi = bpf_program__expected_attach_type(t->prog) ==
 		UPROBE_MULTI_ATTACH;

@@ -181,256 +181,53 @@ int usdtkit_trace_read_latency(struct usdtkit_trace *t, unsigned int flags,
 	return err;
 }
 
-/* ---- COUNT_BY ---- */
-
-struct by_entry {
-	uint64_t count;
-	struct usdtkit_trace_key_buf *key;	/* whole, zeroed past the map's key */
-	bool late;				/* a KEY_LATE key, read late */
-};
-
-/* by count, highest first; ties by key, so the order is reproducible */
-static int by_cmp(const void *a, const void *b)
-{
-	const struct by_entry *x = a, *y = b;
-	const struct usdtkit_trace_key_buf *kx = x->key, *ky = y->key;
-
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	if (kx->val != ky->val)
-		return kx->val < ky->val ? -1 : 1;
-	if (kx->pad != ky->pad)		/* "ab" before "ab"... */
-		return kx->pad < ky->pad ? -1 : 1;
-	return memcmp(kx->str, ky->str, sizeof(kx->str));
-}
-
-static void by_free(struct by_entry *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i].key);
-	free(v);
-}
-
-/* every key of agg_by (deleted with @reset), its per-CPU counts summed */
-static int by_collect(const struct usdtkit_trace *t, bool reset,
-		      struct by_entry **out, size_t *n)
-{
-	struct bpf_map *m = t->skel->maps.agg_by;
-	size_t ks = bpf_map__key_size(m), cap = 0, i;
-	struct usdtkit_trace_key_buf *key, *prev = NULL, *orphan = NULL;
-	struct by_entry *v = NULL;
-	struct percpu pc = { 0 };
-	int err, c;
-
-	*n = 0;
-	err = percpu_init(&pc, sizeof(uint64_t));
-	while (!err) {
-		key = calloc(1, sizeof(*key) > ks ? sizeof(*key) : ks);
-		if (!key) {
-			err = -ENOMEM;
-			break;
-		}
-		if (bpf_map__get_next_key(m, prev, key, ks)) {
-			free(key);
-			break;
-		}
-		if (*n == cap) {
-			struct by_entry *nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
-
-			if (!nv) {
-				free(key);
-				err = -ENOMEM;
-				break;
-			}
-			v = nv;
-		}
-		free(orphan);
-		orphan = NULL;
-		v[*n] = (struct by_entry){ .key = key };
-		if (!bpf_map__lookup_elem(m, key, ks, pc.buf, 8 * pc.ncpu, 0)) {
-			for (c = 0; c < pc.ncpu; c++)
-				v[*n].count += ((uint64_t *)pc.buf)[c];
-			(*n)++;
-		} else {
-			orphan = key;	/* gone since it was listed: still
-					 * where the walk goes on from */
-		}
-		prev = key;
-	}
-	free(orphan);
-	if (reset)
-		for (i = 0; i < *n; i++)
-			bpf_map__delete_elem(m, v[i].key, ks, 0);
-	free(pc.buf);
-	*out = v;
-	return err;
-}
-
-/*
- * str() keys longer than str_len. The map's key holds a byte more than
- * str_len (agg.c, usdtkit__key_str_bytes()), so such a string is seen:
- * it is cut at str_len, or before a UTF-8 character that the cut would
- * split, and marked (pad = 1). Keys that are the same once cut are then
- * one key, their counts summed: a cut string stands for all the strings
- * that begin with it, never for one of them.
- */
-static bool key_cut(struct usdtkit_trace_key_buf *k, size_t room, size_t max)
-{
-	size_t len = strnlen(k->str, room), at, need;
-
-	if (k->val || len <= max)
-		return false;
-	at = max;
-	/* the last character's first byte, at most 3 bytes back */
-	while (at > 0 && at + 3 > max && ((unsigned char)k->str[at - 1] & 0xc0) == 0x80)
-		at--;
-	if (at > 0) {
-		unsigned char c = (unsigned char)k->str[at - 1];
-
-		need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-		at = at - 1 + need <= max ? max : at - 1;
-	}
-	memset(k->str + at, 0, room - at);
-	k->pad = 1;
-	return true;
-}
-
-static int by_same(const void *a, const void *b)
-{
-	const struct usdtkit_trace_key_buf *kx = ((const struct by_entry *)a)->key,
-					   *ky = ((const struct by_entry *)b)->key;
-
-	if (kx->probe != ky->probe)
-		return kx->probe < ky->probe ? -1 : 1;
-	if (kx->val != ky->val || kx->pad != ky->pad)
-		return kx->val != ky->val ? (kx->val < ky->val ? -1 : 1) :
-		       (kx->pad < ky->pad ? -1 : 1);
-	return memcmp(kx->str, ky->str, sizeof(kx->str));
-}
-
-/*
- * A str() key the kernel could not read (a page not in memory, no
- * sleepable uprobes: USDTKIT_TRACE_KEY_LATE), read now from its process
- * (late.c): it becomes the key of its string, marked late. One that
- * cannot be read any more (the process exited) stays apart, unread.
- */
-static bool key_late(struct by_entry *e, size_t room)
-{
-	struct usdtkit_trace_key_buf *k = e->key;
-	uint64_t addr;
-	int pid = (int)k->pad;
-	long n;
-
-	if (k->val != USDTKIT_TRACE_KEY_LATE)
-		return false;
-	memcpy(&addr, k->str, sizeof(addr));
-	memset(k->str, 0, room);
-	k->pad = 0;
-	n = usdtkit__late_read(pid, addr, k->str, room);
-	if (n < 0) {
-		memset(k->str, 0, room);
-		/* unmapped: a bad pointer, the "<fault>" key */
-		if (n != -ESRCH)
-			k->val = 1;
-		return true;
-	}
-	k->val = 0;
-	e->late = true;
-	return true;
-}
-
-/* str() keys read late, those past str_len cut, and the keys that are
- * then equal merged */
-static void by_cut(const struct usdtkit_trace *t, struct by_entry *v, size_t *n,
-		   size_t room)
-{
-	size_t i, o;
-	bool any = false;
-
-	if (!t->agg.by.str || !*n)
-		return;
-	for (i = 0; i < *n; i++) {
-		any |= key_late(&v[i], room);
-		any |= key_cut(v[i].key, room, t->str_len);
-	}
-	if (!any)
-		return;
-	qsort(v, *n, sizeof(*v), by_same);
-	for (i = 1, o = 0; i < *n; i++) {
-		if (!by_same(&v[o], &v[i])) {
-			v[o].count += v[i].count;
-			v[o].late |= v[i].late;
-			free(v[i].key);
-		} else {
-			v[++o] = v[i];
-		}
-	}
-	*n = o + 1;
-}
-
-/* the rows the caller gets: one allocation, their strings after them */
-static int by_export(const struct usdtkit_trace *t, const struct by_entry *v,
-		     size_t n, size_t room, struct usdtkit_trace_key_count **rows)
-{
-	const struct agg_arg *a = &t->agg.by;
-	size_t bytes = n * sizeof(**rows), i;
-	char *s;
-
-	for (i = 0; a->str && i < n; i++)
-		bytes += strnlen(v[i].key->str, room) + 1;
-	*rows = calloc(1, bytes ? bytes : 1);
-	if (!*rows)
-		return -ENOMEM;
-	s = (char *)(*rows + n);
-	for (i = 0; i < n; i++) {
-		const struct usdtkit_trace_key_buf *k = v[i].key;
-		struct usdtkit_trace_key_count *r = &(*rows)[i];
-		const struct probe *p = k->probe < t->nprobes ? &t->probes[k->probe] : NULL;
-
-		r->probe = k->probe;
-		r->count = v[i].count;
-		r->value = k->val;
-		r->is_signed = !a->str && p && p->pub.args[a->arg].is_signed;
-		r->cut = k->pad;
-		r->late = v[i].late;
-		r->unread = a->str && k->val == USDTKIT_TRACE_KEY_LATE;
-		if (!a->str || k->val)
-			continue;	/* a number, a bad pointer or unread: NULL */
-		r->str_len = strnlen(k->str, room);
-		memcpy(s, k->str, r->str_len);
-		r->str = s;
-		s += r->str_len + 1;
-	}
-	return 0;
-}
+/* ---- COUNT_BY, as it was before keys (by.c has every part) ---- */
 
 int usdtkit_trace_read_keys(struct usdtkit_trace *t, unsigned int flags,
 			    struct usdtkit_trace_key_count **rows, size_t *n)
 {
-	struct by_entry *v = NULL;
-	size_t room, nv = 0;
+	struct usdtkit_trace_by_row *v = NULL;
+	size_t nv = 0, bytes, i;
+	char *s;
 	int err;
 
 	*rows = NULL;
 	*n = 0;
 	if (!loaded(t))
 		return -EINVAL;
-	if (!usdtkit_trace_has_agg(t, USDTKIT_TRACE_AGG_COUNT_BY))
-		return 0;
-	room = bpf_map__key_size(t->skel->maps.agg_by) - 16;
-	err = by_collect(t, flags & USDTKIT_TRACE_READ_RESET, &v, &nv);
-	if (!err) {
-		by_cut(t, v, &nv, room);
-		if (nv)	/* qsort() of NULL is undefined, even of nothing */
-			qsort(v, nv, sizeof(*v), by_cmp);
-		err = by_export(t, v, nv, room, rows);
+	err = usdtkit_trace_read_by(t, USDTKIT_TRACE_AGG_COUNT_BY, flags, &v, &nv);
+	if (err)
+		return err;
+	bytes = nv * sizeof(**rows);
+	for (i = 0; i < nv; i++)
+		bytes += v[i].parts[0].str ? v[i].parts[0].str_len + 1 : 0;
+	*rows = calloc(1, bytes ? bytes : 1);
+	if (!*rows) {
+		usdtkit_trace_by_free(v, nv);
+		return -ENOMEM;
 	}
-	if (!err)
-		*n = nv;
-	by_free(v, nv);
-	return err;
+	s = (char *)(*rows + nv);
+	for (i = 0; i < nv; i++) {
+		const struct usdtkit_trace_key_value *k = &v[i].parts[0];
+		struct usdtkit_trace_key_count *r = &(*rows)[i];
+
+		r->probe = v[i].probe;
+		r->count = v[i].stats.count;
+		r->value = k->value;
+		r->is_signed = k->is_signed;
+		r->cut = k->cut;
+		r->late = k->late;
+		r->unread = k->unread;
+		if (!k->str)
+			continue;
+		r->str_len = k->str_len;
+		memcpy(s, k->str, k->str_len);
+		r->str = s;
+		s += k->str_len + 1;
+	}
+	*n = nv;
+	usdtkit_trace_by_free(v, nv);
+	return 0;
 }
 
 void usdtkit_trace_keys_free(struct usdtkit_trace_key_count *rows, size_t n)

@@ -155,9 +155,50 @@ struct usdtkit_trace_agg_opts {
 	bool str;		/* COUNT_BY: key by the string at argN */
 	const char *start, *end; /* LATENCY: targets, as usdtkit_trace_add() */
 	enum usdtkit_trace_pair pair;	/* LATENCY */
+	/* The key (usdtkit_trace_key_parse()): "comm", "pid,str(arg0)"...
+	 * COUNT_BY counts by it (NULL: by arg, or str, as before); HIST,
+	 * SUM..MAX and LATENCY (taken at START) aggregate per key with it
+	 * (NULL: per probe). One key per trace: every kind keyed agrees.
+	 * Read back with usdtkit_trace_read_by(). */
+	const char *by;
+	unsigned int stack_depth; /* ustack: frames kept, 0: 16, at most 127 */
+	size_t by_keys;		/* entries of the keyed tables (0:
+				 * USDTKIT_TRACE_BY_KEYS); hits past them
+				 * are USDTKIT_TRACE_BY_FULL */
 	size_t :0;
 };
-#define usdtkit_trace_agg_opts__last_field pair
+#define usdtkit_trace_agg_opts__last_field by_keys
+
+/* ---- keys ---- */
+
+/* the parts of a key, at most USDTKIT_TRACE_KEY_PARTS */
+#define USDTKIT_TRACE_KEY_PARTS 3
+/* ustack: frames kept by default, and at most (agg_opts.stack_depth) */
+#define USDTKIT_TRACE_STACK_DEPTH 16
+#define USDTKIT_TRACE_STACK_MAX_FRAMES 127
+
+enum usdtkit_trace_part {
+	USDTKIT_TRACE_PART_ARG = 1,	/* argN's value */
+	USDTKIT_TRACE_PART_STR,		/* str(argN): the string at argN */
+	USDTKIT_TRACE_PART_PID,		/* the process */
+	USDTKIT_TRACE_PART_TID,		/* the thread */
+	USDTKIT_TRACE_PART_COMM,	/* the thread's name (/proc/PID/task/TID/comm) */
+	USDTKIT_TRACE_PART_USTACK,	/* the user stack, with the pid */
+};
+
+struct usdtkit_trace_key {
+	unsigned int nparts;
+	struct {
+		enum usdtkit_trace_part kind;
+		unsigned int arg;	/* ARG, STR */
+	} parts[USDTKIT_TRACE_KEY_PARTS];
+};
+
+/* "argN", "str(argN)", "pid", "tid", "comm" or "ustack", or up to 3 of
+ * them joined by ',' (spaces around each allowed): 0, or -EINVAL */
+USDTKIT_API int usdtkit_trace_key_parse(const char *text, struct usdtkit_trace_key *key);
+/* "arg", "str", "pid", "tid", "comm", "ustack"; "?" */
+USDTKIT_API const char *usdtkit_trace_part_name(enum usdtkit_trace_part kind);
 
 /*
  * Ask for an aggregation. With any, hits are no longer handed to
@@ -306,8 +347,8 @@ enum usdtkit_trace_counter {
 	USDTKIT_TRACE_KEPT = 0,		/* hits the filter kept (all without) */
 	USDTKIT_TRACE_LOST,		/* hits the ring buffer had no room for */
 	USDTKIT_TRACE_DROPPED,		/* hits the filter dropped */
-	USDTKIT_TRACE_BY_FULL,		/* COUNT_BY hits of keys past the first
-					 * USDTKIT_TRACE_BY_KEYS */
+	USDTKIT_TRACE_BY_FULL,		/* keyed hits of keys past the table's
+					 * entries (agg_opts.by_keys) */
 	USDTKIT_TRACE_UNMATCHED,	/* LATENCY ENDs with no START */
 	USDTKIT_TRACE_FORKS,		/* opts.children: forks followed */
 	USDTKIT_TRACE_UNDECIDED,	/* hits the kernel kept because the
@@ -332,6 +373,9 @@ struct usdtkit_trace_stats {
 /* log2 buckets: 0 counts negative values, 1 zero, k + 2 [2^k, 2^(k+1)) */
 #define USDTKIT_TRACE_HIST_SLOTS 66
 
+/* Per probe. A kind asked with a key (agg_opts.by) is kept per key
+ * only: read it with usdtkit_trace_read_by() (read_stats() still counts
+ * a keyed SUM..MAX probe's hits, with no sum, min or max) */
 USDTKIT_API int usdtkit_trace_read_stats(struct usdtkit_trace *t, size_t probe,
 					 unsigned int flags,
 					 struct usdtkit_trace_stats *out);
@@ -344,7 +388,8 @@ USDTKIT_API int usdtkit_trace_read_latency(struct usdtkit_trace *t,
 					   uint64_t buckets[USDTKIT_TRACE_HIST_SLOTS],
 					   uint64_t *unmatched);
 
-/* COUNT_BY keys kept in all (the kernel's table is sized at load) */
+/* keys kept in all by default (the kernel's tables are sized at load:
+ * agg_opts.by_keys); a histogram's entries are its keys' slots */
 #define USDTKIT_TRACE_BY_KEYS 10240
 
 /* One key of COUNT_BY. */
@@ -368,12 +413,71 @@ struct usdtkit_trace_key_count {
 /*
  * Every key of every probe, highest count first, ties by key (so the
  * order is reproducible). *@rows is freed with usdtkit_trace_keys_free().
+ * With a key of other parts (agg_opts.by), a row is its first part: PID
+ * and TID as value, COMM as str, USTACK as its pid; usdtkit_trace_read_by()
+ * has them all.
  */
 USDTKIT_API int usdtkit_trace_read_keys(struct usdtkit_trace *t, unsigned int flags,
 					struct usdtkit_trace_key_count **rows,
 					size_t *n);
 USDTKIT_API void usdtkit_trace_keys_free(struct usdtkit_trace_key_count *rows,
 					 size_t n);
+
+/* ---- keyed aggregations (agg_opts.by) ---- */
+
+/* One part of a key, as read back. */
+struct usdtkit_trace_key_value {
+	enum usdtkit_trace_part kind;
+	unsigned int arg;	/* ARG, STR */
+	uint64_t value;		/* ARG (signed as is_signed), PID, TID;
+				 * USTACK: the pid */
+	bool is_signed;
+	/* STR, COMM: str_len bytes, NUL-terminated too; NULL for STR: a
+	 * bad pointer, or unread (below). Raw bytes: escape them to show */
+	const char *str;
+	size_t str_len;
+	bool cut, late, unread;	/* STR: as usdtkit_trace_key_count's */
+	/* USTACK: its frames, innermost first, each "symbol+0xoff (object)"
+	 * or "0x..." when nothing names the address; ips the addresses */
+	const char *const *frames;
+	const uint64_t *ips;
+	size_t nframes;
+	int stack_err;		/* bpf_get_stack()'s -errno: no frames */
+	bool stack_gone;	/* the process was gone before its stack
+				 * could be named: raw addresses */
+};
+
+/* One key of a keyed aggregation, with what was counted under it. */
+struct usdtkit_trace_by_row {
+	size_t probe;		/* its probe; usdtkit_trace_probe_count():
+				 * the LATENCY */
+	unsigned int nparts;
+	struct usdtkit_trace_key_value parts[USDTKIT_TRACE_KEY_PARTS];
+	/* COUNT_BY, SUM..MAX: hits (count), and of SUM..MAX's argument
+	 * sum, min, max; LATENCY: in ns. HIST: count is the histogram's */
+	struct usdtkit_trace_stats stats;
+	const uint64_t *hist;	/* HIST, LATENCY: USDTKIT_TRACE_HIST_SLOTS
+				 * buckets; else NULL */
+};
+
+/*
+ * Every key of aggregation @kind (COUNT_BY, HIST, SUM..MAX or LATENCY
+ * asked with a key), in --top's order: the highest first of the count
+ * (COUNT_BY, HIST: its hits, LATENCY), the sum, the average, the
+ * smallest or the largest value (SUM..MAX); ties by key. COUNT_BY and
+ * SUM..MAX share their table: RESET one, and the others read it reset.
+ * A ustack is named once per distinct stack, kept across reads while it
+ * is in the table. *@rows is freed with usdtkit_trace_by_free().
+ * 0 (no rows: @kind is not keyed) or a negative errno.
+ */
+USDTKIT_API int usdtkit_trace_read_by(struct usdtkit_trace *t,
+				      enum usdtkit_trace_agg_kind kind,
+				      unsigned int flags,
+				      struct usdtkit_trace_by_row **rows, size_t *n);
+USDTKIT_API void usdtkit_trace_by_free(struct usdtkit_trace_by_row *rows, size_t n);
+/* the key of the trace's keyed aggregations (nparts 0: none) */
+USDTKIT_API int usdtkit_trace_by_key(const struct usdtkit_trace *t,
+				     struct usdtkit_trace_key *key);
 
 /* ---- the command ---- */
 

@@ -299,6 +299,22 @@ def test_trace_agg():
         aggs = sorted(set(o["agg"] for o in objs))
         check(aggs == ["avg", "count_by", "counts", "hist", "latency", "max",
                        "min", "sum"], "%s: %r" % (what, aggs))
+        # since 1.2: every aggregation by a key of three parts, and the
+        # kinds of key alone (ustack's frames, comm's text)
+        key = "str(arg3),pid,arg0"
+        for opts in (["--counts", "--sum", "arg0", "--avg", "arg0", "--min", "arg0",
+                      "--max", "arg0", "--hist", "arg1", "--count-by", key, "--by", key],
+                     ["--latency", ARGS.demo + ":demo:request", ARGS.demo + ":demo:tick",
+                      "--by", "str(arg3),tid"],
+                     ["--count-by", "ustack"], ["--count-by", "comm,tid"],
+                     ["--hist", "arg1", "--by", "comm"]):
+            out = run(["trace", "-q", mode, "-c", ARGS.demo + " -n 40 -i 0"] + opts +
+                      [ARGS.demo + ":demo:request"])
+            out = "\n".join(l for l in out.splitlines() if not l.startswith("demo:"))
+            objs = validate("trace-agg", lines(out, what + " by"), what + " " + opts[-1],
+                            u64_strings=mode != "--json")
+            check(all("top" in o for o in objs if o["agg"] != "counts"),
+                  "%s by: %r" % (what, objs))
 
 
 def test_features():
@@ -350,7 +366,7 @@ def test_schemas():
         Draft202012Validator.check_schema(load(s))
         check(load(s)["properties"]["schema"]["const"] ==
               "usdtkit-%s/%s" % (s, {"trace": "1.2", "features": "1.2",
-                                     "trace-agg": "1.1"}.get(s, "1.0")),
+                                     "trace-agg": "1.2"}.get(s, "1.0")),
               "%s: schema const" % s)
     check(load("parse")["$defs"]["arg"] == load("list")["$defs"]["arg"] and
           load("parse")["$defs"]["reg"] == load("list")["$defs"]["reg"],
@@ -366,20 +382,20 @@ def test_schemas():
         "features": lines(run(["features", "--json"]), "features"),
         # one of each aggregation (tests/cli/cli_trace_agg.sh checks them live)
         "trace-agg": [
-            {"schema": "usdtkit-trace-agg/1.1", "agg": "counts", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.2", "agg": "counts", "provider": "p",
              "name": "n", "path": "/x", "count": 3},
-            {"schema": "usdtkit-trace-agg/1.1", "agg": "avg", "interval": 2,
+            {"schema": "usdtkit-trace-agg/1.2", "agg": "avg", "interval": 2,
              "provider": "p", "name": "n", "arg": 0, "count": 2, "value": 1.5},
-            {"schema": "usdtkit-trace-agg/1.1", "agg": "min", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.2", "agg": "min", "provider": "p",
              "name": "n", "arg": 11, "count": 2, "value": -7},
-            {"schema": "usdtkit-trace-agg/1.1", "agg": "hist", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.2", "agg": "hist", "provider": "p",
              "name": "n", "arg": 1, "count": 3, "buckets": [
                  {"min": -2 ** 63, "max": -1, "count": 1},
                  {"min": 2 ** 63, "max": 2 ** 64 - 1, "count": 2}]},
-            {"schema": "usdtkit-trace-agg/1.1", "agg": "count_by", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.2", "agg": "count_by", "provider": "p",
              "name": "n", "by": "str(arg3)", "keys": 3,
              "top": [{"key": "a", "count": 2}, {"key": None, "count": 1}]},
-            {"schema": "usdtkit-trace-agg/1.1", "agg": "latency", "start": "a:b:c",
+            {"schema": "usdtkit-trace-agg/1.2", "agg": "latency", "start": "a:b:c",
              "end": "a:b:d", "key": "tid", "count": 1, "unmatched": 0,
              "min_ns": 5, "avg_ns": 5.0, "max_ns": 5,
              "buckets": [{"min": 4, "max": 7, "count": 1}]},

@@ -163,6 +163,19 @@ expect library "$work/library.out" "$(seq 0 6 | sed 's/$/ 1/')"
 cb glob "$work/build-clang/count_by" -c "$fx" 'tl:[be]*' arg0
 expect glob "$work/glob.out" "$(for p in begin end; do seq 0 4 | sed "s/^/tl:$p /; s/\$/ 1/"; done)"
 
+# hist_by: tl:name(s, i)'s i per string: alpha i = 0, 3, ..., 27
+timeout 120 "$work/build-gcc/hist_by" -c "$fx" tl:name arg1 'str(arg0)' \
+	>"$work/hist.out" 2>"$work/hist.err" && rc=0 || rc=$?
+want="@[alpha]: 10 values
+[0]            1
+[2, 4)            1
+[4, 8)            1
+[8, 16)            3
+[16, 32)            4"
+if [ "$rc" -eq 0 ] && [ "$(grep -A5 '^@\[alpha\]' "$work/hist.out" | sed 's/  */ /g')" = \
+	"$(echo "$want" | sed 's/  */ /g')" ] && grep -q '^@\[gamma\]: 10 values$' "$work/hist.out"
+then ok; else bad "hist_by: exit $rc:"; cat "$work/hist.out" "$work/hist.err"; fi
+
 # -p: fx_tlib fires once a line comes, then exits, which ends count_by
 mkfifo "$work/go"
 "$fx" wait <"$work/go" &

@@ -142,15 +142,32 @@ struct {
 	__type(value, unsigned long long);
 } agg_hist SEC(".maps");
 
-/* key: struct usdtkit_trace_key_buf cut to the size the engine set */
+/*
+ * The keyed aggregations. key: a struct usdtkit_trace_by_head and the
+ * key's parts (trace_event.h), cut to the bytes the key uses (the engine
+ * sets the key size and the entries, --by-keys). agg_by: the hits, sum,
+ * min and max of a key; agg_by_hist: one entry per key and log2 slot
+ * that has hits, as bpftrace keeps hist() (a key's empty slots cost
+ * nothing).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, USDTKIT_TRACE_BY_KEYS);
+	__uint(key_size, 16);
+	/* no BTF type: the engine sets the key size, which BTF would not match */
+	__uint(value_size, sizeof(struct usdtkit_trace_agg_stats));
+} agg_by SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, USDTKIT_TRACE_BY_KEYS);
 	__uint(key_size, 16);
 	__uint(value_size, 8);
-} agg_by SEC(".maps");
+} agg_by_hist SEC(".maps");
 
-/* key: the key_buf from its val on; a START nobody ends is evicted */
+/* key: the key_buf from its val on; value: the START's time, and with
+ * --by its key (struct by_scratch from ts on); a START nobody ends is
+ * evicted */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
@@ -219,6 +236,20 @@ struct {
 	__type(value, struct usdtkit_trace_key_buf);
 } scratch_key SEC(".maps");
 
+/* the key of a keyed aggregation, built here (per CPU, as scratch_key);
+ * ts first, so that a latency's START stores {ts, key} in one piece */
+struct by_scratch {
+	unsigned long long ts;
+	unsigned char key[USDTKIT_TRACE_BY_KEY_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct by_scratch);
+} scratch_by SEC(".maps");
+
 /*
  * --str, set by the engine before the load. They are .rodata: the verifier
  * sees them as constants, so the record size passed to
@@ -236,6 +267,18 @@ const volatile unsigned short str_off[USDTKIT_BPF_MAX_ARGS];
 const volatile unsigned int str_size;
 const volatile unsigned int key_str;
 const volatile unsigned int lat_slot;
+
+/*
+ * The key of the keyed aggregations (one per trace), set by the engine:
+ * part i is of kind by_kind[i] (USDTKIT_TRACE_BY_*, NONE past the last),
+ * reads argument by_arg[i], and lies at byte by_off[i] of the key.
+ * Load-time constants: the verifier walks only the kinds used.
+ * stack_depth: the frames of a ustack part.
+ */
+const volatile unsigned char by_kind[USDTKIT_TRACE_BY_PARTS];
+const volatile unsigned char by_arg[USDTKIT_TRACE_BY_PARTS];
+const volatile unsigned short by_off[USDTKIT_TRACE_BY_PARTS];
+const volatile unsigned int stack_depth = USDTKIT_TRACE_STACK_DEFAULT;
 
 static __always_inline void count(int which)
 {
@@ -431,17 +474,64 @@ static __always_inline void stats_add(unsigned int slot, unsigned long long v,
 	}
 }
 
-/* The key of --count-by and --key into k: its val, or its string (cut
- * and zero-padded to key_str bytes: the hash compares them all). */
-static __always_inline void zero_key_str(struct usdtkit_trace_key_buf *k)
+/* feature @f is in this command and in @cfg */
+static __always_inline int uses(const struct usdtkit_trace_cfg *cfg,
+				unsigned int f)
+{
+	return features & f & cfg->flags;
+}
+
+/* The key of --key into k: its val, or its string (cut and zero-padded
+ * to key_str bytes: the hash compares them all). */
+static __always_inline void zero_key_str(char *str)
 {
 	unsigned int i;
 
 	for (i = 0; i < USDTKIT_TRACE_KEY_STR_MAX / 8; i++) {
 		if (i >= key_str / 8)
 			break;
-		((unsigned long long *)k->str)[i] = 0;
+		((unsigned long long *)str)[i] = 0;
 	}
+}
+
+/* the string at @v into @str (key_str bytes), *@val 0; a bad pointer:
+ * *@val 1; one the engine may read late: KEY_LATE, the process in *@pid
+ * and the address in str */
+static __always_inline void read_key_str(unsigned long long *val, unsigned int *pid,
+					 char *str, unsigned long long v,
+					 const int cold)
+{
+	if (!(features & USDTKIT_TRACE_F_KEY_STR))
+		return;
+	if (!cold) {
+		zero_key_str(str);
+		if (key_str > 1 && key_str <= USDTKIT_TRACE_KEY_STR_MAX &&
+		    bpf_probe_read_user_str(str, key_str, (const void *)(unsigned long)v) < 0)
+			*val = 1;	/* a bad pointer: its own key, "<fault>" */
+		return;
+	}
+	zero_key_str(str);
+	if (key_str <= 1 || key_str > USDTKIT_TRACE_KEY_STR_MAX ||
+	    bpf_probe_read_user_str(str, key_str, (const void *)(unsigned long)v) >= 0)
+		return;
+	if (cold_read && !fault_in(v, key_str)) {
+		/* zeroed again: while this thread slept in the fault, another
+		 * one on this CPU may have used the buffer */
+		zero_key_str(str);
+		if (bpf_probe_read_user_str(str, key_str,
+					    (const void *)(unsigned long)v) >= 0)
+			return;
+	}
+	if (may_read_late(v)) {
+		/* the engine reads the string late: the process in pid, the
+		 * address in str (trace/late.c) */
+		*val = USDTKIT_TRACE_KEY_LATE;
+		/* not h->pid: a count does not ask for it */
+		*pid = bpf_get_current_pid_tgid() >> 32;
+		((unsigned long long *)str)[0] = v;
+		return;
+	}
+	*val = 1;
 }
 
 static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
@@ -450,7 +540,6 @@ static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
 				     const int cold)
 {
 	unsigned long long v = arg_at(h, arg);
-	unsigned int i;
 
 	k->pad = 0;
 	switch (kind) {
@@ -465,63 +554,182 @@ static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
 		return;
 	}
 	k->val = 0;
-	if (!(features & USDTKIT_TRACE_F_KEY_STR))
+	read_key_str(&k->val, &k->pad, k->str, v, cold);
+}
+
+/* ---- the keyed aggregations (--count-by, --by) ---- */
+
+/* part @i of the key into @k: the by_* constants say which and where,
+ * so the verifier walks the one kind of each part */
+static __always_inline void by_part(struct pt_regs *ctx, unsigned char *k,
+				    unsigned int i, const struct usdtkit_filter_hit *h,
+				    const int cold)
+{
+	unsigned int off = by_off[i], room = USDTKIT_TRACE_BY_KEY_MAX;
+	struct usdtkit_trace_by_stack *st;
+	struct usdtkit_trace_by_str *bs;
+	long n;
+
+	switch (by_kind[i]) {
+	case USDTKIT_TRACE_BY_ARG:
+		if (off <= room - 8)
+			*(unsigned long long *)(k + off) = arg_at(h, by_arg[i]);
 		return;
-	if (!cold) {
-		for (i = 0; i < USDTKIT_TRACE_KEY_STR_MAX / 8; i++) {
-			if (i >= key_str / 8)
-				break;
-			((unsigned long long *)k->str)[i] = 0;
-		}
-		if (key_str > 1 && key_str <= USDTKIT_TRACE_KEY_STR_MAX &&
-		    bpf_probe_read_user_str(k->str, key_str, (const void *)(unsigned long)v) < 0)
-			k->val = 1;	/* a bad pointer: its own key, "<fault>" */
+	case USDTKIT_TRACE_BY_PID:
+		if (off <= room - 8)
+			*(unsigned long long *)(k + off) = h->pid;
 		return;
-	}
-	zero_key_str(k);
-	if (key_str <= 1 || key_str > USDTKIT_TRACE_KEY_STR_MAX ||
-	    bpf_probe_read_user_str(k->str, key_str, (const void *)(unsigned long)v) >= 0)
+	case USDTKIT_TRACE_BY_TID:
+		if (off <= room - 8)
+			*(unsigned long long *)(k + off) = h->tid;
 		return;
-	if (cold_read && !fault_in(v, key_str)) {
-		/* zeroed again: while this thread slept in the fault, another
-		 * one on this CPU may have used the buffer */
-		zero_key_str(k);
-		if (bpf_probe_read_user_str(k->str, key_str,
-					    (const void *)(unsigned long)v) >= 0)
+	case USDTKIT_TRACE_BY_COMM:
+		/* the helper zero-pads the 16 bytes: equal names, equal keys */
+		if (off <= room - 16)
+			bpf_get_current_comm(k + off, 16);
+		return;
+	case USDTKIT_TRACE_BY_STR:
+		if (off > room - 16 - USDTKIT_TRACE_KEY_STR_MAX)
 			return;
-	}
-	if (may_read_late(v)) {
-		/* the engine reads the string late: the process in pad, the
-		 * address in str (trace/late.c) */
-		k->val = USDTKIT_TRACE_KEY_LATE;
-		/* not h->pid: a count does not ask for it */
-		k->pad = bpf_get_current_pid_tgid() >> 32;
-		((unsigned long long *)k->str)[0] = v;
+		bs = (void *)(k + off);
+		bs->val = 0;
+		bs->pid = bs->pad = 0;
+		read_key_str(&bs->val, &bs->pid, bs->str, arg_at(h, by_arg[i]), cold);
+		return;
+	case USDTKIT_TRACE_BY_USTACK:
+		if (off > room - 8 - USDTKIT_TRACE_STACK_MAX * 8 ||
+		    !stack_depth || stack_depth > USDTKIT_TRACE_STACK_MAX)
+			return;
+		st = (void *)(k + off);
+		st->pid = h->pid;
+		/* zero past the frames written, or all of it on an error */
+		n = bpf_get_stack(ctx, st->ip, stack_depth * 8, BPF_F_USER_STACK);
+		st->n = n < 0 ? (int)n : (int)((unsigned long)n >> 3);
 		return;
 	}
-	k->val = 1;
 }
 
 /*
- * Per CPU, as every count here: the 32-bit JITs of 6.1 (arm, x86) have no
- * atomic add, and a kernel with the JIT on then refuses the program.
+ * The value of key @k in keyed map @m, created zero if it is new (by
+ * this CPU or, at the same moment, by another: then that one's); NULL
+ * when the table is full, counted BY_FULL.
  */
-static __always_inline void count_by(const struct usdtkit_trace_cfg *cfg,
-				     unsigned int probe, struct scratch *s,
-				     struct usdtkit_trace_key_buf *key, const int cold)
+static __always_inline void *by_value(void *m, const void *k, const void *zero)
 {
-	unsigned long long one = 1, *c;
+	void *v = bpf_map_lookup_elem(m, k);
 
-	make_key(key, &s->hit, cfg->by_str ? USDTKIT_TRACE_KEY_STR :
-		 USDTKIT_TRACE_KEY_ARG, cfg->by_arg, cold);
-	key->probe = probe;
-	c = bpf_map_lookup_elem(&agg_by, key);
-	if (c) {
+	if (v)
+		return v;
+	bpf_map_update_elem(m, k, zero, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(m, k);
+	if (!v)
+		count(USDTKIT_TRACE_C_BY_FULL);
+	return v;
+}
+
+/* agg_by[@k]: one hit more, and @v in its sum, min and max when
+ * @with_value */
+static __always_inline void by_stats(const void *k, unsigned long long v,
+				     int with_value, int is_signed)
+{
+	struct usdtkit_trace_agg_stats zero = { 0 }, *s;
+
+	s = by_value(&agg_by, k, &zero);
+	if (!s)
+		return;
+	s->n++;
+	if (!with_value)
+		return;
+	s->sum += v;
+	if (s->n == 1) {
+		s->min = s->max = v;
+	} else if (is_signed) {
+		if ((long long)v < (long long)s->min)
+			s->min = v;
+		if ((long long)v > (long long)s->max)
+			s->max = v;
+	} else {
+		if (v < s->min)
+			s->min = v;
+		if (v > s->max)
+			s->max = v;
+	}
+}
+
+/* agg_by_hist[{@k's probe, the slot of @v, @k's parts}]++ */
+static __always_inline void by_hist(struct usdtkit_trace_by_head *k,
+				    unsigned long long v, int is_signed)
+{
+	unsigned long long zero = 0, *c;
+
+	k->slot = hist_slot(v, is_signed);
+	c = by_value(&agg_by_hist, k, &zero);
+	if (c)
 		(*c)++;
+	k->slot = 0;
+}
+
+/* a keyed latency's END: its START's time and key, looked up by the
+ * pair (--key) */
+static __always_inline void by_lat_end(const struct usdtkit_trace_cfg *cfg,
+				       struct scratch *s,
+				       struct usdtkit_trace_key_buf *pair,
+				       unsigned long long ts, const int cold)
+{
+	struct by_scratch *v;
+	struct usdtkit_trace_by_head *k;
+	unsigned long long d;
+
+	make_key(pair, &s->hit, cfg->key_kind, cfg->key_arg, cold);
+	v = bpf_map_lookup_elem(&lat_start, &pair->val);
+	if (!v) {
+		count(USDTKIT_TRACE_C_UNMATCHED);
 		return;
 	}
-	if (bpf_map_update_elem(&agg_by, key, &one, BPF_NOEXIST))
-		count(USDTKIT_TRACE_C_BY_FULL);
+	d = ts - v->ts;
+	k = (void *)v->key;
+	k->probe = lat_slot;
+	k->slot = 0;
+	by_stats(k, d, 1, 0);
+	by_hist(k, d, 0);
+	bpf_map_delete_elem(&lat_start, &pair->val);
+}
+
+/* one hit of a probe with a keyed aggregation */
+static __always_inline void by_hit(struct pt_regs *ctx,
+				   const struct usdtkit_trace_cfg *cfg,
+				   unsigned int probe, struct scratch *s,
+				   struct usdtkit_trace_key_buf *pair,
+				   unsigned long long ts, const int cold)
+{
+	struct usdtkit_trace_by_head *k;
+	struct by_scratch *b;
+	unsigned int i;
+	int zero = 0;
+
+	if (uses(cfg, USDTKIT_TRACE_BY_LAT_END))
+		by_lat_end(cfg, s, pair, ts, cold);
+	if (!uses(cfg, USDTKIT_TRACE_BY_ANY & ~USDTKIT_TRACE_BY_LAT_END))
+		return;
+	b = bpf_map_lookup_elem(&scratch_by, &zero);
+	if (!b)
+		return;
+#pragma unroll
+	for (i = 0; i < USDTKIT_TRACE_BY_PARTS; i++)
+		by_part(ctx, b->key, i, &s->hit, cold);
+	k = (void *)b->key;
+	k->probe = probe;
+	k->slot = 0;
+	if (uses(cfg, USDTKIT_TRACE_COUNT_BY | USDTKIT_TRACE_BY_STATS))
+		by_stats(k, arg_at(&s->hit, cfg->stats_arg),
+			 uses(cfg, USDTKIT_TRACE_BY_STATS), cfg->stats_signed);
+	if (uses(cfg, USDTKIT_TRACE_BY_HIST))
+		by_hist(k, arg_at(&s->hit, cfg->hist_arg), cfg->hist_signed);
+	if (uses(cfg, USDTKIT_TRACE_BY_LAT_START)) {
+		make_key(pair, &s->hit, cfg->key_kind, cfg->key_arg, cold);
+		b->ts = ts;
+		bpf_map_update_elem(&lat_start, &pair->val, &b->ts, BPF_ANY);
+	}
 }
 
 static __always_inline void latency(const struct usdtkit_trace_cfg *cfg,
@@ -547,13 +755,6 @@ static __always_inline void latency(const struct usdtkit_trace_cfg *cfg,
 	stats_add(lat_slot, d, 1, 0);
 }
 
-/* feature @f is in this command and in @cfg */
-static __always_inline int uses(const struct usdtkit_trace_cfg *cfg,
-				unsigned int f)
-{
-	return features & f & cfg->flags;
-}
-
 /* a probe without configuration (the attach tests' programs): print
  * every hit */
 static const struct usdtkit_trace_cfg cfg_emit = {
@@ -564,7 +765,8 @@ static const struct usdtkit_trace_cfg cfg_emit = {
 /* one hit -> its filter, then its event or aggregations, in @s */
 static __always_inline void trace_hit_in(struct pt_regs *ctx,
 					 const struct usdtkit_bpf_spec *spec,
-					 struct scratch *s, const int cold)
+					 struct scratch *s, const int cold,
+					 const int by)
 {
 	const struct usdtkit_trace_cfg *cfg = &cfg_emit;
 	struct usdtkit_trace_key_buf *key;
@@ -624,21 +826,28 @@ static __always_inline void trace_hit_in(struct pt_regs *ctx,
 	if (uses(cfg, USDTKIT_TRACE_HIST))
 		hist_add(probe, arg_at(&s->hit, cfg->hist_arg),
 			 cfg->hist_signed);
-	if (!uses(cfg, USDTKIT_TRACE_COUNT_BY | USDTKIT_TRACE_LAT_START |
+	if (!uses(cfg, USDTKIT_TRACE_BY_ANY | USDTKIT_TRACE_LAT_START |
 		  USDTKIT_TRACE_LAT_END))
 		return;
 	key = bpf_map_lookup_elem(&scratch_key, &zero);
 	if (!key)
 		return;
-	if (uses(cfg, USDTKIT_TRACE_COUNT_BY))
-		count_by(cfg, probe, s, key, cold);
+	if (uses(cfg, USDTKIT_TRACE_BY_ANY)) {
+		if (by)
+			by_hit(ctx, cfg, probe, s, key, ts, cold);
+		else	/* not reached: the engine loads usdtkit_trace_by
+			 * for keys. There so that this program compiles as
+			 * before keys (tests/trace_verifier_insns.sh) */
+			count(USDTKIT_TRACE_C_BY_FULL);
+	}
 	if (uses(cfg, USDTKIT_TRACE_LAT_START | USDTKIT_TRACE_LAT_END))
 		latency(cfg, s, key, ts, cold);
 }
 
 /* one hit, in this thread's scratch value; also the body of test
  * programs that include this file (tests/attach/) */
-static __always_inline int trace_hit_as(struct pt_regs *ctx, const int cold)
+static __always_inline int trace_hit_as(struct pt_regs *ctx, const int cold,
+					const int by)
 {
 	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
 	unsigned int tid;
@@ -668,13 +877,13 @@ static __always_inline int trace_hit_as(struct pt_regs *ctx, const int cold)
 			return 0;
 		}
 	}
-	trace_hit_in(ctx, spec, s, cold);
+	trace_hit_in(ctx, spec, s, cold, by);
 	return 0;
 }
 
 static __always_inline int trace_hit(struct pt_regs *ctx)
 {
-	return trace_hit_as(ctx, 0);
+	return trace_hit_as(ctx, 0, 0);
 }
 
 SEC("usdtkit")
@@ -687,5 +896,24 @@ int usdtkit_trace(struct pt_regs *ctx)
 SEC("?usdtkit")
 int usdtkit_trace_str(struct pt_regs *ctx)
 {
-	return trace_hit_as(ctx, 1);
+	return trace_hit_as(ctx, 1, 0);
+}
+
+/*
+ * For traces with a keyed aggregation (--count-by, --by), without and
+ * with strings. Programs of their own, so that the two above compile
+ * as they did before keys: the keyed code, inlined into them, changed
+ * the compiler's register allocation of the whole program and with it
+ * the instructions every trace verifies.
+ */
+SEC("?usdtkit")
+int usdtkit_trace_by(struct pt_regs *ctx)
+{
+	return trace_hit_as(ctx, 0, 1);
+}
+
+SEC("?usdtkit")
+int usdtkit_trace_by_str(struct pt_regs *ctx)
+{
+	return trace_hit_as(ctx, 1, 1);
 }

@@ -29,7 +29,8 @@ struct usdtkit_trace_event {
 
 #define USDTKIT_TRACE_SIGNED	0x80
 
-/* --count-by keys kept (agg_by's size; the public header says it too) */
+/* keys kept by default (agg_by's and agg_by_hist's entries; the public
+ * header says it too; usdtkit_trace_agg_opts.by_keys sizes them) */
 #define USDTKIT_TRACE_BY_KEYS 10240
 
 /* bytes of a string key (--count-by str(argN), --key str(argN)) */
@@ -55,7 +56,8 @@ enum {
 	USDTKIT_TRACE_C_KEPT,		/* hits kept (all, without a filter) */
 	USDTKIT_TRACE_C_LOST,		/* events the ring buffer had no room for */
 	USDTKIT_TRACE_C_DROPPED,	/* hits the filter dropped */
-	USDTKIT_TRACE_C_BY_FULL,	/* --count-by keys lost: agg_by full */
+	USDTKIT_TRACE_C_BY_FULL,	/* keyed hits lost: agg_by or
+					 * agg_by_hist full */
 	USDTKIT_TRACE_C_UNMATCHED,	/* latency ENDs with no START */
 	USDTKIT_TRACE_C_UNDECIDED,	/* hits kept: the filter could not
 					 * read a string (EV_UNDECIDED) */
@@ -70,11 +72,24 @@ enum {
  */
 #define USDTKIT_TRACE_EMIT	0x01	/* send the hit to the ring buffer */
 #define USDTKIT_TRACE_COUNTS	0x02	/* agg_stats[probe].n++ */
-#define USDTKIT_TRACE_COUNT_BY	0x04	/* agg_by[{probe, key}]++ */
+#define USDTKIT_TRACE_COUNT_BY	0x04	/* agg_by[{probe, 0, key}].n++ */
 #define USDTKIT_TRACE_HIST	0x08	/* agg_hist[probe][log2 bucket]++ */
 #define USDTKIT_TRACE_STATS	0x10	/* agg_stats[probe]: sum, min, max */
 #define USDTKIT_TRACE_LAT_START	0x20	/* lat_start[key] = now */
 #define USDTKIT_TRACE_LAT_END	0x40	/* latency since lat_start[key] */
+/*
+ * The keyed kinds (--by KEY): bits of their own, so that a probe that
+ * aggregates by no key takes the paths it always did, instruction for
+ * instruction. The key is the program's by_* constants (one per trace).
+ */
+#define USDTKIT_TRACE_BY_STATS	0x80	/* agg_by[{probe, 0, key}]: n, sum.. */
+#define USDTKIT_TRACE_BY_HIST	0x1000	/* agg_by_hist[{probe, slot, key}]++ */
+#define USDTKIT_TRACE_BY_LAT_START 0x2000 /* lat_start[pair] = {now, key} */
+#define USDTKIT_TRACE_BY_LAT_END 0x4000	/* agg_by and agg_by_hist[{lat_slot,
+					 * .., the START's key}] */
+#define USDTKIT_TRACE_BY_ANY	(USDTKIT_TRACE_COUNT_BY | USDTKIT_TRACE_BY_STATS | \
+				 USDTKIT_TRACE_BY_HIST | USDTKIT_TRACE_BY_LAT_START | \
+				 USDTKIT_TRACE_BY_LAT_END)
 
 /*
  * The program's .rodata `features`: the union of the flags above over
@@ -85,14 +100,14 @@ enum {
 #define USDTKIT_TRACE_F_FILTER_STR 0x200 /* ... comparing a str(argN) */
 #define USDTKIT_TRACE_F_STR	0x400	/* --str: string slots in events */
 #define USDTKIT_TRACE_F_KEY_STR	0x800	/* a str(argN) key */
-#define USDTKIT_TRACE_F_ALL	0xfff
+#define USDTKIT_TRACE_F_ALL	0x7fff
 
 #define USDTKIT_TRACE_NEED_TIME	0x01	/* bpf_ktime_get_ns() */
 #define USDTKIT_TRACE_NEED_ID	0x02	/* bpf_get_current_pid_tgid() */
 #define USDTKIT_TRACE_NEED_FILTER_ID 0x04 /* that, before the filter */
 
 /* usdtkit_trace_cfg.key_kind: the latency pair's key */
-enum usdtkit_trace_key {
+enum usdtkit_trace_pair_key {
 	USDTKIT_TRACE_KEY_TID = 0,
 	USDTKIT_TRACE_KEY_PID,
 	USDTKIT_TRACE_KEY_ARG,
@@ -102,7 +117,8 @@ enum usdtkit_trace_key {
 struct usdtkit_trace_cfg {
 	unsigned int flags;		/* USDTKIT_TRACE_* */
 	unsigned int arg_mask;		/* bit n: argument n is read */
-	unsigned char by_arg, by_str;	/* --count-by argN | str(argN) */
+	unsigned char by_arg, by_str;	/* unused: the key is the program's
+					 * by_* constants, one per trace */
 	unsigned char hist_arg, stats_arg;
 	unsigned char key_kind, key_arg; /* --latency --key */
 	unsigned char hist_signed, stats_signed;
@@ -127,7 +143,7 @@ struct usdtkit_trace_agg_stats {
 };
 
 /*
- * agg_by's key, and lat_start's after its first 8 bytes: a string key
+ * lat_start's key after its first 8 bytes (--key): a string key
  * (str(argN)) is cut at the map's key size and zero-padded; the engine sets
  * the key size, so an integer key costs no string bytes.
  */
@@ -142,5 +158,55 @@ struct usdtkit_trace_key_buf {
 	unsigned long long val;
 	char str[USDTKIT_TRACE_KEY_STR_MAX];
 };
+
+/*
+ * The keys of the keyed aggregations (agg_by, agg_by_hist): a head, then
+ * up to USDTKIT_TRACE_BY_PARTS parts at the offsets the engine chose
+ * (the program's by_off[]), each laid out as its kind says below; the
+ * engine sets the maps' key size to the bytes the key uses, so only those
+ * are hashed. Offsets and sizes are multiples of 8.
+ */
+#define USDTKIT_TRACE_BY_PARTS	3
+
+enum usdtkit_trace_by_kind {
+	USDTKIT_TRACE_BY_NONE = 0,
+	USDTKIT_TRACE_BY_ARG,		/* u64: argN */
+	USDTKIT_TRACE_BY_STR,		/* struct usdtkit_trace_by_str */
+	USDTKIT_TRACE_BY_PID,		/* u64: the pid (tgid) */
+	USDTKIT_TRACE_BY_TID,		/* u64: the tid */
+	USDTKIT_TRACE_BY_COMM,		/* char[16]: bpf_get_current_comm() */
+	USDTKIT_TRACE_BY_USTACK,	/* struct usdtkit_trace_by_stack */
+	USDTKIT_TRACE_BY_NR
+};
+
+struct usdtkit_trace_by_head {
+	unsigned int probe;		/* lat_slot: the latency */
+	unsigned int slot;		/* agg_by_hist: the log2 slot; else 0 */
+};
+
+/* str(argN): val as key_buf.val (0: the string, 1: a bad pointer,
+ * KEY_LATE: read late, str[0..8] the address and pid the process) */
+struct usdtkit_trace_by_str {
+	unsigned long long val;
+	unsigned int pid, pad;
+	char str[];			/* key_str bytes, zero-padded */
+};
+
+/* ustack: the frames bpf_get_stack() wrote, zero past them (it zeroes
+ * the rest of its buffer), so equal stacks are equal keys; with the pid,
+ * since addresses mean something in one process only */
+struct usdtkit_trace_by_stack {
+	unsigned int pid;
+	int n;				/* frames, or bpf_get_stack()'s -errno */
+	unsigned long long ip[];	/* stack_depth of them */
+};
+
+/* the longest stack kept, and the default (--stack-depth) */
+#define USDTKIT_TRACE_STACK_MAX	127
+#define USDTKIT_TRACE_STACK_DEFAULT 16
+
+/* the largest key: the head, and three strings of the longest */
+#define USDTKIT_TRACE_BY_KEY_MAX (8 + USDTKIT_TRACE_BY_PARTS * \
+				  (16 + USDTKIT_TRACE_KEY_STR_MAX))
 
 #endif

@@ -1,0 +1,71 @@
+#!/bin/sh
+# usdtkit trace --count-by ustack against bpftrace 0.17's
+# @[ustack(perf)] = count() on one run of tests/fixtures/fx_stack.c (a
+# PIE with frame pointers), both ended while the process still runs:
+# the same stacks, frame for frame, with the same counts. bpftrace prints
+# "ADDR fx_stack_c+21 (/path)", usdtkit "fx_stack_c+0x15 (/path)" (the
+# offset in decimal there, hex here); a frame neither names is its
+# address in both. Root, BPF; skipped (77) without bpftrace.
+# usage: trace_ustack_bpftrace.sh USDTKIT FX_STACK
+set -u
+u=$1
+# absolute, with no symlink: the path the maps name
+fx=$(cd "$(dirname "$2")" && pwd -P)/$(basename "$2")
+
+. "$(dirname "$0")/../helpers/check.sh"
+
+command -v bpftrace >/dev/null 2>&1 || { echo "SKIP: no bpftrace"; exit 77; }
+mkfifo "$tmp/in"
+"$fx" <"$tmp/in" >"$tmp/fx.out" &
+fpid=$!
+exec 3>"$tmp/in"
+upid="" bpid=""
+trap 'exec 3>&-; kill $fpid $upid $bpid 2>/dev/null; rm -rf "$tmp"' EXIT
+wait_for "$tmp/fx.out" '^ready$' 100 "$fpid" && ok || ko "fixture not ready"
+"$u" trace --json --count-by ustack --stack-depth 127 -p "$fpid" "$fx:fxstack:hit" \
+	>"$tmp/uk.out" 2>"$tmp/uk.err" &
+upid=$!
+BPFTRACE_NO_CPP_DEMANGLE=1 __BPFTRACE_NOTIFY_PROBES_ATTACHED=1 bpftrace -p "$fpid" \
+	-e "usdt:$fx:fxstack:hit { @[ustack(perf)] = count(); }" \
+	>"$tmp/bt.out" 2>"$tmp/bt.err" &
+bpid=$!
+wait_for "$tmp/uk.err" '^Tracing ' 300 "$upid" && ok ||
+	{ ko "usdtkit did not attach"; cat "$tmp/uk.err"; }
+wait_for "$tmp/bt.err" '^__BPFTRACE_NOTIFY_PROBES_ATTACHED$' 300 "$bpid" && ok ||
+	{ ko "bpftrace did not attach"; cat "$tmp/bt.err"; }
+echo "hit 7" >&3
+wait_for "$tmp/fx.out" '^ok$' 100 "$fpid" && ok || ko "no hits"
+# both read their maps now, the process alive
+kill -INT "$upid" "$bpid"
+wait "$upid" && ok || { ko "usdtkit: exit $?"; cat "$tmp/uk.err"; }
+wait "$bpid" || { ko "bpftrace: exit $?"; cat "$tmp/bt.err"; }
+upid="" bpid=""
+
+python3 - "$tmp" "$fx" <<'PY' && ok || { ko "stacks differ"; cat "$tmp/bt.out" "$tmp/uk.out"; }
+import json, re, sys
+from collections import Counter
+tmp, fx = sys.argv[1], sys.argv[2]
+bt = open(tmp + "/bt.out").read()
+want = Counter()
+for m in re.finditer(r"^@\[\n((?:\t.*\n)+?)\]: (\d+)$", bt, re.M):
+    frames = []
+    for l in m.group(1).splitlines():
+        addr, _, rest = l.strip().partition(" ")
+        s = re.match(r"^(\S+)\+(\d+) (.*)$", rest)
+        frames.append("%s+0x%x %s" % (s.group(1), int(s.group(2)), s.group(3))
+                      if s else "0x" + addr)
+    want[tuple(frames)] += int(m.group(2))
+got = Counter()
+o = [json.loads(l) for l in open(tmp + "/uk.out") if l.startswith("{")][-1]
+for k in o["top"]:
+    st = k["parts"][0]
+    assert not st.get("gone"), ("marked gone while the process runs", st)
+    got[tuple(st["frames"])] += k["count"]
+assert want and got == want, ("bpftrace", want, "usdtkit", got)
+names = [f for s in got for f in s]
+for fn in ("fx_stack_c", "fx_stack_b", "fx_stack_a", "main"):
+    assert any(f.startswith(fn + "+0x") and f.endswith("(%s)" % fx) for f in names), (fn, names)
+print("trace_ustack_bpftrace: %d stack(s), %d hits, %d frames agree"
+      % (len(got), sum(got.values()), len(names)))
+PY
+finish trace_ustack_bpftrace

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The user stacks of ustack keys, named: each distinct stack (its pid
+ * and addresses) once, then kept while a read of the keys still sees it
+ * (a sweep after each read drops the others), so a stack is named once
+ * however many hits, probes or reads share it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf/ustack.h"
+#include "trace/internal.h"
+
+struct stack_ent {
+	unsigned char *key;		/* pid, n, ips: the key part's bytes */
+	size_t klen;
+	uint64_t hash;
+	char **names;
+	size_t n;
+	bool gone;
+	unsigned int gen;		/* the last read that saw it */
+};
+
+/*
+ * One frame named by the symbolizer ("symbol+0xoff (object)", else its
+ * address): -ESRCH when the process is gone (its maps unreadable), the
+ * frame then its address. The symbolizer's tables are made at the first
+ * stack and kept for the trace: each object's symbols are read once.
+ */
+static int frame_name(struct trace_stacks *c, int pid, uint64_t addr, char *buf,
+		      size_t len)
+{
+	char maps[40];
+
+	if (!c->syms && usdtkit__syms_new(&c->syms))
+		c->syms = NULL;
+	if (c->syms)
+		return usdtkit__syms_name(c->syms, pid, addr, buf, len);
+	/* no memory for the tables: the address, and gone as the API says */
+	snprintf(buf, len, "0x%" PRIx64, addr);
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+	return access(maps, R_OK) ? -ESRCH : 0;
+}
+
+static uint64_t fnv(const unsigned char *b, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+static void ent_free(struct stack_ent *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->n; i++)
+		free(e->names[i]);
+	free(e->names);
+	free(e->key);
+}
+
+/* the slot of @key in @v (cap a power of 2): its entry or an empty one */
+static struct stack_ent *slot(struct stack_ent *v, size_t cap, const unsigned char *key,
+			      size_t klen, uint64_t h)
+{
+	size_t i = h & (cap - 1);
+
+	while (v[i].key && (v[i].hash != h || v[i].klen != klen ||
+			    memcmp(v[i].key, key, klen)))
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+static int grow(struct trace_stacks *c)
+{
+	size_t cap = c->cap ? c->cap * 2 : 64, i;
+	struct stack_ent *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < c->cap; i++)
+		if (c->v[i].key)
+			*slot(v, cap, c->v[i].key, c->v[i].klen, c->v[i].hash) = c->v[i];
+	free(c->v);
+	c->v = v;
+	c->cap = cap;
+	return 0;
+}
+
+/* stack @st's frames named, into @e */
+static int name_stack(struct usdtkit_trace *t, const struct usdtkit_trace_by_stack *st,
+		      size_t n, struct stack_ent *e)
+{
+	char buf[512];
+	size_t i;
+
+	e->names = calloc(n ? n : 1, sizeof(*e->names));
+	if (!e->names)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (frame_name(&t->stacks, (int)st->pid, st->ip[i], buf,
+			       sizeof(buf)) == -ESRCH)
+			e->gone = true;
+		e->names[i] = strdup(buf);
+		if (!e->names[i])
+			return -ENOMEM;
+		e->n = i + 1;
+	}
+	return 0;
+}
+
+int usdtkit__stack_names(struct usdtkit_trace *t, const struct usdtkit_trace_by_stack *st,
+			 const char *const **names, bool *gone)
+{
+	struct trace_stacks *c = &t->stacks;
+	size_t n = st->n > 0 ? (size_t)st->n : 0, klen;
+	struct stack_ent *e, ne = { 0 };
+	uint64_t h;
+	int err;
+
+	if (n > t->agg.by_key.stack_depth)
+		n = t->agg.by_key.stack_depth;
+	klen = sizeof(*st) + 8 * n;
+	h = fnv((const unsigned char *)st, klen);
+	if ((c->n + 1) * 2 > c->cap && (err = grow(c)))
+		return err;
+	e = slot(c->v, c->cap, (const unsigned char *)st, klen, h);
+	if (!e->key) {
+		ne.key = malloc(klen);
+		err = ne.key ? name_stack(t, st, n, &ne) : -ENOMEM;
+		if (err) {
+			ent_free(&ne);
+			return err;
+		}
+		memcpy(ne.key, st, klen);
+		ne.klen = klen;
+		ne.hash = h;
+		*e = ne;
+		c->n++;
+	}
+	e->gen = c->gen;
+	*names = (const char *const *)e->names;
+	*gone = e->gone;
+	return 0;
+}
+
+/* after a read: the stacks it did not see are gone from the maps */
+void usdtkit__stack_sweep(struct usdtkit_trace *t)
+{
+	struct trace_stacks *c = &t->stacks;
+	struct stack_ent *old = c->v;
+	size_t cap = c->cap, i;
+
+	c->v = NULL;
+	c->cap = c->n = 0;
+	for (i = 0; i < cap; i++) {
+		if (!old[i].key)
+			continue;
+		if (old[i].gen != c->gen || ((c->n + 1) * 2 > c->cap && grow(c))) {
+			ent_free(&old[i]);
+			continue;
+		}
+		*slot(c->v, c->cap, old[i].key, old[i].klen, old[i].hash) = old[i];
+		c->n++;
+	}
+	free(old);
+	c->gen++;
+}
+
+void usdtkit__stack_free(struct usdtkit_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->stacks.cap; i++)
+		if (t->stacks.v[i].key)
+			ent_free(&t->stacks.v[i]);
+	free(t->stacks.v);
+	usdtkit__syms_free(t->stacks.syms);
+	memset(&t->stacks, 0, sizeof(t->stacks));
+}
