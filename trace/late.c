@@ -54,8 +54,10 @@ long usdtkit__late_read(int pid, uint64_t addr, char *buf, size_t size)
 		if (want > size - 1 - got)
 			want = size - 1 - got;
 		n = pread(fd, buf + got, want, (off_t)(addr + got));
-		if (n == 0 && !got) {
-			/* its memory is gone: it exited since the open */
+		if (n == 0) {
+			/* its memory is gone: it exited since the open, maybe
+			 * between two pages of this string (an unmapped page
+			 * is -EIO, not 0): unread, not a bad pointer */
 			close(fd);
 			return -ESRCH;
 		}

@@ -556,8 +556,12 @@ def check_agg(v, log):
             continue
         v.check(o.get("provider") == "usdtkit_vm", "trace agg: %s %s" % (k, json.dumps(o)))
         for f, x in w.items():
-            v.check(o.get(f) == x, "trace agg: %s of usdtkit_vm:%s: %s is %s, want %s"
-                    % (k[0], k[1], f, json.dumps(o.get(f)), json.dumps(x)))
+            g = o.get(f)
+            if f == "top" and isinstance(g, list):
+                # each key's count (schema 1.2 adds its parts: not looked at)
+                g = [{"key": t.get("key"), "count": t.get("count")} for t in g]
+            v.check(g == x, "trace agg: %s of usdtkit_vm:%s: %s is %s, want %s"
+                    % (k[0], k[1], f, json.dumps(g), json.dumps(x)))
     for p, h in kept.items():
         o = got.get(("avg", p), {})
         a = sum(x[2] for x in h) / len(h)
