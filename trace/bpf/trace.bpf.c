@@ -448,13 +448,10 @@ static __always_inline void hist_add(unsigned int slot, unsigned long long v,
 }
 
 /* n always; sum, min and max when @v counts (--sum... or a latency) */
-static __always_inline void stats_add(unsigned int slot, unsigned long long v,
-				      int with_value, int is_signed)
+static __always_inline void stats_put(struct usdtkit_trace_agg_stats *s,
+				      unsigned long long v, int with_value,
+				      int is_signed)
 {
-	struct usdtkit_trace_agg_stats *s = bpf_map_lookup_elem(&agg_stats, &slot);
-
-	if (!s)
-		return;
 	s->n++;
 	if (!with_value)
 		return;
@@ -472,6 +469,15 @@ static __always_inline void stats_add(unsigned int slot, unsigned long long v,
 		if (v > s->max)
 			s->max = v;
 	}
+}
+
+static __always_inline void stats_add(unsigned int slot, unsigned long long v,
+				      int with_value, int is_signed)
+{
+	struct usdtkit_trace_agg_stats *s = bpf_map_lookup_elem(&agg_stats, &slot);
+
+	if (s)
+		stats_put(s, v, with_value, is_signed);
 }
 
 /* feature @f is in this command and in @cfg */
@@ -635,25 +641,8 @@ static __always_inline void by_stats(const void *k, unsigned long long v,
 	struct usdtkit_trace_agg_stats zero = { 0 }, *s;
 
 	s = by_value(&agg_by, k, &zero);
-	if (!s)
-		return;
-	s->n++;
-	if (!with_value)
-		return;
-	s->sum += v;
-	if (s->n == 1) {
-		s->min = s->max = v;
-	} else if (is_signed) {
-		if ((long long)v < (long long)s->min)
-			s->min = v;
-		if ((long long)v > (long long)s->max)
-			s->max = v;
-	} else {
-		if (v < s->min)
-			s->min = v;
-		if (v > s->max)
-			s->max = v;
-	}
+	if (s)
+		stats_put(s, v, with_value, is_signed);
 }
 
 /* agg_by_hist[{@k's probe, the slot of @v, @k's parts}]++ */
