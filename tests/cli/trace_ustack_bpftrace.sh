@@ -9,19 +9,8 @@
 # usage: trace_ustack_bpftrace.sh USDTKIT FX_STACK
 set -u
 u=$1
-# absolute, with no symlink: the path the maps name
-fx=$(cd "$(dirname "$2")" && pwd -P)/$(basename "$2")
-
-. "$(dirname "$0")/../helpers/check.sh"
-
-command -v bpftrace >/dev/null 2>&1 || { echo "SKIP: no bpftrace"; exit 77; }
-mkfifo "$tmp/in"
-"$fx" <"$tmp/in" >"$tmp/fx.out" &
-fpid=$!
-exec 3>"$tmp/in"
-upid="" bpid=""
-trap 'exec 3>&-; kill $fpid $upid $bpid 2>/dev/null; rm -rf "$tmp"' EXIT
-wait_for "$tmp/fx.out" '^ready$' 100 "$fpid" && ok || ko "fixture not ready"
+fx=$2
+. "$(dirname "$0")/../helpers/fx_stack.sh"
 "$u" trace --json --count-by ustack --stack-depth 127 -p "$fpid" "$fx:fxstack:hit" \
 	>"$tmp/uk.out" 2>"$tmp/uk.err" &
 upid=$!

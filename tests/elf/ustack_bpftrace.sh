@@ -11,19 +11,8 @@
 # usage: ustack_bpftrace.sh USTACK_NAME FX_STACK
 set -u
 namer=$1
-# absolute, with no symlink: the path the maps name
-fx=$(cd "$(dirname "$2")" && pwd -P)/$(basename "$2")
-
-. "$(dirname "$0")/../helpers/check.sh"
-
-command -v bpftrace >/dev/null 2>&1 || { echo "SKIP: no bpftrace"; exit 77; }
-mkfifo "$tmp/in"
-"$fx" <"$tmp/in" >"$tmp/fx.out" &
-fpid=$!
-exec 3>"$tmp/in"
-trap 'exec 3>&-; kill $fpid $bpid 2>/dev/null; rm -rf "$tmp"' EXIT
-bpid=""
-wait_for "$tmp/fx.out" '^ready$' 100 "$fpid" && ok || ko "fixture not ready"
+fx=$2
+. "$(dirname "$0")/../helpers/fx_stack.sh"
 BPFTRACE_NO_CPP_DEMANGLE=1 __BPFTRACE_NOTIFY_PROBES_ATTACHED=1 bpftrace -p "$fpid" \
 	-e "usdt:$fx:fxstack:hit { @[ustack(perf)] = count(); }" \
 	>"$tmp/bt.out" 2>"$tmp/bt.err" &
