@@ -28,6 +28,9 @@ struct report {
 	bool json;
 	unsigned int flags;	/* USDTKIT_TRACE_READ_RESET: --interval */
 	double secs;		/* --interval: what this report covers */
+	/* COUNT_BY and SUM..MAX by key are one table: read once per report
+	 * (with RESET when it resets), then again from that read */
+	bool by_table_read;
 };
 
 /* {"schema":..., "agg":"NAME", [interval], "provider":..., "name":...[, "path"] */
@@ -816,9 +819,16 @@ static int report_keyed(struct report *r, enum usdtkit_trace_agg_kind kind,
 	size_t n = 0, i, np = usdtkit_trace_probe_count(r->t->tr);
 	uint64_t h[USDTKIT_TRACE_HIST_SLOTS], unmatched = 0;
 	struct usdtkit_trace_stats st;
+	unsigned int flags = r->flags;
 	int err;
 
-	err = usdtkit_trace_read_by(r->t->tr, kind, r->flags, &v, &n);
+	if (kind == USDTKIT_TRACE_AGG_COUNT_BY ||
+	    (kind >= USDTKIT_TRACE_AGG_SUM && kind <= USDTKIT_TRACE_AGG_MAX)) {
+		if (r->by_table_read)
+			flags = USDTKIT_TRACE_READ_AGAIN;
+		r->by_table_read = true;
+	}
+	err = usdtkit_trace_read_by(r->t->tr, kind, flags, &v, &n);
 	/* the ENDs with no START: the per-probe read's (and reset) */
 	if (!err && kind == USDTKIT_TRACE_AGG_LATENCY)
 		err = usdtkit_trace_read_latency(r->t->tr, r->flags, &st, h, &unmatched);
@@ -834,16 +844,8 @@ static int report_keyed(struct report *r, enum usdtkit_trace_agg_kind kind,
 
 static int report_by(struct report *r, unsigned int i)
 {
-	unsigned int flags = r->flags;
-	int err;
-
 	(void)i;
-	/* SUM..MAX by key share its table, and are read after it: they reset */
-	if (r->t->agg.by_kinds & (0xfu << USDTKIT_TRACE_AGG_SUM))
-		r->flags &= ~USDTKIT_TRACE_READ_RESET;
-	err = report_keyed(r, USDTKIT_TRACE_AGG_COUNT_BY, 0);
-	r->flags = flags;
-	return err;
+	return report_keyed(r, USDTKIT_TRACE_AGG_COUNT_BY, 0);
 }
 
 static int report_by_hist(struct report *r, unsigned int i)
@@ -858,12 +860,11 @@ static int report_by_latency(struct report *r, unsigned int i)
 	return report_keyed(r, USDTKIT_TRACE_AGG_LATENCY, 0);
 }
 
-/* SUM..MAX by key share their table: with RESET, read once, as the
- * first asked for (text: one table of them all) */
+/* SUM..MAX by key: the table COUNT_BY's is (text: one table of them
+ * all, in the order of the first asked for; JSON: an object each) */
 static int report_by_stats(struct report *r, unsigned int i)
 {
 	unsigned int m = r->t->agg.stat_mask, k, first = 0;
-	unsigned int flags = r->flags;
 	int err = 0;
 
 	(void)i;
@@ -871,14 +872,9 @@ static int report_by_stats(struct report *r, unsigned int i)
 		first++;
 	if (!r->json)
 		return report_keyed(r, USDTKIT_TRACE_AGG_SUM + first, first);
-	for (k = first; !err && k < 4; k++) {
-		if (!(m & (1u << k)))
-			continue;
-		/* the last one read resets */
-		r->flags = (m >> (k + 1)) ? flags & ~USDTKIT_TRACE_READ_RESET : flags;
-		err = report_keyed(r, USDTKIT_TRACE_AGG_SUM + k, k);
-	}
-	r->flags = flags;
+	for (k = first; !err && k < 4; k++)
+		if (m & (1u << k))
+			err = report_keyed(r, USDTKIT_TRACE_AGG_SUM + k, k);
 	return err;
 }
 

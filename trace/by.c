@@ -484,6 +484,51 @@ static bool kind_keyed(const struct usdtkit_trace *t, enum usdtkit_trace_agg_kin
 	       (t->agg.kinds & (bit & stats ? stats : bit));
 }
 
+/* the entries of the last read of agg_by (canonical, merged), owned */
+struct usdtkit__by_snap {
+	struct by_read r;
+};
+
+void usdtkit__by_snap_free(struct usdtkit_trace *t)
+{
+	if (!t->by_snap)
+		return;
+	ents_free(&t->by_snap->r);
+	free(t->by_snap);
+	t->by_snap = NULL;
+}
+
+/* @r's entries become the snapshot (the last one's are freed) */
+static void snap_keep(struct usdtkit_trace *t, struct by_read *r)
+{
+	struct usdtkit__by_snap *s = t->by_snap ? t->by_snap : calloc(1, sizeof(*s));
+
+	if (!s)
+		return;	/* a later AGAIN reads the kernel instead */
+	if (t->by_snap)
+		ents_free(&s->r);
+	s->r = *r;
+	t->by_snap = s;
+	r->v = NULL;
+	r->n = r->cap = 0;
+}
+
+/* @r: the snapshot's entries, borrowed (their keys stay the snapshot's) */
+static int snap_borrow(const struct usdtkit_trace *t, struct by_read *r)
+{
+	size_t i, n = t->by_snap->r.n;
+
+	r->v = calloc(n ? n : 1, sizeof(*r->v));
+	if (!r->v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		r->v[i] = t->by_snap->r.v[i];
+		r->v[i].r = r;
+	}
+	r->n = r->cap = n;
+	return 0;
+}
+
 int usdtkit_trace_read_by(struct usdtkit_trace *t, enum usdtkit_trace_agg_kind kind,
 			  unsigned int flags, struct usdtkit_trace_by_row **rows,
 			  size_t *n)
@@ -491,6 +536,7 @@ int usdtkit_trace_read_by(struct usdtkit_trace *t, enum usdtkit_trace_agg_kind k
 	struct by_read r = { .t = t, .kind = kind }, st = { .t = t, .kind = kind };
 	bool reset = flags & USDTKIT_TRACE_READ_RESET;
 	bool hist = kind == USDTKIT_TRACE_AGG_HIST || kind == USDTKIT_TRACE_AGG_LATENCY;
+	bool borrowed;
 	int err;
 
 	if (!rows || !n)
@@ -502,9 +548,15 @@ int usdtkit_trace_read_by(struct usdtkit_trace *t, enum usdtkit_trace_agg_kind k
 	if (!kind_keyed(t, kind))
 		return 0;
 	r.ks = st.ks = t->agg.by_key.size;
-	err = collect(&r, hist ? t->skel->maps.agg_by_hist : t->skel->maps.agg_by, hist, reset);
-	if (!err)
-		err = canon_merge(&r);
+	borrowed = !hist && (flags & USDTKIT_TRACE_READ_AGAIN) && t->by_snap;
+	if (borrowed) {
+		err = snap_borrow(t, &r);
+	} else {
+		err = collect(&r, hist ? t->skel->maps.agg_by_hist : t->skel->maps.agg_by,
+			      hist, reset);
+		if (!err)
+			err = canon_merge(&r);
+	}
 	/* a latency's count, sum, min and max: agg_by, same keys; a
 	 * histogram's too when SUM..MAX are of its argument */
 	if (!err && (kind == USDTKIT_TRACE_AGG_LATENCY || hist_stats(t, kind))) {
@@ -529,7 +581,13 @@ int usdtkit_trace_read_by(struct usdtkit_trace *t, enum usdtkit_trace_agg_kind k
 		free(*rows);
 		*rows = NULL;
 	}
-	ents_free(&r);
+	if (borrowed) {
+		free(r.v);
+	} else {
+		if (!err && !hist)
+			snap_keep(t, &r);
+		ents_free(&r);
+	}
 	ents_free(&st);
 	return err;
 }

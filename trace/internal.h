@@ -125,6 +125,8 @@ struct usdtkit_trace {
 	struct trace_aggs agg;
 	struct trace_children kids;
 	struct trace_stacks stacks;
+	/* by.c: the keys of the last read of agg_by, for READ_AGAIN */
+	struct usdtkit__by_snap *by_snap;
 
 	struct trace *skel;
 	/* the skeleton's program this trace loads (load.c); cold_read: it
@@ -245,6 +247,8 @@ int usdtkit__stack_names(struct usdtkit_trace *t, const struct usdtkit_trace_by_
 			 const char *const **names, bool *gone);
 void usdtkit__stack_sweep(struct usdtkit_trace *t);
 void usdtkit__stack_free(struct usdtkit_trace *t);
+/* by.c: the snapshot of READ_AGAIN */
+void usdtkit__by_snap_free(struct usdtkit_trace *t);
 
 /* children.c: set up before the load (prepare) and before the probes
  * are attached (start); the forks followed; the tracepoints detached */

@@ -147,6 +147,7 @@ void usdtkit_trace_free(struct usdtkit_trace *t)
 	usdtkit__trace_targets_release(t);
 	usdtkit__agg_free(t);
 	usdtkit__stack_free(t);
+	usdtkit__by_snap_free(t);
 	free(t->probes);
 	free(t->captured);
 	trace__destroy(t->skel);

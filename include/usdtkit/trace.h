@@ -342,6 +342,12 @@ USDTKIT_API int usdtkit_trace_consume(struct usdtkit_trace *t);
 /* ---- reading back (at any time; RESET zeroes what was read) ---- */
 
 #define USDTKIT_TRACE_READ_RESET 1
+/* usdtkit_trace_read_by() of COUNT_BY or SUM..MAX (one table): the keys
+ * of the last read of that table again, sorted for this kind, without
+ * reading the kernel; a report that prints several of them reads once
+ * (with RESET when it resets) and then AGAIN, and no hit is in one of
+ * its parts and not in another */
+#define USDTKIT_TRACE_READ_AGAIN 2
 
 enum usdtkit_trace_counter {
 	USDTKIT_TRACE_KEPT = 0,		/* hits the filter kept (all without) */
@@ -465,7 +471,8 @@ struct usdtkit_trace_by_row {
  * asked with a key), in --top's order: the highest first of the count
  * (COUNT_BY, HIST: its hits, LATENCY), the sum, the average, the
  * smallest or the largest value (SUM..MAX); ties by key. COUNT_BY and
- * SUM..MAX share their table: RESET one, and the others read it reset.
+ * SUM..MAX share their table: RESET one, and the others read it reset
+ * (or with USDTKIT_TRACE_READ_AGAIN, the rows of that same read).
  * A ustack is named once per distinct stack, kept across reads while it
  * is in the table. *@rows is freed with usdtkit_trace_by_free().
  * 0 (no rows: @kind is not keyed) or a negative errno.

@@ -164,6 +164,21 @@ static void test_hist_stats(void)
 	CHECK(!err && n == 3 && !strcmp(v[0].parts[0].str, "gamma") &&
 	      v[0].stats.sum == 155 && v[0].stats.count == 10, "avg: %d, %zu", err, n);
 	usdtkit_trace_by_free(v, n);
+	/* one report's parts from one read: RESET once, then AGAIN gives
+	 * that read's keys sorted for another kind, the kernel's table
+	 * already empty */
+	err = usdtkit_trace_read_by(t, USDTKIT_TRACE_AGG_SUM, USDTKIT_TRACE_READ_RESET,
+				    &v, &n);
+	CHECK(!err && n == 3 && v[0].stats.sum == 155, "sum, reset: %d, %zu", err, n);
+	usdtkit_trace_by_free(v, n);
+	err = usdtkit_trace_read_by(t, USDTKIT_TRACE_AGG_MAX, USDTKIT_TRACE_READ_AGAIN,
+				    &v, &n);
+	CHECK(!err && n == 3 && v[0].stats.max == 29 && v[2].stats.max == 27 &&
+	      v[2].stats.count == 10, "max, again: %d, %zu", err, n);
+	usdtkit_trace_by_free(v, n);
+	err = usdtkit_trace_read_by(t, USDTKIT_TRACE_AGG_MAX, 0, &v, &n);
+	CHECK(!err && n == 0, "max after the reset: %d, %zu rows", err, n);
+	usdtkit_trace_by_free(v, n);
 	usdtkit_trace_free(t);
 }
 
