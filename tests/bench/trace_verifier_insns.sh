@@ -43,9 +43,8 @@ done
 [ "${filter:-0}" -gt "$print" ] && ok || ko "the filter ($filter) adds nothing to print ($print)"
 [ "${counts:-0}" -lt "$print" ] && ok || ko "counts ($counts) verify more than print ($print)"
 [ "${rich:-1000000}" -lt 250000 ] && ok || ko "richest ($rich) is past a quarter of 1M"
-# a trace that reads no string loads the program it always did (issue
-# 34: the string reads that fault pages in are in usdtkit_trace_str
-# only), so its counts above cannot grow; one that reads a string loads
+# a trace that reads no string loads the program it always did (the
+# string reads that fault pages in are in usdtkit_trace_str only), so its counts above cannot grow; one that reads a string loads
 # usdtkit_trace_str, sleepable or not, and says which
 strs() {
 	"$u" trace -v -c /bin/true "$@" "$S" 2>&1 </dev/null |
@@ -66,7 +65,7 @@ late=$(insns --filter 'arg0 >= 0 && str(arg1) == "key*"' --counts \
 echo "processed insns: strings read late (--no-fault-in), richest $late"
 [ "${late:-1000000}" -lt 250000 ] && ok || ko "richest read late ($late) is past a quarter of 1M"
 
-# keys (issue 33): the keyed code is in usdtkit_trace_by(_str) only, so a
+# keys: the keyed code is in usdtkit_trace_by(_str) only, so a
 # trace without a key verifies what it did before keys (the counts were
 # print 5452, filter 8319, counts 619, --hist 2831 on 6.18: their ratios
 # above hold); each keyed configuration loads, under a quarter of 1M
