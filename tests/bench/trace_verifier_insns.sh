@@ -44,7 +44,8 @@ done
 [ "${counts:-0}" -lt "$print" ] && ok || ko "counts ($counts) verify more than print ($print)"
 [ "${rich:-1000000}" -lt 250000 ] && ok || ko "richest ($rich) is past a quarter of 1M"
 # a trace that reads no string loads the program it always did (the
-# string reads that fault pages in are in usdtkit_trace_str only), so its counts above cannot grow; one that reads a string loads
+# string reads that fault pages in are in usdtkit_trace_str only), so
+# its counts above cannot grow; one that reads a string loads
 # usdtkit_trace_str, sleepable or not, and says which
 strs() {
 	"$u" trace -v -c /bin/true "$@" "$S" 2>&1 </dev/null |
