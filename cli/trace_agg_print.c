@@ -312,6 +312,18 @@ static void lat_key(struct jw *w, const struct trace_aggs *g, const char *pre)
 		line(w, "%s%s", pre, key_names[g->pair & 3]);
 }
 
+/* ,"start":START,"end":END,"key":"KEY" of a latency's JSON object */
+static void lat_json_pair(struct jw *w, const struct trace_aggs *g)
+{
+	JW_LIT(w, ",\"start\":");
+	json_str(w, g->lat_start, strlen(g->lat_start));
+	JW_LIT(w, ",\"end\":");
+	json_str(w, g->lat_end, strlen(g->lat_end));
+	JW_LIT(w, ",\"key\":\"");
+	lat_key(w, g, "");
+	jw_putc(w, '"');
+}
+
 static void lat_json(struct report *r, const struct usdtkit_trace_stats *s,
 		     const uint64_t *h, uint64_t unmatched)
 {
@@ -320,13 +332,8 @@ static void lat_json(struct report *r, const struct usdtkit_trace_stats *s,
 	char buf[48];
 
 	json_head(r, "latency", NULL);
-	JW_LIT(w, ",\"start\":");
-	json_str(w, g->lat_start, strlen(g->lat_start));
-	JW_LIT(w, ",\"end\":");
-	json_str(w, g->lat_end, strlen(g->lat_end));
-	JW_LIT(w, ",\"key\":\"");
-	lat_key(w, g, "");
-	JW_LIT(w, "\",\"count\":");
+	lat_json_pair(w, g);
+	JW_LIT(w, ",\"count\":");
 	json_num_u64(w, s->count);
 	JW_LIT(w, ",\"unmatched\":");
 	json_num_u64(w, unmatched);
@@ -688,13 +695,8 @@ static void keyed_totals_json(struct report *r, const struct keyed *k,
 	if (k->kind == USDTKIT_TRACE_AGG_LATENCY) {
 		const struct trace_aggs *g = &r->t->agg;
 
-		JW_LIT(w, ",\"start\":");
-		json_str(w, g->lat_start, strlen(g->lat_start));
-		JW_LIT(w, ",\"end\":");
-		json_str(w, g->lat_end, strlen(g->lat_end));
-		JW_LIT(w, ",\"key\":\"");
-		lat_key(w, g, "");
-		JW_LIT(w, "\",\"unmatched\":");
+		lat_json_pair(w, g);
+		JW_LIT(w, ",\"unmatched\":");
 		json_num_u64(w, t->unmatched);
 		if (t->st.count) {
 			JW_LIT(w, ",\"min_ns\":");

@@ -21,6 +21,7 @@
 #include <usdtkit/trace.h>
 
 #include "check.h"
+#include "trace_test.h"
 
 static char fx[4096];
 
@@ -46,20 +47,11 @@ static int on_hit(void *ctx, const struct usdtkit_trace_hit *h)
 }
 
 /* messages, kept for the tests of refusals */
-static char last_msg[512];
-
-static void print(void *ctx, enum usdtkit_log_level level, const char *msg)
-{
-	(void)ctx;
-	if (level == USDTKIT_LOG_WARN)
-		snprintf(last_msg, sizeof(last_msg), "%s", msg);
-}
-
 static struct usdtkit_trace *new_trace(const char *filter, unsigned int str_mask,
 				       unsigned int str_len, struct hits *hs, int pid)
 {
 	USDTKIT_OPTS(usdtkit_trace_opts, o, .filter = filter, .str_mask = str_mask,
-		     .str_len = str_len, .print = print, .on_hit = on_hit,
+		     .str_len = str_len, .print = keep_msg, .on_hit = on_hit,
 		     .hit_ctx = hs, .pid = pid);
 
 	return usdtkit_trace_new(&o);
@@ -466,15 +458,10 @@ static void test_metrics(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2 || snprintf(fx, sizeof(fx), "%s/fx_tlib", argv[1]) >= (int)sizeof(fx)) {
-		fprintf(stderr, "usage: test_trace_lib DIR\n");
-		return 2;
-	}
-	if (!usdtkit_features()->bpf) {
-		printf("SKIP: no BPF for this process (%s)\n",
-		       strerror(-usdtkit_features()->bpf_err));
-		return 77;
-	}
+	int rc = trace_test_begin(argc, argv, "fx_tlib", fx, sizeof(fx));
+
+	if (rc)
+		return rc;
 	signal(SIGPIPE, SIG_IGN);
 	test_refusals();
 	test_hits_filter();

@@ -22,20 +22,12 @@
 #include <usdtkit/trace.h>
 
 #include "check.h"
+#include "trace_test.h"
 
 static char fx[4096];
-static char last_msg[512];
-
-static void print(void *ctx, enum usdtkit_log_level level, const char *msg)
-{
-	(void)ctx;
-	if (level == USDTKIT_LOG_WARN)
-		snprintf(last_msg, sizeof(last_msg), "%s", msg);
-}
-
 static struct usdtkit_trace *new_cmd(const char *const *targets)
 {
-	USDTKIT_OPTS(usdtkit_trace_opts, o, .print = print);
+	USDTKIT_OPTS(usdtkit_trace_opts, o, .print = keep_msg);
 	struct usdtkit_trace *t = usdtkit_trace_new(&o);
 	char *argv[] = { fx, NULL };
 	int err;
@@ -240,15 +232,10 @@ static void test_refusals(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2 || snprintf(fx, sizeof(fx), "%s/fx_tlib", argv[1]) >= (int)sizeof(fx)) {
-		fprintf(stderr, "usage: test_trace_lib_keys DIR\n");
-		return 2;
-	}
-	if (!usdtkit_features()->bpf) {
-		printf("SKIP: no BPF for this process (%s)\n",
-		       strerror(-usdtkit_features()->bpf_err));
-		return 77;
-	}
+	int rc = trace_test_begin(argc, argv, "fx_tlib", fx, sizeof(fx));
+
+	if (rc)
+		return rc;
 	test_refusals();
 	test_count_by();
 	test_hist_stats();

@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "kstate.h"
+#include "trace_test.h"
 
 static char v1[4096], v2[4096], scratch[] = "/tmp/usdtkit-upgrade-XXXXXX", fx[64];
 
@@ -261,16 +262,10 @@ static void test_refusals(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2 || snprintf(v1, sizeof(v1), "%s/fx_upg1", argv[1]) >= (int)sizeof(v1) ||
-	    snprintf(v2, sizeof(v2), "%s/fx_upg2", argv[1]) >= (int)sizeof(v2)) {
-		fprintf(stderr, "usage: test_trace_upgrade DIR\n");
-		return 2;
-	}
-	if (!usdtkit_features()->bpf) {
-		printf("SKIP: no BPF for this process (%s)\n",
-		       strerror(-usdtkit_features()->bpf_err));
-		return 77;
-	}
+	int rc = trace_test_begin(argc, argv, "fx_upg1", v1, sizeof(v1));
+
+	if (rc || (rc = trace_test_begin(argc, argv, "fx_upg2", v2, sizeof(v2))))
+		return rc;
 	if (!mkdtemp(scratch)) {
 		perror("mkdtemp");
 		return 1;
