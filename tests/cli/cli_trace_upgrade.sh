@@ -42,20 +42,12 @@ cp "$v1" "$fx"
 printf -- '--counts\n# until stopped, as a service\n%s:upg:tick\n' "$fx" >"$tmp/up.conf"
 "$u" trace --args-file "$tmp/up.conf" >"$tmp/up.out" 2>"$tmp/up.err" &
 tpid=$!
-# wait WHAT: until stderr has WHAT (10 s at most)
-wait_for() {
-	i=0
-	while [ $i -lt 100 ] && ! grep -q "$1" "$tmp/up.err"; do
-		sleep 0.1; i=$((i + 1))
-	done
-	grep -q "$1" "$tmp/up.err"
-}
-wait_for "^Tracing 1 probe" && ok || { ko "not attached"; cat "$tmp/up.err"; }
+wait_for "$tmp/up.err" "^Tracing 1 probe" 100 && ok || { ko "not attached"; cat "$tmp/up.err"; }
 echo f | "$fx" >/dev/null
 sleep 2.5
 grep -q "re-attached" "$tmp/up.err" && ko "re-attached with nothing replaced" || ok
 cp "$v2" "$fx.dpkg-new" && mv "$fx.dpkg-new" "$fx"
-wait_for "re-attached" && ok || ko "not re-attached"
+wait_for "$tmp/up.err" "re-attached" 100 && ok || ko "not re-attached"
 grep -q "usdtkit trace: 1 probe re-attached to a replaced file (-v names them)" \
 	"$tmp/up.err" && ok || { ko "no re-attach line"; cat "$tmp/up.err"; }
 echo f | "$fx" >/dev/null
@@ -81,12 +73,12 @@ cp "$v1" "$fx"
 printf -- '--serve\n127.0.0.1:0\n%s:upg:tick\n' "$fx" >"$tmp/srv.conf"
 "$u" trace --args-file "$tmp/srv.conf" >"$tmp/up.out" 2>"$tmp/up.err" &
 tpid=$!
-wait_for "^Serving metrics on" && ok || { ko "--serve: not serving"; cat "$tmp/up.err"; }
+wait_for "$tmp/up.err" "^Serving metrics on" 100 && ok || { ko "--serve: not serving"; cat "$tmp/up.err"; }
 port=$(sed -n 's/^Serving metrics on .* (port \([0-9]*\)).*/\1/p' "$tmp/up.err")
 echo f | "$fx" >/dev/null
 [ "$(scrape "$port")" = 10 ] && ok || ko "--serve before the upgrade: '$(scrape "$port")', want 10"
 cp "$v2" "$fx.dpkg-new" && mv "$fx.dpkg-new" "$fx"
-wait_for "re-attached" && ok || { ko "--serve: not re-attached"; cat "$tmp/up.err"; }
+wait_for "$tmp/up.err" "re-attached" 100 && ok || { ko "--serve: not re-attached"; cat "$tmp/up.err"; }
 echo f | "$fx" >/dev/null
 [ "$(scrape "$port")" = 20 ] && ok || ko "--serve after the upgrade: '$(scrape "$port")', want 20"
 kill -INT $tpid

@@ -16,15 +16,6 @@ command -v "$bt" >/dev/null 2>&1 || skip "no $bt (apt-get install bpftrace)"
 . "$(dirname "$0")/../helpers/check.sh"
 
 E=$fx:keys:evt
-wait_for() {
-	_n=0
-	until grep -q "$2" "$1" 2>/dev/null; do
-		[ $_n -ge "$3" ] && return 1
-		[ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && return 1
-		sleep 0.1; _n=$((_n + 1))
-	done
-}
-
 mkfifo "$tmp/go"
 "$fx" "$tmp/fx" fork <"$tmp/go" &
 fpid=$!

@@ -77,17 +77,6 @@ $tmp/work.py g 12
 $tmp/work.py m 5
 TXT
 
-# wait_for FILE PATTERN TENTHS [PID]: until FILE has PATTERN (0), or PID
-# has exited or TENTHS tenths of a second have passed (1)
-wait_for() {
-	_n=0
-	until grep -q "$2" "$1" 2>/dev/null; do
-		[ $_n -ge "$3" ] && return 1
-		[ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && return 1
-		sleep 0.1; _n=$((_n + 1))
-	done
-}
-
 mkfifo "$tmp/go"
 "$py" -S "$tmp/work.py" <"$tmp/go" >"$tmp/py.out" 2>"$tmp/py.err" &
 wpid=$!
