@@ -23,6 +23,31 @@ __attribute__((unused)) static void keep_msg(void *ctx, enum usdtkit_log_level l
 		snprintf(last_msg, sizeof(last_msg), "%s", msg);
 }
 
+/* @argv as the trace's command, attached to @targets (NULL-ended) */
+__attribute__((unused)) static int trace_test_cmd(struct usdtkit_trace *t, char **argv,
+						  const char *const *targets)
+{
+	int err = usdtkit_trace_set_command(t, argv);
+
+	for (; !err && *targets; targets++)
+		err = usdtkit_trace_add(t, *targets);
+	return err;
+}
+
+/* prepare, load, attach and let the command go: 0 or the first error */
+__attribute__((unused)) static int trace_test_start(struct usdtkit_trace *t)
+{
+	int err = usdtkit_trace_prepare(t);
+
+	if (!err)
+		err = usdtkit_trace_load(t);
+	if (!err)
+		err = usdtkit_trace_attach(t);
+	if (!err)
+		err = usdtkit_trace_go(t);
+	return err;
+}
+
 /* @path = DIR/@fixture (DIR: argv[1]); 0 to go on, else main's exit
  * status: 2 (usage), 77 (no BPF here, said on stdout) */
 static inline int trace_test_begin(int argc, char **argv, const char *fixture,

@@ -61,24 +61,8 @@ static struct usdtkit_trace *new_trace(const char *filter, unsigned int str_mask
 static int with_cmd(struct usdtkit_trace *t, const char *const *targets)
 {
 	char *argv[] = { fx, NULL };
-	int err = usdtkit_trace_set_command(t, argv);
 
-	for (; !err && *targets; targets++)
-		err = usdtkit_trace_add(t, *targets);
-	return err;
-}
-
-static int start(struct usdtkit_trace *t)
-{
-	int err = usdtkit_trace_prepare(t);
-
-	if (!err)
-		err = usdtkit_trace_load(t);
-	if (!err)
-		err = usdtkit_trace_attach(t);
-	if (!err)
-		err = usdtkit_trace_go(t);
-	return err;
+	return trace_test_cmd(t, argv, targets);
 }
 
 /* until the command exits, then what is left in the buffer */
@@ -98,7 +82,7 @@ static void drain_cmd(struct usdtkit_trace *t)
 static void run(struct usdtkit_trace *t, int err)
 {
 	if (!err)
-		err = start(t);
+		err = trace_test_start(t);
 	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
 	drain_cmd(t);
 }
@@ -322,7 +306,7 @@ static void test_pid(void)
 	if (!err)
 		err = usdtkit_trace_add(t, "tlibl:fire");
 	if (!err)
-		err = start(t);
+		err = trace_test_start(t);
 	CHECK(!err, "pid target: %s (%s)", strerror(-err), last_msg);
 	if (write(fd[1], "go\n", 3) != 3)
 		CHECK(0, "write");

@@ -34,23 +34,15 @@ static struct usdtkit_trace *new_cmd(const char *const *targets)
 
 	if (!t)
 		return NULL;
-	err = usdtkit_trace_set_command(t, argv);
-	for (; !err && *targets; targets++)
-		err = usdtkit_trace_add(t, *targets);
+	err = trace_test_cmd(t, argv, targets);
 	CHECK(!err, "targets: %d (%s)", err, last_msg);
 	return t;
 }
 
 static int run(struct usdtkit_trace *t)
 {
-	int err = usdtkit_trace_prepare(t), st, i;
+	int err = trace_test_start(t), st, i;
 
-	if (!err)
-		err = usdtkit_trace_load(t);
-	if (!err)
-		err = usdtkit_trace_attach(t);
-	if (!err)
-		err = usdtkit_trace_go(t);
 	CHECK(!err, "start: %s (%s)", strerror(-err), last_msg);
 	for (i = 0; !err && i < 1000 && usdtkit_trace_command_exited(t, false, &st) != 1; i++)
 		poll(NULL, 0, 10);
