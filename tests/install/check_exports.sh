@@ -8,10 +8,14 @@
 #   prefix usdtkit_;
 # - no global of ours is one libbpf defines, in libbpf.so's dynamic
 #   symbols or among libbpf.a's internal globals (it has usdt_* ones), so
-#   a program linking both, statically too, never gets the wrong one.
-# usage: check_exports.sh libusdtkit.so libusdtkit.a usdtkit.map HAVE_BPF HAVE_TRACE [libbpf.a]
+#   a program linking both, statically too, never gets the wrong one;
+# - the Debian package's symbols file lists the same names in the same
+#   nodes (dh_makeshlibs refuses a package whose library exports a name
+#   the file lacks), checked when the build has every layer, as the
+#   package does.
+# usage: check_exports.sh libusdtkit.so libusdtkit.a usdtkit.map SYMBOLS HAVE_BPF HAVE_TRACE [libbpf.a]
 set -eu
-so=$1 a=$2 map=$3 have_bpf=$4 have_trace=$5 libbpf_a=${6:-}
+so=$1 a=$2 map=$3 symbols=$4 have_bpf=$5 have_trace=$6 libbpf_a=${7:-}
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -63,6 +67,16 @@ if [ "$have_bpf" = 1 ] && [ ! -s "$tmp/bpf" ]; then
 fi
 clash=$(sort -u "$tmp/names" "$tmp/glob" | comm -12 - "$tmp/bpf")
 if [ -n "$clash" ]; then echo "FAIL: names libbpf also defines: $clash"; fail=1; fi
+
+# the symbols file: " name@NODE version" lines, the nodes' own excluded
+if [ "$have_bpf" = 1 ] && [ "$have_trace" = 1 ]; then
+	awk '/^ usdtkit_/ {print $1}' "$symbols" | sort > "$tmp/deb"
+	sed 's/@@/@/' "$tmp/map" | sort > "$tmp/mapdeb"
+	d=$(comm -3 "$tmp/deb" "$tmp/mapdeb" | tr -d '\t' | tr '\n' ' ')
+	if [ -n "$d" ]; then
+		echo "FAIL: $symbols and $map differ in: $d"; fail=1
+	fi
+fi
 
 n=$(wc -l < "$tmp/names")
 nb=$(wc -l < "$tmp/bpf")
