@@ -3,8 +3,19 @@
 # AddressSanitizer + UBSan build. Exits non-zero if anything fails.
 set -eu
 cd "$(dirname "$0")/.."
+t_start=$(date +%s)
 sh scripts/setup.sh
 jobs=$(nproc)
+echo "test: setup: $(( $(date +%s) - t_start )) s"
+
+# timed NAME CMD...: run CMD, then say how long it took, so that CI's log
+# shows where its time goes
+timed() {
+	_name=$1; shift
+	_t0=$(date +%s)
+	"$@"
+	echo "test: $_name: $(( $(date +%s) - _t0 )) s (at $(( $(date +%s) - t_start )) s)"
+}
 
 run() {	# run BUILD_DIR [cmake args...]
 	dir=$1; shift
@@ -15,18 +26,21 @@ run() {	# run BUILD_DIR [cmake args...]
 	ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
 
-run build
-run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
+timed gcc run build
+timed asan run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
 
 # The same tree with clang, warnings as errors: every target builds, and
 # the unit, CLI and install tests and the whole BPF suite pass (attach,
 # trace, the trace library under valgrind, children, metrics, upgrades,
 # the installed examples): a C application built with clang is the second
 # user the design names, and clang leaves what gcc zeroes uninitialised.
-CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	-DUSDTKIT_WERROR=ON -DUSDTKIT_BUILD_BENCH=OFF >/dev/null
-cmake --build build-clang -j "$jobs" >/dev/null
-ctest --test-dir build-clang --output-on-failure -j "$jobs" -L "unit|cli|install|bpf"
+clang_suite() {
+	CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DUSDTKIT_WERROR=ON -DUSDTKIT_BUILD_BENCH=OFF >/dev/null
+	cmake --build build-clang -j "$jobs" >/dev/null
+	ctest --test-dir build-clang --output-on-failure -j "$jobs" -L "unit|cli|install|bpf"
+}
+timed clang clang_suite
 
 # The attach and trace tests (label opt, tests/CMakeLists.txt) at the
 # optimisation levels callers build with, under both compilers: -O0, and
@@ -49,7 +63,7 @@ done
 
 # Cross-architecture proof: a cross build per manifest with a "cross"
 # key, its unit tests and probe-site checks under qemu-user.
-sh scripts/cross.sh
+timed cross sh scripts/cross.sh
 
 # VM proof: trace on each target's own kernel under qemu-system, one
 # boot per kernel that runs every scenario (a cell), two cells at a time
@@ -73,12 +87,12 @@ sh scripts/cross.sh
 #   hand (docs/ARCHES.md, "Linux 7.3").
 # `sh scripts/vm.sh all` boots every target on every kernel of its
 # manifest (docs/ARCHES.md).
-sh scripts/vm.sh riscv64:6.1 first x86_64:5.10 x86_64:6.12 aarch64:5.10 \
+timed vm sh scripts/vm.sh riscv64:6.1 first x86_64:5.10 x86_64:6.12 aarch64:5.10 \
 	aarch64:6.12 armhf:5.10 armhf:6.12 x86_64:7.3
 
 # Fuzzing: the libFuzzer harnesses, replay and bounded runs.
-sh fuzz/ci.sh
+timed fuzz sh fuzz/ci.sh
 
 # ---- Debian packages: build, lintian, install, consume, purge (about
 # 25 s once its tools are installed; USDTKIT_SKIP_DEB=1 skips it) ----
-[ "${USDTKIT_SKIP_DEB:-0}" = 1 ] || sh scripts/deb.sh
+[ "${USDTKIT_SKIP_DEB:-0}" = 1 ] || timed deb sh scripts/deb.sh

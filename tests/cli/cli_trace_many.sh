@@ -1,6 +1,7 @@
 #!/bin/sh
-# usdtkit trace past every fixed capacity: the CLI
-# sizes its maps from the targets, so a probe with thousands of sites,
+# usdtkit trace past every fixed capacity: the CLI sizes its maps from
+# the targets (over the program's floor of 32 specs and 128 IPs), so a
+# probe with thousands of sites,
 # each with its own constant (its own spec), is traced whole; every hit
 # is seen once with its site's value. Also: a glob that matches a probe
 # which cannot be attached fails the trace unless --best-effort.
@@ -34,9 +35,9 @@ wait_reapers() {
 }
 many multi 5000
 wait_reapers
-many perf 300
+many perf 40
 wait_reapers
-many ipmap 1100
+many ipmap 140
 wait_reapers
 
 # a glob matching a probe BPF cannot read (fx_fp.c): refused whole...

@@ -9,6 +9,12 @@
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
 
+/* The floor of the spec and IP maps: the engine raises both to its
+ * targets' sites before the load (trace/load.c), so a small trace keeps
+ * small maps, and a test passes this floor with few sites. */
+#ifndef USDTKIT_MAX_SPECS
+#define USDTKIT_MAX_SPECS 32
+#endif
 #include <usdtkit/usdtkit.bpf.h>
 
 #include "trace_event.h"
