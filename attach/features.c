@@ -18,6 +18,8 @@
 
 #include "attach/internal.h"
 
+static struct usdtkit_features features;
+
 /*
  * The least a tracer needs: a kprobe program ("r0 = 0; exit") loads. A
  * socket filter would be the smaller question, but unprivileged users
@@ -100,6 +102,34 @@ static bool probe_ringbuf(void)
 		return false;
 	close(fd);
 	return true;
+}
+
+/*
+ * An atomic add (BPF_STX | BPF_XADD, no fetch: what Linux 5.10 has)
+ * runs where the program runs. The 32-bit arm and x86 JITs have none
+ * ("notyet"): a kernel that JITs then refuses the load (ENOTSUPP, 6.1)
+ * or, older, interprets the whole program. True when a program with one
+ * loads and, where this kernel JITs, is JITed.
+ */
+static bool probe_jit_atomics(void)
+{
+	const struct bpf_insn insns[] = {
+		/* *(u64 *)(r10 - 8) = 0; r1 = 1; lock *(u64 *)(r10 - 8) += r1 */
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		{ .code = BPF_STX | BPF_XADD | BPF_DW, .dst_reg = BPF_REG_10,
+		  .src_reg = BPF_REG_1, .off = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = usdtkit__load_probe_prog(insns, sizeof(insns) / sizeof(insns[0]), 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = !features.jit || probe_jit(fd);
+	close(fd);
+	return ok;
 }
 
 static bool probe_cookie(void)
@@ -217,7 +247,6 @@ static bool probe_uprobe_syscall(void)
 #endif
 }
 
-static struct usdtkit_features features;
 static pthread_once_t features_once = PTHREAD_ONCE_INIT;
 
 /* Files first: they answer without privileges, the BPF probes do not. */
@@ -239,6 +268,7 @@ static void probe_all(void)
 	features.bpf = true;
 	features.jit = probe_jit(fd);
 	close(fd);
+	features.jit_atomics = probe_jit_atomics();
 	features.bpf_cookie = probe_cookie();
 	features.uprobe_multi = probe_multi();
 	features.ringbuf = probe_ringbuf();

@@ -267,6 +267,10 @@ static void collect(struct report *r)
 	i = add_bpf_bool(r, "jit", f->jit, f->bpf);
 	if (f->bpf && !f->jit)
 		i->note = "interpreted";
+	i = add_bpf_bool(r, "jit_atomics", f->jit_atomics, f->bpf);
+	if (f->bpf && !f->jit_atomics)
+		i->note = "the JIT has no atomic add: trace keeps per-hit "
+			  "values in a hash (slower)";
 	i = add_int(r, "bpf_jit_enable", f->jit_sysctl >= 0, f->jit_sysctl);
 	if (f->jit_sysctl < 0)
 		i->note = "no such sysctl";

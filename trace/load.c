@@ -99,6 +99,34 @@ static int size_maps(struct usdtkit_trace *t)
 }
 
 /*
+ * Each hit's values (trace.bpf.c, "slots"): a slot per possible CPU, and
+ * spares for the hits that find their CPU's slot held by a preempted or
+ * sleeping one (as many as the CPUs, and at least SLOT_SPARES_MIN). Where
+ * the JIT has no atomic add the program keeps its hash keyed by thread
+ * instead (slot_cpus 0); so it does where the CPUs cannot be counted.
+ */
+#define SLOT_SPARES_MIN 32
+
+static int size_slots(struct usdtkit_trace *t)
+{
+	int n = libbpf_num_possible_cpus();
+	unsigned int spares;
+	int err;
+
+	if (!usdtkit_features()->jit_atomics || n <= 0)
+		return 0;
+	spares = n < SLOT_SPARES_MIN ? SLOT_SPARES_MIN : (unsigned int)n;
+	err = bpf_map__set_max_entries(t->skel->maps.slots, (uint32_t)n + spares);
+	if (err) {
+		trace_err(t, "sizing map slots for %d CPUs: %s", n, strerror(-err));
+		return err;
+	}
+	t->skel->rodata->slot_cpus = (unsigned int)n;
+	t->skel->rodata->slot_spares = spares;
+	return 0;
+}
+
+/*
  * Why a load failed, where the kernel lacks something the program needs:
  * the feature and the Linux version that has it, not a bare errno.
  * EACCES is the verifier's answer too: only a non-root user is told that
@@ -274,6 +302,8 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 		err = pick_prog(t);
 	if (!err)
 		err = size_maps(t);
+	if (!err)
+		err = size_slots(t);
 	if (!err)
 		err = usdtkit__children_prepare(t);
 	if (!err)

@@ -89,6 +89,11 @@ struct usdtkit_features {
 	 * the process has not touched yet with it (docs/ATTACH.md) */
 	bool sleepable_uprobe;
 	bool sleepable_multi;
+	/* an atomic add (BPF_XADD) loads, and is JIT-compiled where the
+	 * kernel JITs: false on the 32-bit arm and x86 JITs, and when !bpf.
+	 * `usdtkit trace` then keeps its per-hit values in a hash, not in
+	 * per-CPU slots (docs/ARCHITECTURE.md, "Trace engine") */
+	bool jit_atomics;
 };
 
 USDTKIT_API const struct usdtkit_features *usdtkit_features(void);

@@ -33,7 +33,8 @@ def read(path):
     except OSError:
         return None
 
-keys = ["schema", "kernel", "machine", "bpf", "bpf_error", "jit", "bpf_jit_enable",
+keys = ["schema", "kernel", "machine", "bpf", "bpf_error", "jit", "jit_atomics",
+        "bpf_jit_enable",
         "btf", "bpf_cookie", "uprobe_multi", "ref_ctr_offset",
         "uprobe_syscall", "uprobe_optimization", "uprobes", "ringbuf",
         "sleepable_uprobe", "sleepable_multi", "perf_event_paranoid",
@@ -42,7 +43,7 @@ keys = ["schema", "kernel", "machine", "bpf", "bpf_error", "jit", "bpf_jit_enabl
 if list(j) != keys:
     errors.append(f"keys {list(j)}, want {keys}")
 
-want("schema", "usdtkit-features/1.2")
+want("schema", "usdtkit-features/1.3")
 
 # facts any user can read
 u = os.uname()
@@ -82,6 +83,9 @@ if root:
     # an enabled JIT compiles "r0 = 0; exit" on every arch that has one
     if jit_sysctl in ("1", "2"):
         want("jit", True)
+    # the 64-bit JITs have an atomic add; the 32-bit arm and x86 ones not
+    want("jit_atomics", u.machine not in ("armv7l", "armv6l", "i686", "i386")
+         or j.get("jit") is False)
     want("ringbuf", ver >= (5, 8))
     want("bpf_cookie", ver >= (5, 15))
     # uprobe_multi link (6.6) with the PID filter fix (6.10)
@@ -101,7 +105,7 @@ else:
     want("bpf_error", "EPERM")
     for c in ("cap_bpf", "cap_perfmon", "cap_sys_admin"):
         want(c, False)
-    for k in ("jit", "bpf_cookie", "uprobe_multi", "ringbuf",
+    for k in ("jit", "jit_atomics", "bpf_cookie", "uprobe_multi", "ringbuf",
               "sleepable_uprobe", "sleepable_multi"):
         want(k, None)
     want("auto_mode", "none")

@@ -365,7 +365,7 @@ def test_schemas():
     for s in STREAMS:
         Draft202012Validator.check_schema(load(s))
         check(load(s)["properties"]["schema"]["const"] ==
-              "usdtkit-%s/%s" % (s, {"trace": "1.2", "features": "1.2",
+              "usdtkit-%s/%s" % (s, {"trace": "1.2", "features": "1.3",
                                      "trace-agg": "1.2"}.get(s, "1.0")),
               "%s: schema const" % s)
     check(load("parse")["$defs"]["arg"] == load("list")["$defs"]["arg"] and

@@ -194,23 +194,52 @@ struct arg_state {
  * in a map value is not tracked, so the 12 arguments' outcomes do not
  * multiply into 2^12 states to explore.
  *
- * One value per thread, keyed by its tid. Not per CPU: a uprobe's
- * program runs with migration disabled, not preemption, so on a
- * preemptible kernel (Debian's 7.3 in tests/vm) another thread on the
- * same CPU could run it in the middle of this hit and overwrite a per-CPU
- * value: hits then came out with another thread's pid or another probe's
- * arguments. A thread never runs two hits at once, so its own value is
- * safe. An LRU map, looked up first: one lookup per hit (creating and
- * deleting a value per hit cost 0.5-0.7 us more per hit on this
- * machine's 6.18, bench/README.md). The values of threads that stopped
- * hitting are evicted; the one of a thread in the middle of a hit was
- * just looked up, and the LRU keeps it unless SCRATCH_THREADS other
- * threads start hitting before it resumes.
+ * The value must be the hit's own until it ends. A uprobe's program runs
+ * with migration disabled, not preemption, so on a preemptible kernel
+ * (Debian's 7.3 in tests/vm) another thread on the same CPU can run it in
+ * the middle of this hit, and a sleepable one sleeps in page faults: with
+ * one plain per-CPU value, hits came out with another thread's pid or
+ * another probe's arguments. Two ways, picked at load (slot_cpus):
+ *
+ * - slots: one per CPU, and spares. A hit raises its CPU slot's busy
+ *   with an atomic add and holds the slot when it then reads 1; every
+ *   hit that raised it meanwhile reads 2 or more, puts it back, and tries
+ *   a spare picked by its tid the same way (a hit that gets neither is
+ *   counted LOST). An add without fetch, which Linux 5.10's verifier
+ *   takes, and an array lookup the kernel inlines: about 80 ns a hit less
+ *   than the hash lookup below on 6.18 (bench/README.md, "Keyed
+ *   aggregations against bpftrace").
+ * - where the JIT cannot compile an atomic add (the 32-bit arm and x86
+ *   JITs, usdtkit_features()->jit_atomics), a value per thread in an LRU
+ *   hash keyed by its tid, created at its first hit. A thread never runs
+ *   two hits at once; the LRU keeps the value of a thread in the middle
+ *   of a hit, which was just looked up, unless SCRATCH_THREADS other
+ *   threads start hitting before it resumes. The verifier walks only the
+ *   way picked, and drops the other before the JIT sees it.
  */
 struct scratch {
 	struct arg_state st;
 	struct usdtkit_filter_hit hit;
 };
+
+/* @busy: the hits that want the slot; the one that raised it to 1 has it */
+struct slot {
+	unsigned long long busy;
+	struct scratch s;
+};
+
+/* the engine sets max_entries: slot_cpus + slot_spares */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct slot);
+} slots SEC(".maps");
+
+/* slot i < slot_cpus is CPU i's, the slot_spares after it spares; 0: the
+ * LRU hash. Set by the engine (trace/load.c). */
+const volatile unsigned int slot_cpus;
+const volatile unsigned int slot_spares;
 
 #define SCRATCH_THREADS 4096
 
@@ -839,15 +868,48 @@ static __always_inline void trace_hit_in(struct pt_regs *ctx,
 		latency(cfg, s, key, ts, cold);
 }
 
-/* one hit, in this thread's scratch value; also the body of test
- * programs that include this file (tests/attach/) */
+/* slot @i of slots, if no other hit holds it: then *@held */
+static __always_inline struct scratch *slot_take(unsigned int i,
+						 struct slot **held)
+{
+	struct slot *sl = bpf_map_lookup_elem(&slots, &i);
+
+	if (!sl)
+		return NULL;
+	__sync_fetch_and_add(&sl->busy, 1);
+	if (*(volatile unsigned long long *)&sl->busy == 1) {
+		*held = sl;
+		return &sl->s;
+	}
+	__sync_fetch_and_add(&sl->busy, -1);
+	return NULL;
+}
+
+/* this thread's value in the LRU hash, created at its first hit */
+static __always_inline struct scratch *thread_scratch(void)
+{
+	unsigned int tid = (unsigned int)bpf_get_current_pid_tgid();
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &tid);
+	int zero = 0;
+
+	if (s)
+		return s;
+	/* this thread's first hit (or its value was evicted) */
+	s = bpf_map_lookup_elem(&scratch_init, &zero);
+	if (s)
+		bpf_map_update_elem(&scratch, &tid, s, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&scratch, &tid);
+}
+
+/* one hit, in a value of its own (above); also the body of test programs
+ * that include this file (tests/attach/) */
 static __always_inline int trace_hit_as(struct pt_regs *ctx, const int cold,
 					const int by)
 {
 	const struct usdtkit_bpf_spec *spec = usdtkit_spec(ctx);
-	unsigned int tid;
-	struct scratch *s;
-	int zero = 0;
+	struct slot *held = NULL;
+	struct scratch *s = NULL;
+	unsigned int cpu;
 
 	/* children: a hit outside the traced processes (the probes are
 	 * attached for all) ends here, before anything is counted */
@@ -859,20 +921,23 @@ static __always_inline int trace_hit_as(struct pt_regs *ctx, const int cold,
 	 * handler takes the call out of usdtkit_trace_str when it loads it
 	 * sleepable (attach/handler.c) */
 	usdtkit__no_priv_stack(ctx, spec);
-	tid = (unsigned int)bpf_get_current_pid_tgid();
-	s = bpf_map_lookup_elem(&scratch, &tid);
+	if (slot_cpus) {
+		cpu = bpf_get_smp_processor_id();
+		if (cpu < slot_cpus)
+			s = slot_take(cpu, &held);
+		if (!s && slot_spares)
+			s = slot_take(slot_cpus + (unsigned int)bpf_get_current_pid_tgid() %
+				      slot_spares, &held);
+	} else {
+		s = thread_scratch();
+	}
 	if (!s) {
-		/* this thread's first hit (or its value was evicted) */
-		s = bpf_map_lookup_elem(&scratch_init, &zero);
-		if (s)
-			bpf_map_update_elem(&scratch, &tid, s, BPF_NOEXIST);
-		s = bpf_map_lookup_elem(&scratch, &tid);
-		if (!s) {
-			count(USDTKIT_TRACE_C_LOST);
-			return 0;
-		}
+		count(USDTKIT_TRACE_C_LOST);
+		return 0;
 	}
 	trace_hit_in(ctx, spec, s, cold, by);
+	if (held)
+		__sync_fetch_and_add(&held->busy, -1);
 	return 0;
 }
 

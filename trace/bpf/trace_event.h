@@ -54,7 +54,8 @@ _Static_assert(sizeof(struct usdtkit_trace_event) == 144, "trace event layout");
  * dropped, so that every hit = KEPT + DROPPED */
 enum {
 	USDTKIT_TRACE_C_KEPT,		/* hits kept (all, without a filter) */
-	USDTKIT_TRACE_C_LOST,		/* events the ring buffer had no room for */
+	USDTKIT_TRACE_C_LOST,		/* events the ring buffer had no room
+					 * for, hits with no value (slots) */
 	USDTKIT_TRACE_C_DROPPED,	/* hits the filter dropped */
 	USDTKIT_TRACE_C_BY_FULL,	/* keyed hits lost: agg_by or
 					 * agg_by_hist full */
