@@ -745,15 +745,7 @@ static void run_skeleton(void)
 
 static unsigned long long hits(struct small *skel)
 {
-	int ncpu = libbpf_num_possible_cpus(), key = 0, i;
-	unsigned long long v[512], sum = 0;
-
-	if (ncpu <= 0 || ncpu > 512 ||
-	    bpf_map_lookup_elem(bpf_map__fd(skel->maps.counters), &key, v))
-		return ~0ull;
-	for (i = 0; i < ncpu; i++)
-		sum += v[i];
-	return sum;
+	return percpu_sum(bpf_map__fd(skel->maps.counters), 0);
 }
 
 static void rollback_mode(enum usdtkit_mode mode)

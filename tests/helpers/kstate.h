@@ -3,7 +3,8 @@
  * What an attach leaves in the kernel and in the process, counted the
  * same way by the host's attach tests (test_attach.c) and by the VM's
  * attach-API program (tests/vm/vm_api.c): open fds, BPF links, perf
- * events of every process, entries of a BPF hash map. Header-only.
+ * events of every process, entries of a BPF hash map, a per-CPU
+ * counter summed. Header-only.
  */
 #ifndef USDTKIT_TESTS_KSTATE_H
 #define USDTKIT_TESTS_KSTATE_H
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 static inline int count_fds(void)
 {
@@ -140,6 +142,19 @@ static inline int map_entries(int fd)
 		key = next;
 	} while (!bpf_map_get_next_key(fd, &key, &next) && n < 100000);
 	return n;
+}
+
+/* entry @key of per-CPU array @fd, summed over the CPUs; ~0 if unread */
+static inline unsigned long long percpu_sum(int fd, int key)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	unsigned long long v[512], sum = 0;
+
+	if (ncpu <= 0 || ncpu > 512 || bpf_map_lookup_elem(fd, &key, v))
+		return ~0ull;
+	for (i = 0; i < ncpu; i++)
+		sum += v[i];
+	return sum;
 }
 
 #endif /* USDTKIT_TESTS_KSTATE_H */

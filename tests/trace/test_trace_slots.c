@@ -24,6 +24,7 @@
 #include <usdtkit/attach.h>
 
 #include "check.h"
+#include "kstate.h"
 #include "slots.skel.h"
 #include "trace_event.h"
 
@@ -86,15 +87,7 @@ static pid_t start(const char *exe, int *go)
 /* counter @which, summed over the CPUs */
 static unsigned long long counter(struct slots *skel, int which)
 {
-	int ncpu = libbpf_num_possible_cpus(), i;
-	unsigned long long v[512], sum = 0;
-
-	if (ncpu <= 0 || ncpu > 512 ||
-	    bpf_map_lookup_elem(bpf_map__fd(skel->maps.counters), &which, v))
-		return ~0ull;
-	for (i = 0; i < ncpu; i++)
-		sum += v[i];
-	return sum;
+	return percpu_sum(bpf_map__fd(skel->maps.counters), which);
 }
 
 /* the slots after the run: all given back (busy, their first 8 bytes,
