@@ -68,8 +68,9 @@ echo "processed insns: strings read late (--no-fault-in), richest $late"
 
 # keys: the keyed code is in usdtkit_trace_by(_str) only, so a
 # trace without a key verifies what it did before keys (the counts were
-# print 5452, filter 8319, counts 619, --hist 2831 on 6.18: their ratios
-# above hold); each keyed configuration loads, under a quarter of 1M
+# print 5452, filter 8319, counts 619, --hist 2831 on 6.18; since the
+# per-hit slots print 5591, filter 8930, counts 717: their ratios above
+# hold); each keyed configuration loads, under a quarter of 1M
 for o in "--count-by pid" "--count-by tid" "--count-by comm" "--count-by ustack" \
 	"--count-by pid,comm,arg0" "--hist arg0 --by str(arg1)" \
 	"--sum arg0 --max arg0 --by comm" "--latency $S $E --by str(arg1)" \
