@@ -173,14 +173,16 @@ static void say_loaded(struct usdtkit_trace *t, const char *log, uint64_t ns)
 			   t->prog == t->skel->progs.usdtkit_trace_by ? "" :
 		t->cold_read ? ", strings faulted in at the hit (sleepable)" :
 		", strings not in memory read late";
+	const char *values = t->skel->rodata->slot_cpus ? "" :
+		", per-hit values in a hash (the JIT has no atomic add)";
 
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		memset(&info, 0, sizeof(info));
 	usdtkit__info(&t->log, "loaded usdtkit_trace: features 0x%x, "
 		      "%llu insns processed, %u xlated, verified in %.3f ms, "
-		      "load %.3f ms%s", t->skel->rodata->features,
+		      "load %.3f ms%s%s", t->skel->rodata->features,
 		      log_num(log, "processed "), info.xlated_prog_len / 8,
-		      log_num(log, "verification time ") / 1e3, ns / 1e6, strs);
+		      log_num(log, "verification time ") / 1e3, ns / 1e6, strs, values);
 }
 
 /* BPF_TRACE_UPROBE_MULTI (Linux 6.6): Debian 12's headers stop before it */
