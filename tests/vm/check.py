@@ -611,6 +611,37 @@ def check_agg(v, log):
             "trace tree: no line '--children: 2 forks followed': %s" % " | ".join(err))
     print("trace tree: --children counted %s" % (objs[0].get("count") if objs else None))
 
+    # keys on this kernel: str(arg3),ustack on 30 req hits (one call
+    # site: one stack, raw as the command has exited: each path's 10)
+    objs, err = agg_objects(v, log, "aggst")
+    o = objs[0] if len(objs) == 1 else {}
+    top = o.get("top") or []
+    v.check(o.get("agg") == "count_by" and o.get("by") == "str(arg3),ustack" and
+            o.get("keys") == 3 and
+            sorted((t.get("key"), t.get("count")) for t in top) ==
+            sorted((p, 10) for p in AGG_PATHS),
+            "trace aggst: %s, want 3 keys of 10" % [json.dumps(x) for x in objs])
+    st = [t["parts"][1] for t in top if isinstance(t.get("parts"), list) and
+          len(t["parts"]) == 2 and isinstance(t["parts"][1], dict)]
+    v.check(len(st) == 3 and all(s.get("frames") for s in st) and
+            len({s["frames"][0] for s in st}) == 1,
+            "trace aggst: stacks %s, want one site's, in every key" % json.dumps(st))
+    # pid,comm on the tree: 3 processes, the child's own hit and its
+    # thread's under one pid; the command's pid once
+    objs, err = agg_objects(v, log, "treek")
+    o = objs[0] if len(objs) == 1 else {}
+    top = o.get("top") or []
+    m = [re.search(r"command pid (\d+) exited", l) for l in err]
+    cmd = [int(x.group(1)) for x in m if x]
+    v.check(o.get("by") == "pid,comm" and
+            sorted(t.get("count") for t in top) == [1, 1, 2] and
+            all(t.get("parts", [None, None])[1] == "vm_agg" for t in top) and
+            cmd and any(t.get("parts", [None])[0] == cmd[0] and t.get("count") == 1
+                        for t in top),
+            "trace treek: %s (command pid %s), want counts 1, 1, 2 of vm_agg"
+            % ([json.dumps(x) for x in objs], cmd))
+    print("trace keys: str,ustack %d keys, pid,comm %d keys" % (len(st), len(top)))
+
 
 # The verifier stops at 1M processed instructions (BPF_COMPLEXITY_LIMIT_INSNS);
 # every configuration stays under a quarter of it, to leave room to grow

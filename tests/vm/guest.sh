@@ -383,7 +383,7 @@ scenario_thumb() {
 # own vm_agg by -c, fired once all have said "Tracing" (a fresh attach
 # after a teardown is slow under TCG)
 scenario_agg() {
-	local ta tl tt
+	local ta tl tt tk tp
 	mkdir -p /tmp/agg /tmp/lat /tmp/tree
 	$CLI trace --json -v -c "/w/vm_agg agg /tmp/agg" \
 		--filter 'arg0 > 2 && (str(arg3) == "/api*" || str(arg3) == "/tick" || arg2 <= -28)' \
@@ -399,16 +399,33 @@ scenario_agg() {
 	$CLI trace --json -v -c "/w/vm_agg tree /tmp/tree" --children --counts \
 		usdtkit_vm:forked > /tmp/trace_tree.json 2> /tmp/trace_tree.err &
 	tt=$!
+	# keys: a string and the user stack (the keyed string program,
+	# sleepable where this kernel runs it so), and pid,comm on the tree
+	mkdir -p /tmp/aggst /tmp/treek
+	$CLI trace --json -v -c "/w/vm_agg agg /tmp/aggst" --stack-depth 4 \
+		--count-by 'str(arg3),ustack' usdtkit_vm:req \
+		> /tmp/trace_aggst.json 2> /tmp/trace_aggst.err &
+	tk=$!
+	$CLI trace --json -v -c "/w/vm_agg tree /tmp/treek" --children \
+		--count-by 'pid,comm' usdtkit_vm:forked \
+		> /tmp/trace_treek.json 2> /tmp/trace_treek.err &
+	tp=$!
 	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_agg.err || ! alive $ta" ||
 		note "trace agg: not attached after 120 s"
 	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_lat.err || ! alive $tl" ||
 		note "trace lat: not attached after 120 s"
 	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_tree.err || ! alive $tt" ||
 		note "trace tree: not attached after 120 s"
-	touch /tmp/agg/go /tmp/lat/go /tmp/tree/go
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_aggst.err || ! alive $tk" ||
+		note "trace aggst: not attached after 120 s"
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_treek.err || ! alive $tp" ||
+		note "trace treek: not attached after 120 s"
+	touch /tmp/agg/go /tmp/lat/go /tmp/tree/go /tmp/aggst/go /tmp/treek/go
 	finish_trace agg "$ta"
 	finish_trace lat "$tl"
 	finish_trace tree "$tt"
+	finish_trace aggst "$tk"
+	finish_trace treek "$tp"
 	load_configs
 }
 
