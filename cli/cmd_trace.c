@@ -300,6 +300,12 @@ static void report(struct tracer *t)
 			  t->agg.count_by ? "--count-by" : "--by",
 			  lost, lost == 1 ? "" : "s",
 			  t->agg.by_keys ? t->agg.by_keys : USDTKIT_TRACE_BY_KEYS);
+	/* stacks past the stack maps' room: counted, without frames */
+	if (t->agg.by_kinds &&
+	    !usdtkit_trace_counter(t->tr, USDTKIT_TRACE_STACK_FULL, &lost) && lost)
+		trace_err("ustack: %" PRIu64 " hit%s of stacks past the stack maps' room "
+			  "counted without frames (--by-keys raises it)",
+			  lost, lost == 1 ? "" : "s");
 	if (t->verbose)
 		fprintf(stderr, "usdtkit trace: %" PRIu64 " hits in BPF\n", kept + dropped);
 	if (t->verbose && t->children &&

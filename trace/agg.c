@@ -454,6 +454,35 @@ static void key_rodata(struct usdtkit_trace *t)
 	ro->stack_depth = k->stack_depth;
 }
 
+/*
+ * The stack maps of a ustack part keyed by id: stacks with a bucket per
+ * key of agg_by, stacks2 with twice that, so that a stack whose bucket
+ * in stacks holds another one most likely finds a free bucket there.
+ * A stack map's entries are allocated at creation: one of 8 bytes each
+ * when no part is a stack id.
+ */
+static int size_stack_maps(struct usdtkit_trace *t)
+{
+	const struct trace_key *k = &t->agg.by_key;
+	struct trace *s = t->skel;
+	bool ids = false;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < k->nparts; i++)
+		ids |= k->parts[i].kind == USDTKIT_TRACE_BY_USTACK && k->stack_ids;
+	if (!ids)
+		return 0;
+	err = bpf_map__set_value_size(s->maps.stacks, 8 * k->stack_depth);
+	if (!err)
+		err = bpf_map__set_value_size(s->maps.stacks2, 8 * k->stack_depth);
+	if (!err)
+		err = set_entries(s->maps.stacks, k->entries);
+	if (!err)
+		err = set_entries(s->maps.stacks2, 2 * k->entries);
+	return err;
+}
+
 /* the maps sized to the probes, the string keys to str_len */
 static int size_agg_maps(struct usdtkit_trace *t)
 {
@@ -491,6 +520,8 @@ static int size_agg_maps(struct usdtkit_trace *t)
 		err = bpf_map__set_value_size(s->maps.lat_start, 8 + g->by_key.size);
 	if (!err && lat_str)
 		err = bpf_map__set_key_size(s->maps.lat_start, 8 + ks);
+	if (!err)
+		err = size_stack_maps(t);
 	if (err) {
 		trace_err(t, "sizing the aggregation maps: %s", strerror(-err));
 		return err;
@@ -589,8 +620,13 @@ bool usdtkit__agg_fits(const struct usdtkit_trace *t, const struct probe *p,
 /* Before the load: the maps sized and the program's features set. */
 int usdtkit__agg_size(struct usdtkit_trace *t)
 {
+	unsigned int f = trace_features(t);
+
+	/* usdtkit_trace_by keys a stack by its id; usdtkit_trace_by_str,
+	 * which may be sleepable, by its frames (trace_event.h) */
+	t->agg.by_key.stack_ids = !(f & STR_FEATURES);
 	usdtkit__key_layout(t);
-	t->skel->rodata->features = trace_features(t);
+	t->skel->rodata->features = f;
 	t->skel->rodata->args_used = trace_args_used(t);
 	t->skel->rodata->filter_insns = trace_filter_insns(t);
 	return size_agg_maps(t);

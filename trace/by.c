@@ -31,6 +31,8 @@ struct by_read {
 	struct usdtkit_trace *t;
 	enum usdtkit_trace_agg_kind kind;
 	size_t ks;			/* key bytes */
+	/* a stack id's frames (struct usdtkit_trace_by_stack) */
+	uint64_t stack[1 + USDTKIT_TRACE_STACK_MAX];
 	struct by_ent *v;
 	size_t n, cap;
 };
@@ -382,6 +384,8 @@ static int export_row(struct by_read *r, const struct by_ent *e,
 		      struct usdtkit_trace_by_row *o, struct arena *a)
 {
 	const struct trace_key *k = &r->t->agg.by_key;
+	struct usdtkit_trace_by_stack *sbuf = (void *)r->stack;
+	const struct usdtkit_trace_by_stack *st;
 	unsigned int p;
 	size_t i;
 	int err;
@@ -416,8 +420,17 @@ static int export_row(struct by_read *r, const struct by_ent *e,
 		}
 		if (v->kind != USDTKIT_TRACE_PART_USTACK)
 			continue;
-		err = usdtkit__stack_names(r->t, (const void *)(e->key + k->parts[p].off),
-					   &names, &gone);
+		st = (const void *)(e->key + k->parts[p].off);
+		/* a stack id: its frames from the stack map, then as a
+		 * key of frames */
+		if (k->stack_ids) {
+			usdtkit__stack_get(r->t, e->key + k->parts[p].off, sbuf);
+			st = sbuf;
+			v->stack_err = st->n < 0 ? st->n : 0;
+			v->nframes = st->n > 0 ? (size_t)st->n : 0;
+			v->ips = (const uint64_t *)st->ip;
+		}
+		err = usdtkit__stack_names(r->t, st, &names, &gone);
 		if (err)
 			return err;
 		v->stack_gone = gone;

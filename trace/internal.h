@@ -54,6 +54,11 @@ struct key_part {
 	unsigned short off, size;	/* bytes into the key */
 };
 
+/* a trace with these reads strings: its program is usdtkit_trace_str
+ * or usdtkit_trace_by_str (load.c) */
+#define STR_FEATURES (USDTKIT_TRACE_F_STR | USDTKIT_TRACE_F_FILTER_STR | \
+		      USDTKIT_TRACE_F_KEY_STR)
+
 /* the key of the keyed aggregations: one per trace */
 struct trace_key {
 	unsigned int nparts;
@@ -64,6 +69,9 @@ struct trace_key {
 	unsigned int kinds;		/* bit k: aggregation kind k is keyed */
 	unsigned int need;		/* USDTKIT_TRACE_NEED_* of building it */
 	bool str;			/* some part is a str() */
+	bool stack_ids;			/* a ustack part is a stack id
+					 * (usdtkit_trace_by): struct
+					 * usdtkit_trace_by_stack_id */
 };
 
 /* What the request asks for, before the probes are known. */
@@ -246,6 +254,8 @@ void usdtkit__key_decode(const struct usdtkit_trace *t, const unsigned char *kb,
 int usdtkit__stack_names(struct usdtkit_trace *t, const struct usdtkit_trace_by_stack *st,
 			 const char *const **names, bool *gone);
 void usdtkit__stack_sweep(struct usdtkit_trace *t);
+void usdtkit__stack_get(struct usdtkit_trace *t, const unsigned char *part,
+			struct usdtkit_trace_by_stack *st);
 void usdtkit__stack_free(struct usdtkit_trace *t);
 /* by.c: the snapshot of READ_AGAIN */
 void usdtkit__by_snap_free(struct usdtkit_trace *t);

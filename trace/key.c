@@ -53,6 +53,8 @@ static unsigned int size_str(const struct usdtkit_trace *t)
 
 static unsigned int size_stack(const struct usdtkit_trace *t)
 {
+	if (t->agg.by_key.stack_ids)
+		return sizeof(struct usdtkit_trace_by_stack_id);
 	return sizeof(struct usdtkit_trace_by_stack) + 8 * t->agg.by_key.stack_depth;
 }
 
@@ -92,8 +94,16 @@ static void decode_stack(const struct usdtkit_trace *t, const unsigned char *b,
 			 struct usdtkit_trace_key_value *out)
 {
 	const struct usdtkit_trace_by_stack *s = (const void *)b;
+	const struct usdtkit_trace_by_stack_id *si = (const void *)b;
 
-	(void)t;
+	/* the frames are in the stack map: by.c reads them (stack.c) */
+	if (t->agg.by_key.stack_ids) {
+		out->value = si->pid;
+		out->stack_err = si->id < 0 ? si->id : 0;
+		out->nframes = 0;
+		out->ips = NULL;
+		return;
+	}
 	out->value = s->pid;
 	out->stack_err = s->n < 0 ? s->n : 0;
 	out->nframes = s->n > 0 ? (size_t)s->n : 0;

@@ -188,9 +188,6 @@ static void say_loaded(struct usdtkit_trace *t, const char *log, uint64_t ns)
 /* BPF_TRACE_UPROBE_MULTI (Linux 6.6): Debian 12's headers stop before it */
 #define UPROBE_MULTI_ATTACH ((enum bpf_attach_type)48)
 
-#define STR_FEATURES (USDTKIT_TRACE_F_STR | USDTKIT_TRACE_F_FILTER_STR | \
-		      USDTKIT_TRACE_F_KEY_STR)
-
 /*
  * The program of this trace (trace.bpf.c), before usdtkit_prog_prepare().
  * A trace that reads no string gets usdtkit_trace, whose cost and

@@ -12,8 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
 #include "elf/ustack.h"
 #include "trace/internal.h"
+#include "trace.skel.h"
 
 struct stack_ent {
 	unsigned char *key;		/* pid, n, ips: the key part's bytes */
@@ -148,6 +152,36 @@ int usdtkit__stack_names(struct usdtkit_trace *t, const struct usdtkit_trace_by_
 	*names = (const char *const *)e->names;
 	*gone = e->gone;
 	return 0;
+}
+
+/*
+ * The frames of the stack-id part @part into @st (room for stack_depth
+ * frames): looked up in its stack map, whose value is the frames and
+ * zeros past the last. An id never changes stack while the trace runs
+ * (trace_event.h), so the frames are the ones the hits had.
+ */
+void usdtkit__stack_get(struct usdtkit_trace *t, const unsigned char *part,
+			struct usdtkit_trace_by_stack *st)
+{
+	const struct usdtkit_trace_by_stack_id *si = (const void *)part;
+	unsigned int depth = t->agg.by_key.stack_depth, n = 0;
+	struct bpf_map *m = si->id & USDTKIT_TRACE_STACK_ID2 ? t->skel->maps.stacks2 :
+		t->skel->maps.stacks;
+	uint32_t id = (uint32_t)si->id & ~(uint32_t)USDTKIT_TRACE_STACK_ID2;
+
+	st->pid = si->pid;
+	memset(st->ip, 0, 8 * (size_t)depth);
+	if (si->id < 0) {
+		st->n = si->id;
+		return;
+	}
+	if (bpf_map_lookup_elem(bpf_map__fd(m), &id, st->ip)) {
+		st->n = -errno;
+		return;
+	}
+	while (n < depth && st->ip[n])
+		n++;
+	st->n = (int)n;
 }
 
 /* after a read: the stacks it did not see are gone from the maps */

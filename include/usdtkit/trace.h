@@ -362,6 +362,10 @@ enum usdtkit_trace_counter {
 					 * (no sleepable uprobes); with no
 					 * aggregation, those the engine then
 					 * dropped are DROPPED, not KEPT */
+	USDTKIT_TRACE_STACK_FULL,	/* keyed hits whose ustack found no
+					 * room in the stack maps: counted
+					 * under a key of stack_err -EEXIST
+					 * or -ENOMEM, no frames */
 };
 
 USDTKIT_API int usdtkit_trace_counter(const struct usdtkit_trace *t,

@@ -271,6 +271,25 @@ struct {
 	__type(value, struct usdtkit_trace_key_buf);
 } scratch_key SEC(".maps");
 
+/*
+ * The stacks of ustack keys, by id (struct usdtkit_trace_by_stack_id):
+ * the engine sizes them (trace/agg.c); one 8-byte entry each when the
+ * trace keys no stack, or keys by the frames (usdtkit_trace_by_str).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1);
+	__uint(key_size, 4);
+	__uint(value_size, 8);
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1);
+	__uint(key_size, 4);
+	__uint(value_size, 8);
+} stacks2 SEC(".maps");
+
 /* the key of a keyed aggregation, built here (per CPU, as scratch_key);
  * ts first, so that a latency's START stores {ts, key} in one piece */
 struct by_scratch {
@@ -600,6 +619,38 @@ static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
 
 /* ---- the keyed aggregations (--count-by, --by) ---- */
 
+#define STACK_EEXIST	17
+#define STACK_ENOMEM	12
+
+/*
+ * A ustack part at @off of @k: the stack's id, exact (trace_event.h).
+ * No BPF_F_REUSE_STACKID, which would give a taken bucket to the new
+ * stack and so the old id to another stack, nor BPF_F_FAST_STACK_CMP,
+ * which would take a stack of the same hash for this one.
+ */
+static __always_inline void by_stack_id(struct pt_regs *ctx, unsigned char *k,
+					unsigned int off,
+					const struct usdtkit_filter_hit *h)
+{
+	struct usdtkit_trace_by_stack_id *si;
+	long id;
+
+	if (off > USDTKIT_TRACE_BY_KEY_MAX - sizeof(*si))
+		return;
+	si = (void *)(k + off);
+	si->pid = h->pid;
+	id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	/* its bucket holds another stack, or no entry is left */
+	if (id == -STACK_EEXIST || id == -STACK_ENOMEM) {
+		id = bpf_get_stackid(ctx, &stacks2, BPF_F_USER_STACK);
+		if (id >= 0)
+			id |= USDTKIT_TRACE_STACK_ID2;
+		else if (id == -STACK_EEXIST || id == -STACK_ENOMEM)
+			count(USDTKIT_TRACE_C_STACK_FULL);
+	}
+	si->id = (int)id;
+}
+
 /* part @i of the key into @k: the by_* constants say which and where,
  * so the verifier walks the one kind of each part */
 static __always_inline void by_part(struct pt_regs *ctx, unsigned char *k,
@@ -638,6 +689,12 @@ static __always_inline void by_part(struct pt_regs *ctx, unsigned char *k,
 		read_key_str(&bs->val, &bs->pid, bs->str, arg_at(h, by_arg[i]), cold);
 		return;
 	case USDTKIT_TRACE_BY_USTACK:
+		if (!cold) {
+			by_stack_id(ctx, k, off, h);
+			return;
+		}
+		/* a sleepable program may use no stack trace map: the
+		 * frames themselves (trace_event.h) */
 		if (off > room - 8 - USDTKIT_TRACE_STACK_MAX * 8 ||
 		    !stack_depth || stack_depth > USDTKIT_TRACE_STACK_MAX)
 			return;

@@ -62,6 +62,8 @@ enum {
 	USDTKIT_TRACE_C_UNMATCHED,	/* latency ENDs with no START */
 	USDTKIT_TRACE_C_UNDECIDED,	/* hits kept: the filter could not
 					 * read a string (EV_UNDECIDED) */
+	USDTKIT_TRACE_C_STACK_FULL,	/* ustack keys with no stack id: both
+					 * stack maps' buckets taken */
 	USDTKIT_TRACE_C_NR
 };
 
@@ -201,6 +203,26 @@ struct usdtkit_trace_by_stack {
 	int n;				/* frames, or bpf_get_stack()'s -errno */
 	unsigned long long ip[];	/* stack_depth of them */
 };
+
+/*
+ * A ustack part as usdtkit_trace_by keys it: the stack's id in the
+ * stack map stacks, or with STACK_ID2 in stacks2; a negative id is
+ * bpf_get_stackid()'s -errno. The kernel hashes and compares the stack
+ * once, in the stack map, and agg_by then hashes 8 bytes, not the
+ * frames. The ids are exact: without BPF_F_REUSE_STACKID a bucket keeps
+ * its stack, and nothing deletes it while the trace runs, so an id
+ * never names another stack; a different stack in a taken bucket gets
+ * -EEXIST, and tries stacks2, which has twice the buckets (another
+ * bucket for most stacks). usdtkit_trace_by_str, which may be loaded
+ * sleepable, keys by the frames (struct usdtkit_trace_by_stack): the
+ * kernel lets no sleepable program use a stack trace map.
+ */
+struct usdtkit_trace_by_stack_id {
+	unsigned int pid;
+	int id;
+};
+
+#define USDTKIT_TRACE_STACK_ID2	(1 << 30)
 
 /* the longest stack kept, and the default (--stack-depth) */
 #define USDTKIT_TRACE_STACK_MAX	127
