@@ -452,7 +452,7 @@ struct usdtkit_trace_key_value {
 	const char *const *frames;
 	const uint64_t *ips;
 	size_t nframes;
-	int stack_err;		/* bpf_get_stack()'s -errno: no frames */
+	int stack_err;		/* bpf_get_stack[id]()'s -errno: no frames */
 	bool stack_gone;	/* the process was gone before its stack
 				 * could be named: raw addresses */
 };
