@@ -181,6 +181,40 @@ run --count-by ustack --stack-depth 2 "$E"
 [ "$(grep -c '^        0x' "$tmp/out")" = 8 ] && grep -q 'frame pointers gives short stacks' "$tmp/out" &&
 	ok || { ko "--stack-depth 2"; cat "$tmp/out"; }
 
+# stack ids in small stack maps (--by-keys 4: 4 buckets, then 8): a
+# stack whose buckets are both taken is counted under an error, never
+# under another stack's id, so each row with frames is one call site's
+# whole count, and the errors hold the rest
+run --json --count-by ustack --by-keys 4 "$E"
+py "count by ustack, small stack maps" <<PY
+$PYLIB
+top = rows("count_by")["top"]
+assert sum(t["count"] for t in top) == 72, top
+left = [2, 4, 6, 60]
+for t in top:
+    s = t["parts"][0]
+    if "error" in s:
+        assert s["error"] in (-17, -12) and not s["frames"], t
+        continue
+    assert t["count"] in left, (t, top)
+    left.remove(t["count"])
+    assert s["pid"] == (child if t["count"] == 6 else pid), t
+    assert len(s["frames"]) >= 3, t
+assert len(set(t["parts"][0]["frames"][1] for t in top if "error" not in t["parts"][0])) == 4 - len(left), top
+PY
+# --by-keys 1: stacks holds 1 stack, stacks2 2: of the 4, one at least
+# finds no room, and is said
+run --json --count-by ustack --by-keys 1 "$E"
+py "count by ustack, stack maps full" <<PY
+$PYLIB
+top = rows("count_by")["top"]
+assert len(top) == 1, top
+s = top[0]["parts"][0]
+assert ("error" in s and s["error"] in (-17, -12)) or top[0]["count"] in (2, 4, 6, 60), top
+PY
+grep -q "stacks past the stack maps' room counted without frames" "$tmp/err" && ok ||
+	{ ko "stack maps full: said"; cat "$tmp/err"; }
+
 # ---- Prometheus: a label per part (docs/METRICS.md), known values ----
 # (prom.c escapes the rendered comm's backslash: kw\\x1b[2J)
 run --textfile "$tmp/m.prom" --count-by 'comm,str(arg0)' --hist arg1 --sum arg1 \
