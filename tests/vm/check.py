@@ -626,21 +626,28 @@ def check_agg(v, log):
     v.check(len(st) == 3 and all(s.get("frames") for s in st) and
             len({s["frames"][0] for s in st}) == 1,
             "trace aggst: stacks %s, want one site's, in every key" % json.dumps(st))
-    # pid,comm on the tree: 3 processes, the child's own hit and its
-    # thread's under one pid; the command's pid once
+    # pid,comm,ustack on the tree: 3 processes, the child's own hit and
+    # its thread's under one pid (one key, or two where their stacks
+    # differ); the command's pid once; every stack an id's frames
     objs, err = agg_objects(v, log, "treek")
     o = objs[0] if len(objs) == 1 else {}
     top = o.get("top") or []
     m = [re.search(r"command pid (\d+) exited", l) for l in err]
     cmd = [int(x.group(1)) for x in m if x]
-    v.check(o.get("by") == "pid,comm" and
-            sorted(t.get("count") for t in top) == [1, 1, 2] and
+    per_pid = {}
+    for t in top:
+        p = (t.get("parts") or [None])[0]
+        per_pid[p] = per_pid.get(p, 0) + (t.get("count") or 0)
+    stk = [t["parts"][2] for t in top if isinstance(t.get("parts"), list) and
+           len(t["parts"]) == 3 and isinstance(t["parts"][2], dict)]
+    v.check(o.get("by") == "pid,comm,ustack" and
+            sorted(per_pid.values()) == [1, 1, 2] and
             all(t.get("parts", [None, None])[1] == "vm_agg" for t in top) and
-            cmd and any(t.get("parts", [None])[0] == cmd[0] and t.get("count") == 1
-                        for t in top),
-            "trace treek: %s (command pid %s), want counts 1, 1, 2 of vm_agg"
-            % ([json.dumps(x) for x in objs], cmd))
-    print("trace keys: str,ustack %d keys, pid,comm %d keys" % (len(st), len(top)))
+            cmd and per_pid.get(cmd[0]) == 1 and
+            len(stk) == len(top) and all(s.get("frames") for s in stk),
+            "trace treek: %s (command pid %s), want per pid 1, 1, 2 of vm_agg, "
+            "each with frames" % ([json.dumps(x) for x in objs], cmd))
+    print("trace keys: str,ustack %d keys, pid,comm,ustack %d keys" % (len(st), len(top)))
 
 
 # The verifier stops at 1M processed instructions (BPF_COMPLEXITY_LIMIT_INSNS);

@@ -400,14 +400,15 @@ scenario_agg() {
 		usdtkit_vm:forked > /tmp/trace_tree.json 2> /tmp/trace_tree.err &
 	tt=$!
 	# keys: a string and the user stack (the keyed string program,
-	# sleepable where this kernel runs it so), and pid,comm on the tree
+	# sleepable where this kernel runs it so: the frames in the key), and
+	# pid,comm,ustack on the tree (the stack's id in a stack map)
 	mkdir -p /tmp/aggst /tmp/treek
 	$CLI trace --json -v -c "/w/vm_agg agg /tmp/aggst" --stack-depth 4 \
 		--count-by 'str(arg3),ustack' usdtkit_vm:req \
 		> /tmp/trace_aggst.json 2> /tmp/trace_aggst.err &
 	tk=$!
 	$CLI trace --json -v -c "/w/vm_agg tree /tmp/treek" --children \
-		--count-by 'pid,comm' usdtkit_vm:forked \
+		--count-by 'pid,comm,ustack' usdtkit_vm:forked \
 		> /tmp/trace_treek.json 2> /tmp/trace_treek.err &
 	tp=$!
 	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_agg.err || ! alive $ta" ||
