@@ -207,8 +207,8 @@ struct arg_state {
  *   a spare picked by its tid the same way (a hit that gets neither is
  *   counted LOST). An add without fetch, which Linux 5.10's verifier
  *   takes, and an array lookup the kernel inlines: about 80 ns a hit less
- *   than the hash lookup below on 6.18 (bench/README.md, "Keyed
- *   aggregations against bpftrace").
+ *   than the hash lookup below on 6.18 (bench/README.md, "Per-hit
+ *   values: slots").
  * - where the JIT cannot compile an atomic add (the 32-bit arm and x86
  *   JITs, usdtkit_features()->jit_atomics), a value per thread in an LRU
  *   hash keyed by its tid, created at its first hit. A thread never runs
