@@ -132,6 +132,48 @@ static bool probe_jit_atomics(void)
 	return ok;
 }
 
+/*
+ * Does this kernel walk user stacks? An arch without perf_callchain_user
+ * (mips; s390 before it had one) gives bpf_get_stack(BPF_F_USER_STACK)
+ * no frame, and every ustack key comes back empty. Asked without a
+ * uprobe, whose release would cost ~0.1 s: a raw tracepoint program run
+ * by BPF_PROG_TEST_RUN (Linux 5.10) from this syscall walks this
+ * thread's user stack, from the regs it entered the kernel with, with
+ * the same arch code a uprobe's hit does. Its return: the bytes of
+ * frames written, or -EFAULT when there were none. Only that answer is
+ * a no: a program that does not load or run tells nothing, and a false
+ * no would have `trace` warn about stacks that are fine.
+ */
+static bool probe_user_stack(void)
+{
+#define Z(o) { .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = (o) }
+	const struct bpf_insn insns[] = {
+		/* the buffer zeroed: the raw_tp helper of older kernels
+		 * wants initialised memory (6.1 refuses the load: EACCES) */
+		Z(-8), Z(-16), Z(-24), Z(-32), Z(-40), Z(-48), Z(-56), Z(-64),
+		/* r2 = r10 - 64; r3 = 64; r4 = BPF_F_USER_STACK; call get_stack */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2,
+		  .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -64 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3, .imm = 64 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_4,
+		  .imm = BPF_F_USER_STACK },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_stack },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+#undef Z
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL, "GPL", insns,
+			       sizeof(insns) / sizeof(insns[0]), NULL);
+	bool ok;
+
+	if (fd < 0)
+		return true;
+	ok = bpf_prog_test_run_opts(fd, &run) || (int)run.retval > 0;
+	close(fd);
+	return ok;
+}
+
 static bool probe_cookie(void)
 {
 	const struct bpf_insn insns[] = {
@@ -275,6 +317,7 @@ static void probe_all(void)
 	features.sleepable_uprobe = probe_sleepable(0);
 	features.sleepable_multi = features.uprobe_multi &&
 		probe_sleepable((enum bpf_attach_type)USDTKIT_TRACE_UPROBE_MULTI);
+	features.user_stack = probe_user_stack();
 }
 
 const struct usdtkit_features *usdtkit_features(void)

@@ -297,6 +297,10 @@ static void collect(struct report *r)
 	i = add_bpf_bool(r, "sleepable_multi", f->sleepable_multi, f->bpf);
 	if (f->bpf && !f->sleepable_multi)
 		i->note = "Linux 6.6 (uprobe_multi)";
+	i = add_bpf_bool(r, "user_stack", f->user_stack, f->bpf);
+	if (f->bpf && !f->user_stack)
+		i->note = "this kernel walks no user stack: trace's ustack "
+			  "keys have no frames";
 	/* read first: argument evaluation order is unspecified */
 	known = !read_paranoid(&paranoid);
 	add_int(r, "perf_event_paranoid", known, paranoid);

@@ -94,6 +94,10 @@ struct usdtkit_features {
 	 * `usdtkit trace` then keeps its per-hit values in a hash, not in
 	 * per-CPU slots (docs/ARCHITECTURE.md, "Trace engine") */
 	bool jit_atomics;
+	/* bpf_get_stack(BPF_F_USER_STACK) returns frames: false where the
+	 * kernel cannot walk user stacks (mips; s390 6.1), and when !bpf.
+	 * There every ustack key of `usdtkit trace` has no frames */
+	bool user_stack;
 };
 
 USDTKIT_API const struct usdtkit_features *usdtkit_features(void);

@@ -427,6 +427,9 @@ scenario_agg() {
 	finish_trace tree "$tt"
 	finish_trace aggst "$tk"
 	finish_trace treek "$tp"
+	# whether this kernel walks user stacks: what the ustack keys have
+	$CLI features --json > /tmp/features.json 2>&1
+	emit features.json /tmp/features.json
 	load_configs
 }
 
