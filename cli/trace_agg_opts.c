@@ -213,23 +213,6 @@ int trace_parse_agg_opt(struct tracer *t, struct cli_parser *p, int key)
 	return 0;
 }
 
-/*
- * Once per ustack key part. Without a user stack walker in the kernel
- * every stack is empty: said always, as the key would look broken.
- */
-static void say_ustack(bool verbose)
-{
-	const struct usdtkit_features *f = usdtkit_features();
-
-	if (f->bpf && !f->user_stack)
-		trace_err("ustack: this kernel walks no user stack (usdtkit "
-			  "features: user_stack): every stack has no frames");
-	else if (verbose)
-		trace_err("ustack: code built without frame pointers (most "
-			  "distribution binaries) gives short stacks; "
-			  "-fno-omit-frame-pointer gives whole ones");
-}
-
 /* options that mean nothing without others */
 int trace_check_agg_opts(struct tracer *t, const struct cli_cmd *c)
 {
@@ -245,9 +228,11 @@ int trace_check_agg_opts(struct tracer *t, const struct cli_cmd *c)
 					     "--max or --latency"), -1;
 		g->by_kinds |= g->kinds & valued;
 	}
-	for (unsigned int i = 0; i < g->by_key.nparts; i++)
+	for (unsigned int i = 0; t->verbose && i < g->by_key.nparts; i++)
 		if (g->by_key.parts[i].kind == USDTKIT_TRACE_PART_USTACK)
-			say_ustack(t->verbose);
+			trace_err("ustack: code built without frame pointers (most "
+				  "distribution binaries) gives short stacks; "
+				  "-fno-omit-frame-pointer gives whole ones");
 	if ((g->stack_depth || g->by_keys) && !g->by_kinds)
 		return cli_usage_err(c, "--stack-depth and --by-keys go with --count-by or --by"), -1;
 	if (!t->agg.top)

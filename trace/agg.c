@@ -465,13 +465,17 @@ static int size_stack_maps(struct usdtkit_trace *t)
 {
 	const struct trace_key *k = &t->agg.by_key;
 	struct trace *s = t->skel;
-	bool ids = false;
+	bool ustack = false;
 	unsigned int i;
 	int err;
 
 	for (i = 0; i < k->nparts; i++)
-		ids |= k->parts[i].kind == USDTKIT_TRACE_BY_USTACK && k->stack_ids;
-	if (!ids)
+		ustack |= k->parts[i].kind == USDTKIT_TRACE_BY_USTACK;
+	/* said before the hits, or the empty stacks would look like a bug */
+	if (ustack && !usdtkit_features()->user_stack)
+		trace_err(t, "ustack: this kernel walks no user stack (usdtkit "
+			  "features: user_stack): every stack has no frames");
+	if (!ustack || !k->stack_ids)
 		return 0;
 	err = bpf_map__set_value_size(s->maps.stacks, 8 * k->stack_depth);
 	if (!err)
