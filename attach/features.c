@@ -144,7 +144,7 @@ static bool probe_jit_atomics(void)
  * a no: a program that does not load or run tells nothing, and a false
  * no would have `trace` warn about stacks that are fine.
  */
-static bool probe_user_stack(void)
+bool usdtkit__probe_user_stack(void)
 {
 #define Z(o) { .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = (o) }
 	const struct bpf_insn insns[] = {
@@ -317,7 +317,7 @@ static void probe_all(void)
 	features.sleepable_uprobe = probe_sleepable(0);
 	features.sleepable_multi = features.uprobe_multi &&
 		probe_sleepable((enum bpf_attach_type)USDTKIT_TRACE_UPROBE_MULTI);
-	features.user_stack = probe_user_stack();
+	features.user_stack = usdtkit__probe_user_stack();
 }
 
 const struct usdtkit_features *usdtkit_features(void)

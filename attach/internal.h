@@ -118,6 +118,9 @@ int usdtkit__noop_multi_prog(void);
 
 /* optprobe.c: features->uprobe_opt_nop5 and _nop10, by trying them */
 void usdtkit__probe_uprobe_opt(struct usdtkit_features *f);
+/* features.c: does the kernel walk user stacks (bench/features_probe.c
+ * times it) */
+bool usdtkit__probe_user_stack(void);
 /* optprobe.c: has process @pid a [uprobes-trampoline] mapping (a uprobe
  * of it was optimized)? */
 bool usdtkit__uprobe_trampoline(pid_t pid);
