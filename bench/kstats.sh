@@ -1,7 +1,7 @@
 # shellcheck shell=sh
-# Sourced by the benches that read the kernel's per-program run time
-# (trace_bench.sh, cold_bench.sh): a temporary directory
-# in $tmp, traced_run and kstats below, and at
+# Sourced by the benches that read what the kernel holds for a tracer
+# (trace_bench.sh, cold_bench.sh, stack_mem.sh): a temporary directory
+# in $tmp, tracer_ready, kmaps, traced_run and kstats below, and at
 # exit the workload ($wpid) and tracer ($tpid) killed, fd 3 closed,
 # kernel.bpf_stats_enabled as it was, $tmp removed.
 tmp=$(mktemp -d)
@@ -32,6 +32,39 @@ kstats() {
 		END { print t + 0, c + 0, v + 0 }'
 }
 
+# tracer_ready TOOL: wait (60 s at most) for the line of the tracer
+# $tpid in $tmp/t.err saying it is attached: usdtkit's "Tracing ...",
+# bpftrace's __BPFTRACE_NOTIFY_PROBES_ATTACHED (started with that
+# variable set). 1 if it ended or never said it, its status in $trc and
+# $tpid then "".
+tracer_ready() {
+	case $1 in
+	usdtkit) _ready='^Tracing ' ;;
+	*) _ready='^__BPFTRACE_NOTIFY_PROBES_ATTACHED$' ;;
+	esac
+	_w=0
+	until grep -q "$_ready" "$tmp/t.err" 2>/dev/null; do
+		if ! kill -0 "$tpid" 2>/dev/null || [ $_w -ge 600 ]; then
+			wait "$tpid"; trc=$?
+			tpid=""
+			return 1
+		fi
+		sleep 0.1; _w=$((_w + 1))
+	done
+}
+
+# kmaps PID: "BYTES MAPS STACK_BYTES STACK_MAPS", the memlock of PID's
+# BPF maps, and of its stack trace maps (type 7) apart
+kmaps() {
+	for f in /proc/"$1"/fd/*; do
+		case $(readlink "$f" 2>/dev/null) in
+		*bpf-map*) cat /proc/"$1"/fdinfo/"${f##*/}" 2>/dev/null ;;
+		esac
+	done | awk '$1 == "map_type:" { n++; st = $2 == 7; ns += st }
+		$1 == "memlock:" { all += $2; if (st) s += $2 }
+		END { print all + 0, n + 0, s + 0, ns + 0 }'
+}
+
 # traced_run TOOL: one run of a workload held on fd 3 (a fifo; its pid
 # in $wpid, its line of loop time due in $tmp/load.out) under the tracer
 # the bench started ($tpid, its stderr in $tmp/t.err; TOOL usdtkit or
@@ -44,22 +77,10 @@ kstats() {
 # not take); $tpid is "" once the tracer has ended.
 traced_run() {
 	res=""
-	if [ "$1" != none ]; then
-		case $1 in
-		usdtkit) ready='^Tracing ' ;;
-		*) ready='^__BPFTRACE_NOTIFY_PROBES_ATTACHED$' ;;
-		esac
-		w=0
-		until grep -q "$ready" "$tmp/t.err" 2>/dev/null; do
-			if ! kill -0 "$tpid" 2>/dev/null || [ $w -ge 600 ]; then
-				wait "$tpid"; trc=$?
-				res=fail
-				[ "$1" = usdtkit ] && [ $trc -eq 2 ] && res=rejected
-				tpid=""
-				return
-			fi
-			sleep 0.1; w=$((w + 1))
-		done
+	if [ "$1" != none ] && ! tracer_ready "$1"; then
+		res=fail
+		[ "$1" = usdtkit ] && [ $trc -eq 2 ] && res=rejected
+		return
 	fi
 	echo go >&3
 	w=0

@@ -631,10 +631,10 @@ def check_agg(v, log):
     no_walk = "usdtkit trace: ustack: this kernel walks no user stack"
 
     def frames_ok(stacks, err):
-        if walks:
-            return all(s.get("frames") for s in stacks)
-        return not any(s.get("frames") for s in stacks) and \
-            sum(l.startswith(no_walk) for l in err) == 1
+        said = sum(l.startswith(no_walk) for l in err)
+        if walks:	# and no false warning
+            return all(s.get("frames") for s in stacks) and said == 0
+        return not any(s.get("frames") for s in stacks) and said == 1
     objs, err = agg_objects(v, log, "aggst")
     o = objs[0] if len(objs) == 1 else {}
     top = o.get("top") or []
