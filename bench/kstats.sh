@@ -79,7 +79,7 @@ traced_run() {
 	res=""
 	if [ "$1" != none ] && ! tracer_ready "$1"; then
 		res=fail
-		[ "$1" = usdtkit ] && [ $trc -eq 2 ] && res=rejected
+		[ "$1" = usdtkit ] && [ "$trc" -eq 2 ] && res=rejected
 		return
 	fi
 	echo go >&3
