@@ -172,7 +172,16 @@ int usdtkit__on_event(void *ctx, void *data, size_t size)
 	bool undecided = false;
 	struct probe *p;
 
-	if (size < sizeof(*e) || e->ts_ns < t->start_ns)
+	if (size < sizeof(*e))
+		return 0;
+	/* a loader says its process mapped objects: where no tracer
+	 * holds the thread, read it now (else the tracer says it) */
+	if (e->flags & USDTKIT_TRACE_EV_MAPPED) {
+		if (!t->follow.hold)
+			usdtkit__follow_mapped(t, (int)e->pid);
+		return 0;
+	}
+	if (e->ts_ns < t->start_ns)
 		return 0;
 	/* the cookie is the probe's index + 1; anything else is not ours */
 	if (e->cookie < 1 || (unsigned long long)e->cookie > t->nprobes)
