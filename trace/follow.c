@@ -293,25 +293,36 @@ static void attach_late(struct usdtkit_trace *t, size_t i,
 		      usdtkit_link_site_count(l), usdtkit_proc_object_path(proc, obj));
 }
 
+/*
+ * Process @pid's objects not attached yet, attached. Read whole (each
+ * object's notes) only when its maps show code of a file not looked at
+ * before: a loader says so at each dlopen() and dlclose(), twice, and a
+ * library loaded again is no news.
+ */
 void usdtkit__follow_mapped(struct usdtkit_trace *t, int pid)
 {
 	USDTKIT_OPTS(usdtkit_open_opts, oo);
 	struct trace_follow *f = &t->follow;
+	struct usdtkit__watch_news *news = NULL;
 	struct usdtkit_proc *proc;
 	bool *only = NULL;
 	size_t i, n = 0;
 
-	if (!f->on || !f->w)
+	if (!f->on || !f->w || usdtkit__watch_news(f->w, pid, &news) <= 0)
 		return;
 	proc = usdtkit_proc_open(pid, &oo);
-	if (!proc)
+	if (!proc) {
+		usdtkit__watch_news_free(news);
 		return;		/* gone: nothing of it to attach */
+	}
+	f->reads++;
 	if (!usdtkit__watch_unseen(f->w, proc, &only, &n) && n) {
 		for (i = 0; i < t->nprobes; i++)
 			if (t->probes[i].follow)
 				attach_late(t, i, proc, only);
 		usdtkit__watch_see(f->w, proc, only);
 	}
+	usdtkit__watch_looked(f->w, news);
 	free(only);
 	usdtkit_proc_close(proc);
 }

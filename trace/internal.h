@@ -127,6 +127,7 @@ struct trace_follow {
 	int epfd;			/* usdtkit_trace_fd(): the ring buffer
 					 * and the tracer */
 	uint64_t holds;			/* threads held and let go */
+	uint64_t reads;			/* processes read whole again */
 };
 
 /* children: children.c */

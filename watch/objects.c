@@ -28,6 +28,10 @@ struct inode_id {
 
 struct usdtkit__watch {
 	struct usdtkit_log log;
+	/* files whose code some process maps, looked at (maps' device and
+	 * inode): read again only when a process maps another */
+	struct inode_id *looked;
+	size_t nlooked, lookcap;
 	struct inode_id *seen;		/* objects attached */
 	size_t nseen, cap;
 	struct inode_id *loaders;	/* loaders watched */
@@ -51,6 +55,7 @@ void usdtkit__watch_free(struct usdtkit__watch *w)
 	if (!w)
 		return;
 	free(w->seen);
+	free(w->looked);
 	free(w->loaders);
 	free(w);
 }
@@ -142,6 +147,74 @@ int usdtkit__watch_unseen(struct usdtkit__watch *w, const struct usdtkit_proc *p
 		(*n)++;
 	}
 	return 0;
+}
+
+struct usdtkit__watch_news {
+	struct inode_id *v;
+	size_t n, cap;
+};
+
+void usdtkit__watch_news_free(struct usdtkit__watch_news *news)
+{
+	if (news)
+		free(news->v);
+	free(news);
+}
+
+/* the maps line's file, if code not looked at yet, into @news */
+static int news_line(struct usdtkit__watch *w, char *line,
+		     struct usdtkit__watch_news *news)
+{
+	struct usdtkit__maps_line m;
+	struct inode_id id;
+
+	if (usdtkit__maps_line_parse(line, &m) || !m.exec || !m.inode)
+		return 0;
+	id.dev = (uint64_t)m.dev_major << 32 | m.dev_minor;
+	id.ino = m.inode;
+	if (in_set(w->looked, w->nlooked, &id))
+		return 0;
+	return set_add(&news->v, &news->n, &news->cap, &id);
+}
+
+int usdtkit__watch_news(struct usdtkit__watch *w, int pid,
+			struct usdtkit__watch_news **out)
+{
+	struct usdtkit__watch_news *news = calloc(1, sizeof(*news));
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	if (!news)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f) {
+		free(news);
+		return errno == ENOENT ? -ESRCH : -errno;
+	}
+	while (!err && getline(&line, &cap, f) > 0)
+		err = news_line(w, line, news);
+	free(line);
+	fclose(f);
+	if (err || !news->n) {
+		usdtkit__watch_news_free(news);
+		return err;
+	}
+	*out = news;
+	return 1;
+}
+
+int usdtkit__watch_looked(struct usdtkit__watch *w, struct usdtkit__watch_news *news)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && news && i < news->n; i++)
+		err = set_add(&w->looked, &w->nlooked, &w->lookcap, &news->v[i]);
+	usdtkit__watch_news_free(news);
+	return err;
 }
 
 /* AT_BASE of @pid: where the kernel put its loader; 0 when none. */

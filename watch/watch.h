@@ -29,6 +29,19 @@ void usdtkit__watch_free(struct usdtkit__watch *w);
  */
 int usdtkit__watch_see(struct usdtkit__watch *w, const struct usdtkit_proc *proc,
 		       const bool *only);
+/*
+ * Whether process @pid maps code of a file not looked at before (its
+ * maps read, no file opened: the cheap question before a whole read of
+ * the process). 1 and *@news (the files new, to pass to
+ * usdtkit__watch_looked() once looked at), 0 (none new), or -errno.
+ */
+struct usdtkit__watch_news;
+int usdtkit__watch_news(struct usdtkit__watch *w, int pid,
+			struct usdtkit__watch_news **news);
+/* the files of @news looked at (with probes or not), and @news freed */
+int usdtkit__watch_looked(struct usdtkit__watch *w, struct usdtkit__watch_news *news);
+void usdtkit__watch_news_free(struct usdtkit__watch_news *news);
+
 /* Mark the file at @path seen (attached by its path). 0 or -errno. */
 int usdtkit__watch_see_path(struct usdtkit__watch *w, const char *path);
 

@@ -10,9 +10,12 @@
 # another tracer has the process) the trace still attaches, and says
 # once what it may lose. A probe no library ever brings ends the trace
 # with a line, exit 1.
-# usage: cli_trace_follow.sh USDTKIT FX_PLUG LIBFX_PLUG PYTHON3
+# Under --children, a child that execs a program with the probe is held
+# at its exec until attached, also when the program is replaced (renamed
+# over, as dpkg does) between two runs: every hit of every run.
+# usage: cli_trace_follow.sh USDTKIT FX_PLUG LIBFX_PLUG PYTHON3 FX_UPG1 FX_UPG2
 set -u
-u=$1 fx=$2 lib=$3 py=$4
+u=$1 fx=$2 lib=$3 py=$4 upg1=$5 upg2=$6
 
 . "$(dirname "$0")/../helpers/check.sh"
 fpid="" tpid="" spid=""
@@ -125,6 +128,18 @@ n=$(cnt "$tmp/out" plug:fire)
 	grep -q 'a debugger has it' "$tmp/err" && [ "${n:-0}" -ge $((fires - F)) ] &&
 	[ "${n:-0}" -le $fires ] && ok ||
 	{ ko "another tracer: exit $rc, $n hits"; cat "$tmp/err" "$tmp/out" "$tmp/fx.out"; }
+
+# --children: a shell that runs a program 20 times, the program renamed
+# over by its next version after 10 (each run: upg:tick 10 times)
+cp "$upg1" "$tmp/app"
+rm -f "$tmp/go"; mkfifo "$tmp/go"
+sh -c 'read x; i=0; while [ $i -lt 20 ]; do echo f | "$1" >/dev/null; i=$((i + 1))
+	[ $i -eq 10 ] && cp "$2" "$1.new" && mv "$1.new" "$1"; done' sh "$tmp/app" "$upg2" \
+	<"$tmp/go" >/dev/null &
+fpid=$!
+exec 3>"$tmp/go"
+trace_fx "$fpid" --counts --children -p "$fpid" upg:tick
+want "exec under --children" "$tmp/out" upg:tick 200
 
 # a probe no library brings: said when the process exits, exit 1
 start_fx
