@@ -150,7 +150,9 @@ int usdtkit__follow_start(struct usdtkit_trace *t)
 
 	if (!f->on)
 		return 0;
-	err = usdtkit__watch_new(&f->w, &t->log);
+	/* ipmap's map holds addresses: a library loaded again elsewhere is
+	 * attached again there */
+	err = usdtkit__watch_new(&f->w, &t->log, t->mode == USDTKIT_MODE_IPMAP);
 	if (err)
 		return err;
 	hold_begin(t);
