@@ -238,9 +238,70 @@ static void id_diff(char *buf, size_t size, const struct file_id *got,
 	if (got->ino != want->ino)
 		snprintf(buf, size, "inode %" PRIu64 ", maps says %" PRIu64,
 			 got->ino, want->ino);
-	else
-		snprintf(buf, size, "device %u:%u, maps says %u:%u", got->major,
-			 got->minor, want->major, want->minor);
+	else	/* as maps writes a device: hex */
+		snprintf(buf, size, "device %02x:%02x, maps says %02x:%02x",
+			 got->major, got->minor, want->major, want->minor);
+}
+
+/* The device of mount @mnt_id in @fname (a mountinfo), or -ENOENT. */
+static int mountinfo_dev(const char *fname, uint64_t mnt_id, struct file_id *id)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	uint64_t mid;
+	uint32_t maj, min;
+	int err = -ENOENT;
+	FILE *f = fopen(fname, "re");
+
+	if (!f)
+		return -errno;
+	while (err && getline(&line, &cap, f) > 0)
+		if (sscanf(line, "%" SCNu64 " %*u %" SCNu32 ":%" SCNu32, &mid, &maj,
+			   &min) == 3 && mid == mnt_id) {
+			id->major = maj;
+			id->minor = min;
+			err = 0;
+		}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+/*
+ * The device of @fd's superblock, which maps shows: stat() gives another
+ * where the filesystem has one per subvolume (btrfs). mountinfo has the
+ * superblock's, on the line of the fd's mount: the process's own (a
+ * container's mount namespace), or ours, as a mount outside a chroot
+ * is not listed in the chrooted process's mountinfo. 0, or -errno.
+ */
+static int superblock_dev(int pid, int fd, struct file_id *id)
+{
+	struct statx stx;
+	char fname[64];
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx))
+		return -errno;
+	if (!(stx.stx_mask & STATX_MNT_ID))
+		return -EOPNOTSUPP;
+	snprintf(fname, sizeof(fname), "/proc/%d/mountinfo", pid);
+	if (!mountinfo_dev(fname, stx.stx_mnt_id, id))
+		return 0;
+	return mountinfo_dev("/proc/self/mountinfo", stx.stx_mnt_id, id);
+}
+
+/* Is @fd (@st) the file @want names? A device that differs only as
+ * stat() reports it (superblock_dev()) is still the same. */
+static bool is_file(int pid, int fd, const struct stat *st,
+		    const struct file_id *want, struct file_id *got)
+{
+	struct file_id sb = { .ino = st->st_ino };
+
+	*got = (struct file_id){ .major = major(st->st_dev),
+				 .minor = minor(st->st_dev), .ino = st->st_ino };
+	if (!S_ISREG(st->st_mode) || got->ino != want->ino)
+		return false;
+	return same_id(got, want) ||
+	       (!superblock_dev(pid, fd, &sb) && same_id(&sb, want));
 }
 
 /*
@@ -266,9 +327,7 @@ static int open_checked(struct usdtkit_proc *p, const struct object *o,
 		close(fd);
 		return err;
 	}
-	got = (struct file_id){ .major = major(st.st_dev), .minor = minor(st.st_dev),
-				.ino = st.st_ino };
-	if (S_ISREG(st.st_mode) && same_id(&got, &o->id))
+	if (is_file(p->pid, fd, &st, &o->id, &got))
 		return fd;
 	close(fd);
 	if (!S_ISREG(st.st_mode))

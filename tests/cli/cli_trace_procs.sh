@@ -19,6 +19,7 @@ spid="" tpid=""
 cleanup() {
 	exec 3>&- 2>/dev/null
 	for p in $tpid $spid; do kill -9 "$p" 2>/dev/null; done
+	umount -l "$tmp/bt" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
@@ -60,10 +61,10 @@ go() {
 check() {
 	want=$K
 	[ "${1:-}" = --children ] && want=$((K * (1 + C)))
-	"$u" list -p $bpid >"$tmp/list" 2>"$tmp/list.err"
+	"$u" list -p $bpid >"$tmp/list" 2>"$tmp/list.err" 3>&-
 	grep -q "^box:tick " "$tmp/list" && ! grep -q "box:decoy" "$tmp/list" && ok ||
 		{ ko "$what: list -p $bpid:"; cat "$tmp/list" "$tmp/list.err"; }
-	timeout 30 "$u" trace -v "$@" --counts -p $bpid box:tick >"$tmp/out" 2>"$tmp/err" &
+	timeout 30 "$u" trace -v "$@" --counts -p $bpid box:tick >"$tmp/out" 2>"$tmp/err" 3>&- &
 	tpid=$!
 	wait_for "$tmp/err" '^Tracing ' 300 $tpid || ko "$what: trace did not attach"
 	go
@@ -110,6 +111,27 @@ start "$tmp/upg/boxed" $C $K && cp "$decoy" "$tmp/upg/boxed.new" &&
 
 what="memfd"
 start "$box" -m $C $K && grep -q '/memfd:fx_box (deleted)$' /proc/$bpid/maps && check
+
+# btrfs: stat() gives a subvolume's file the subvolume's device, maps
+# the filesystem's (which mountinfo has): the same file all the same
+if command -v mkfs.btrfs >/dev/null && truncate -s 128M "$tmp/btrfs.img" &&
+	mkfs.btrfs -q "$tmp/btrfs.img" >/dev/null 2>&1 && mkdir "$tmp/bt" &&
+	mount -o loop "$tmp/btrfs.img" "$tmp/bt" 2>"$tmp/err"; then
+	what="btrfs subvolume"
+	btrfs -q subvolume create "$tmp/bt/sv" >/dev/null && root "$tmp/bt/sv" "$box"
+	start "$tmp/bt/sv/app/boxed" $C $K
+	# as maps writes it: hex
+	dev=$(printf '%02x:%02x' $(stat -c '%Hd %Ld' "$tmp/bt/sv/app/boxed"))
+	grep "/app/boxed\$" /proc/$bpid/maps | grep -qv " $dev " && ok ||
+		ko "$what: maps has stat()'s device $dev: the case proves nothing"
+	check
+	what="btrfs subvolume, chroot"
+	start chroot "$tmp/bt/sv" /app/boxed $C $K && check --children
+	umount "$tmp/bt"
+else
+	echo "cli_trace_procs: no btrfs here (mkfs.btrfs, a loop mount): its case not run"
+	cat "$tmp/err" 2>/dev/null
+fi
 
 # without privilege (nobody, as the box): no map_files, only
 # /proc/PID/root/<path>, taken when it is the very inode mapped
