@@ -335,8 +335,8 @@ static int open_checked(struct usdtkit_proc *p, const struct object *o,
 	else
 		id_diff(diff, sizeof(diff), &got, &o->id);
 	if (fallback)
-		usdtkit__info(&p->log, "pid %d: %s: skipped: %s is another file (%s), "
-			      "and its map_files link is refused", p->pid, o->path,
+		usdtkit__info(&p->log, "pid %d: %s: skipped: its map_files link is "
+			      "refused, and %s is another file (%s)", p->pid, o->path,
 			      path, diff);
 	else
 		usdtkit__warn(&p->log, "pid %d: %s: refused: %s is another file (%s)",
@@ -355,8 +355,9 @@ static int open_fallback(struct usdtkit_proc *p, const struct object *o,
 	int n, fd;
 
 	if (is_deleted(o->path)) {
-		usdtkit__info(&p->log, "pid %d: %s: skipped: %s: %s, and the file has "
-			      "no path", p->pid, o->path, kpath, strerror(-why));
+		usdtkit__info(&p->log, "pid %d: %s: skipped: %s: %s, and a deleted "
+			      "file has no other path", p->pid, o->path, kpath,
+			      strerror(-why));
 		return why;
 	}
 	n = snprintf(kpath, size, "/proc/%d/root%s", p->pid, o->path);
@@ -365,8 +366,9 @@ static int open_fallback(struct usdtkit_proc *p, const struct object *o,
 	else
 		fd = open_checked(p, o, kpath, true);
 	if (fd < 0 && fd != -ESTALE)
-		usdtkit__info(&p->log, "pid %d: %s: skipped: %s: %s", p->pid, o->path,
-			      kpath, strerror(-fd));
+		usdtkit__info(&p->log, "pid %d: %s: skipped: its map_files link is "
+			      "refused, and %s: %s", p->pid, o->path, kpath,
+			      strerror(-fd));
 	return fd;
 }
 
