@@ -56,15 +56,19 @@ go() {
 	spid=""
 }
 
-# check [--children]: list -p shows the box's own probe (not the
-# decoy's), and the trace counts the box's hits exactly
+# check [--children] [TRACE_ARGS...]: list -p shows the box's own probe
+# (not the decoy's), and the trace counts the box's hits exactly, of
+# $target (default box:tick)
 check() {
 	want=$K
 	[ "${1:-}" = --children ] && want=$((K * (1 + C)))
 	"$u" list -p $bpid >"$tmp/list" 2>"$tmp/list.err" 3>&-
 	grep -q "^box:tick " "$tmp/list" && ! grep -q "box:decoy" "$tmp/list" && ok ||
 		{ ko "$what: list -p $bpid:"; cat "$tmp/list" "$tmp/list.err"; }
-	timeout 30 "$u" trace -v "$@" --counts -p $bpid box:tick >"$tmp/out" 2>"$tmp/err" 3>&- &
+	# no "Tracing" of the last trace seen before this one's redirection
+	rm -f "$tmp/out" "$tmp/err"
+	timeout 30 "$u" trace -v "$@" --counts -p $bpid "${target:-box:tick}" >"$tmp/out" \
+		2>"$tmp/err" 3>&- &
 	tpid=$!
 	wait_for "$tmp/err" '^Tracing ' 300 $tpid || ko "$what: trace did not attach"
 	go
@@ -79,6 +83,10 @@ what="plain chroot"
 root "$tmp/r1" "$box"
 start chroot "$tmp/r1" /app/boxed $C $K && check
 start chroot "$tmp/r1" /app/boxed $C $K && check --children
+# the kernel resolves the map_files link in perf_event_open() too
+for m in perf ipmap; do
+	start chroot "$tmp/r1" /app/boxed $C $K && check --mode $m
+done
 
 what="chroot in its own mount and pid namespaces"
 start unshare -m -p -f chroot "$tmp/r1" /app/boxed $C $K && check --children
@@ -99,6 +107,12 @@ for lib in $(ldd "$dyn" | grep -o '/[^ ]*'); do
 	mkdir -p "$tmp/r3$(dirname "$lib")" && cp -L "$lib" "$tmp/r3$lib"
 done
 start chroot "$tmp/r3" /app/boxed $C $K && check --children
+# a PATH target (the host's path) with -p: ipmap places a PIE's sites
+# through the process's object of that inode
+what="dynamic build, PATH target, ipmap"
+target=$tmp/r3/app/boxed:box:tick
+start chroot "$tmp/r3" /app/boxed $C $K && check --mode ipmap
+target=""
 
 what="deleted"
 mkdir "$tmp/del" && cp "$box" "$tmp/del/boxed"
