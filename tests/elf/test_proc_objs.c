@@ -6,8 +6,11 @@
  * as the program), the fallback /proc/PID/root/<path>, taken when it is
  * the inode mapped, and otherwise the object skipped with one line that
  * says why: another file at the path, or a deleted file. A dead pid is
- * refused. The program is tests/fixtures/fx_box.c (static); the decoy,
- * its other build, has its tick elsewhere.
+ * refused. A process that maps two files in turn at one address, as
+ * fast as it can: each object is read as the file maps named, or
+ * skipped (gone) or refused (replaced) in one line. The program is
+ * tests/fixtures/fx_box.c (static); the decoy, its other build, has its
+ * tick elsewhere.
  * usage: test_proc_objs FX_BOX FX_BOX_DECOY
  */
 #include <errno.h>
@@ -17,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -262,6 +267,94 @@ static void test_nobody(const char *tmp)
 			box_stop(&b[i]);
 }
 
+#define CHURN_LEN (512 << 10)
+
+/*
+ * Map @a and @b in turn at one address, with nothing between them at
+ * times, as fast as it goes (until killed): the mapping a reader found
+ * in maps is often gone, or another file's, when it opens it.
+ */
+static void churn(const char *a, const char *b)
+{
+	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY);
+	void *at = mmap(NULL, CHURN_LEN, PROT_READ | PROT_EXEC, MAP_PRIVATE, fa, 0);
+
+	if (fa < 0 || fb < 0 || at == MAP_FAILED)
+		_exit(1);
+	for (;;) {
+		mmap(at, CHURN_LEN, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, fb, 0);
+		munmap(at, CHURN_LEN);
+		mmap(at, CHURN_LEN, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, fa, 0);
+	}
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/*
+ * usdtkit_proc_open() on the churn: it always answers, and reads each
+ * object as the file maps named (the decoy's probe under its path
+ * only); a mapping gone or replaced is skipped or refused in one line.
+ */
+static void test_churn(const char *tmp)
+{
+	char a[256], b[256];
+	unsigned int read_a = 0, read_b = 0, gone = 0, refused = 0, other = 0;
+	unsigned int opened = 0, wrong = 0;
+	pid_t pid;
+	int n;
+
+	snprintf(a, sizeof(a), "%s/r1/app/boxed", tmp);
+	snprintf(b, sizeof(b), "%s/r2%s/r2/app/boxed", tmp, tmp);
+	fflush(NULL);
+	pid = fork();
+	if (!pid)
+		churn(a, b);
+	usleep(10000);
+	for (n = 0; n < 300; n++) {
+		struct msgs m = { .text = "" };
+		USDTKIT_OPTS(usdtkit_open_opts, oo, .print = keep_msg, .print_ctx = &m);
+		struct usdtkit_proc *p = usdtkit_proc_open(pid, &oo);
+		char *line;
+		size_t i;
+
+		opened += !!p;
+		for (i = 0; p && i < usdtkit_proc_object_count(p); i++) {
+			const char *path = usdtkit_proc_object_path(p, i);
+			bool is_b = ends_with(path, "/r2/app/boxed");
+			bool has_b = usdtkit_file_next_site(usdtkit_proc_object(p, i), NULL,
+							    "box", "decoy");
+
+			if (!ends_with(path, "/app/boxed"))
+				continue;
+			wrong += is_b != has_b;
+			read_a += !is_b;
+			read_b += is_b;
+		}
+		usdtkit_proc_close(p);
+		for (line = strtok(m.text, "\n"); line; line = strtok(NULL, "\n")) {
+			if (ends_with(line, ": skipped: no longer mapped"))
+				gone++;
+			else if (strstr(line, ": refused: /proc/") &&
+				 strstr(line, " is another file ("))
+				refused++;
+			else
+				other++;
+		}
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	printf("churn: 300 opens: %u read the box, %u the decoy, %u gone, "
+	       "%u refused, %u other messages\n", read_a, read_b, gone, refused, other);
+	CHECK(opened == 300, "churn: %u of 300 opens answered", opened);
+	CHECK(!wrong, "churn: %u objects read from another file than maps named", wrong);
+	CHECK(!other, "churn: %u unexpected messages", other);
+}
+
 static void test_dead(void)
 {
 	struct msgs m = { .text = "" };
@@ -296,6 +389,7 @@ int main(int argc, char **argv)
 	      !put_box(tmp, "r2", argv[1]) && !put_box(tmp, path, argv[2]), "boxes");
 	test_root(tmp);
 	test_nobody(tmp);
+	test_churn(tmp);
 	snprintf(path, sizeof(path), "rm -rf %s", tmp);
 	CHECK(!system(path), "%s", path);
 	return check_done();
