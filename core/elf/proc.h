@@ -38,8 +38,8 @@ int usdtkit__maps_kpath(int pid, const char *path, uint64_t start,
  * the process maps: its /proc/PID/map_files link, or where that is
  * refused (unprivileged), /proc/PID/root/<path>. kern_path() resolves it
  * to that same inode, so it is the path to attach uprobes to; a
- * map_files link lasts as long as the mapping. 0, -ENAMETOOLONG, or
- * -EINVAL.
+ * map_files link lasts as long as the mapping. 0, -ENAMETOOLONG,
+ * -ENOENT (an object not opened), or -EINVAL.
  */
 int usdtkit__proc_object_kpath(const struct usdtkit_proc *p, size_t i,
 			       char *buf, size_t size);
