@@ -7,7 +7,8 @@
 # path maps gives names another build (its tick elsewhere), and a
 # dynamic build with its libraries copied into the chroot. Each time,
 # list -p shows the box's own box:tick, and the trace counts exactly
-# its K hits (its C children's too with --children). Then the same
+# its K hits (its C children's too with --children). -c runs the chroot
+# command: the box it execs is attached at its exec. Then the same
 # without privilege, where only /proc/PID/root/<path> is left: read
 # when it is the inode mapped, skipped when it is another file.
 # usage: cli_trace_procs.sh USDTKIT FX_BOX FX_BOX_DECOY FX_BOX_DYN
@@ -160,6 +161,23 @@ start chroot --userspec=65534:65534 "$tmp/r2" /app/boxed $C $K &&
 ! grep -q "^box:" "$tmp/list" && grep -q "pid $bpid: no USDT probes" "$tmp/list" && ok ||
 	{ ko "$what: list -p:"; cat "$tmp/list"; }
 go
+
+# -c: the command execs the box in its chroot; the exec is held until
+# the box's program (and, dynamic, its own loader) is attached
+# cmd_check WHAT WANT CMD...: trace -c CMD --children counts WANT hits
+cmd_check() {
+	what=$1 want=$2; shift 2
+	echo go | timeout 30 "$u" trace --counts --children -c "$*" box:tick \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	hits=$(awk '$2 == "box:tick" { print $1 }' "$tmp/out")
+	[ $rc -eq 0 ] && [ "$hits" = "$want" ] && ok ||
+		{ ko "-c, $what: exit $rc, hits '$hits', want $want"; cat "$tmp/out" "$tmp/err"; }
+}
+cmd_check "plain chroot" $((K * (1 + C))) chroot "$tmp/r1" /app/boxed $C $K
+cmd_check "own namespaces" $((K * (1 + C))) unshare -m -p -f chroot "$tmp/r1" /app/boxed $C $K
+cmd_check "another build at the path" $((K * (1 + C))) chroot "$tmp/r2" /app/boxed $C $K
+cmd_check "dynamic, its own loader" $((K * (1 + C))) chroot "$tmp/r3" /app/boxed $C $K
 
 # a pid that is no more: one line
 sh -c 'exit 0' &
