@@ -356,6 +356,72 @@ def check_forms(v, log):
         print("%s: %d hits exact, mode %s" % (tag, len(got), mode))
 
 
+# ---- the "follow" scenario (vm_follow.c, guest.sh scenario_follow) ----
+
+FOLLOW_N, FOLLOW_K = 5, 4	# guest.sh's FOLLOW_N and FOLLOW_K
+FOLLOW_WAIT = re.compile(r"usdtkit trace: .*: no probe follow:(fire|init) yet: "
+                         r"waiting for a library that has it to be loaded$")
+FOLLOW_LATER = re.compile(r"usdtkit trace: pid (\d+): follow:(fire|init): "
+                          r"1 site\(s\) in (\S+), mapped later$")
+
+
+def follow_hits():
+    """vm_follow's hits in firing order: (name, args) per round, init
+    in the plugin's constructor then K fires"""
+    out = []
+    for r in range(FOLLOW_N):
+        out.append(("init", []))
+        out.extend(("fire", [r * 10 + k]) for k in range(FOLLOW_K))
+    return out
+
+
+def check_follow(v, log):
+    """Both probes waited for, attached when the plugin was mapped, every
+    hit of every round counted in order, by -c and by -p, in a chroot too."""
+    files = log["files"]
+    want = follow_hits()
+    for cell in ("cmd", "pid", "boxpid", "boxcmd"):
+        tag = "follow %s" % cell
+        err = [l for l in files.get("trace_%s.err" % cell, []) if l.strip()]
+        v.check(log["rc"].get("trace_" + cell) == 0, "%s: exit %s: %s"
+                % (tag, log["rc"].get("trace_" + cell), " | ".join(err[-3:])))
+        # nothing has either probe when the trace starts: both wait
+        v.check(sorted(m.group(1) for l in err for m in [FOLLOW_WAIT.match(l)] if m)
+                == ["fire", "init"] and "Tracing 2 waiting for a library. Ctrl-C to end." in err,
+                "%s: follow:fire and follow:init not both waiting: %s" % (tag, " | ".join(err)))
+        # one loader watched: the program's (busybox, which boxcmd runs
+        # first, is static)
+        watching = [l for l in err if re.match(
+            r"usdtkit trace: watching \S+ \(_dl_debug_state\) for objects mapped later$", l)]
+        v.check(len(watching) == 1, "%s: loaders watched: %s" % (tag, watching))
+        if cell.endswith("pid"):
+            pid = [p for t, _, p in log["pids"] if t == "trace_" + cell]
+            out = files.get("%s.out" % cell, [])
+        else:
+            pid = [int(m.group(1)) for l in err
+                   for m in [re.search(r"command pid (\d+) exited with status 0$", l)] if m]
+            out = err
+        v.check(len(pid) == 1, "%s: the workload's pid: %s" % (tag, pid))
+        v.check("vm_follow: done %d" % (FOLLOW_N * FOLLOW_K) in out,
+                "%s: the workload did not finish: %s" % (tag, " | ".join(out[-3:])))
+        later = [m.groups() for l in err for m in [FOLLOW_LATER.match(l)] if m]
+        v.check({g[1] for g in later} == {"fire", "init"} and
+                {int(g[0]) for g in later} == set(pid),
+                "%s: attached when mapped: %s" % (tag, later))
+        events = []
+        for line in files.get("trace_%s.json" % cell, []):
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                v.check(False, "%s: not JSON: %r" % (tag, line))
+        got = [(e.get("name"), e.get("args")) for e in events]
+        v.check(got == want, "%s: %d hits, want %d: %s" % (tag, len(got), len(want), got))
+        pids = {e.get("pid") for e in events}
+        v.check(pids == set(pid), "%s: pids %s, want %s" % (tag, pids, pid))
+        print("%s: %d hits exact (%d loads), pid %s, %d attach(es) when mapped"
+              % (tag, len(got), FOLLOW_N, pid, len(later)))
+
+
 def check_basics(v, log, args):
     files, rc = log["files"], log["rc"]
     v.check(rc.get("features") == 0, "usdtkit features: exit %s" % rc.get("features"))
@@ -724,6 +790,8 @@ def check_scenario(v, s, log, args):
         check_thumb(v, log)
     elif s == "forms":
         check_forms(v, log)
+    elif s == "follow":
+        check_follow(v, log)
     elif s == "agg":
         check_agg(v, log)
         check_load_configs(v, log)

@@ -213,7 +213,7 @@ settle() {
 		p=${p#/proc/}
 		[ "$p" -gt 1 ] && [ "$p" != $$ ] || continue
 		case $(readlink "/proc/$p/exe" 2>/dev/null) in
-		/w/* | /bin/usdtkit)
+		/w/* | /box/app/* | /bin/usdtkit)
 			note "settle: killed $p $(readlink "/proc/$p/exe")"
 			kill -KILL "$p" ;;
 		esac
@@ -335,6 +335,61 @@ scenario_forms() {
 		eval "t=\$forms_t_$c"
 		finish_trace "$c" "$t"
 	done
+}
+
+# follow: probes of a library loaded late (trace/follow.c). vm_follow
+# (vm_follow.c) dlopen()s its plugin FOLLOW_N times, follow:init firing
+# in the plugin's constructor and follow:fire FOLLOW_K times the moment
+# dlopen() returns. Neither probe is anywhere when a trace starts: both
+# wait, the uprobe on the loader's _dl_debug_state() says when the plugin
+# is mapped, and the loading thread is held until it is attached, so the
+# counts are exact. Four traces at once, each of its own process:
+#   cmd     -c CMD
+#   pid     -p PID, the process waiting for go until the trace is in
+#   boxpid  -p PID of the same in a chroot (/box, vm.sh: its own loader,
+#           libc and plugin, at paths the tracer's root has not, or
+#           where it has another file)
+#   boxcmd  -c 'chroot /box ...': busybox, which execs the program: the
+#           exec held until its loader is watched
+FOLLOW_N=5
+FOLLOW_K=4
+follow_trace() {	# follow_trace CELL ARGS...
+	local c=$1
+	shift
+	$CLI trace --json -v "$@" follow:fire follow:init \
+		> "/tmp/trace_$c.json" 2> "/tmp/trace_$c.err" &
+	eval "follow_t_$c=\$!"
+}
+scenario_follow() {
+	local c t t0 n="$FOLLOW_N $FOLLOW_K"
+	mkdir -p /tmp/fp
+	rm -f /box/run/*
+	# shellcheck disable=SC2086 # N K
+	/w/vm_follow /w/libvmfollow.so $n /tmp/fp > /tmp/fp/out 2>&1 &
+	# shellcheck disable=SC2086
+	chroot /box /app/vm_follow /app/libvmfollow.so $n /run > /tmp/fb.out 2>&1 &
+	wait_until 30 test -s /tmp/fp/info || note "follow pid: no workload"
+	wait_until 30 test -s /box/run/info || note "follow boxpid: no workload"
+	echo "@@pid trace_pid w $(sed -n 's/^pid //p' /tmp/fp/info)"
+	echo "@@pid trace_boxpid w $(sed -n 's/^pid //p' /box/run/info)"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	follow_trace cmd -c "/w/vm_follow /w/libvmfollow.so $n"
+	follow_trace pid -p "$(sed -n 's/^pid //p' /tmp/fp/info)"
+	follow_trace boxpid -p "$(sed -n 's/^pid //p' /box/run/info)"
+	follow_trace boxcmd -c "chroot /box /app/vm_follow /app/libvmfollow.so $n"
+	for c in cmd pid boxpid boxcmd; do
+		eval "t=\$follow_t_$c"
+		wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_$c.err || ! alive $t" ||
+			note "follow $c: not attached after 120 s"
+	done
+	echo "@@time attach_follow $t0 $(cut -d' ' -f1 /proc/uptime)"
+	touch /tmp/fp/go /box/run/go
+	for c in cmd pid boxpid boxcmd; do
+		eval "t=\$follow_t_$c"
+		finish_trace "$c" "$t"
+	done
+	emit pid.out /tmp/fp/out
+	emit boxpid.out /tmp/fb.out
 }
 
 # armhf: the workload in Thumb-2, Debian's default. The 32-bit arm kernel

@@ -93,7 +93,7 @@ copy_libs() {
 cp "$busybox" "$root/bin/busybox"
 cp "$build/cli/usdtkit" "$root/bin/usdtkit"
 for p in vm_sites vm_sites_so vm_api vm_agg vm_sites_thumb vm_nop10 vm_forms \
-	vm_forms_nopie; do
+	vm_forms_nopie vm_follow libvmfollow.so; do
 	[ -f "$build/tests/vm/$p" ] && cp "$build/tests/vm/$p" "$root/w/$p"
 done
 # the "cold" scenario's workload (strings on untouched pages)
@@ -102,6 +102,14 @@ cp "$build/tests/vm/libvmsites.so" "$root/lib/"
 for f in "$root/bin/usdtkit" "$root/w/"* "$root/lib/libvmsites.so"; do
 	copy_libs "$f"
 done
+# the "follow" scenario's chroot: vm_follow and its plugin in /box/app,
+# their own loader and libc under /box: other files than the root's, at
+# paths the root has not (/app) or where it has another file (the loader)
+if [ -f "$root/w/vm_follow" ]; then
+	mkdir -p "$root/box/app" "$root/box/lib" "$root/box/run"
+	cp "$root/w/vm_follow" "$root/w/libvmfollow.so" "$root/box/app/"
+	(root=$root/box; for f in "$root/app/"*; do copy_libs "$f"; done)
+fi
 # USDTKIT_VM_EXTRA: a directory copied as it is into the guest's root
 # (bench/vm_inst.sh: its workloads and probe sets in /x)
 [ -z "${USDTKIT_VM_EXTRA:-}" ] || cp -a "$USDTKIT_VM_EXTRA/." "$root/"
