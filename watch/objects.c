@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,7 +254,15 @@ static int loader_base(int pid, uint64_t *base)
 	return n < 0 ? -errno : 0;
 }
 
-/* The maps line of @pid that holds @addr: its path into @buf. */
+/*
+ * The maps line of @pid that holds @addr: a path to its file into @buf,
+ * its map_files link, the very inode mapped. Not /proc/PID/root/<path>
+ * first (usdtkit__maps_kpath): maps gives the path from the reader's
+ * root, so for a process chrooted below it (/box/lib/ld.so) that names
+ * nothing, or another loader: the process's was never watched and a
+ * PROVIDER:NAME in a library it loads later waited forever. Where
+ * map_files is refused (unprivileged), the path under its root.
+ */
 static int mapping_at(int pid, uint64_t addr, char *buf, size_t size)
 {
 	char path[64], *line = NULL;
@@ -271,7 +280,10 @@ static int mapping_at(int pid, uint64_t addr, char *buf, size_t size)
 		if (usdtkit__maps_line_parse(line, &m) || addr < m.start ||
 		    addr >= m.end || m.path[0] != '/')
 			continue;
-		err = usdtkit__maps_kpath(pid, m.path, m.start, m.end, buf, size);
+		snprintf(buf, size, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+			 pid, m.start, m.end);
+		err = access(buf, R_OK) ? usdtkit__maps_kpath(pid, m.path, m.start,
+							      m.end, buf, size) : 0;
 	}
 	free(line);
 	fclose(f);
