@@ -359,11 +359,12 @@ static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char 
 
 		snprintf(where, sizeof(where), "%s and its %zu libraries",
 			 t->cmd.path, nlibs);
-		/* a static command loads no library */
-		if (!nlibs) {
-			no_probe(t, t->cmd.path, prov, name, typo ? near : NULL);
-			return -ENOENT;
-		}
+		/* a static command loads no library, but it may exec a
+		 * program that has the probe (chroot DIR PROG, env, nice:
+		 * busybox's are static): it waits as well, the exec held
+		 * until the new program is attached (follow.c) */
+		if (!nlibs)
+			snprintf(where, sizeof(where), "%s", t->cmd.path);
 		return wait_probe(t, where, prov, name, typo ? near : NULL);
 	}
 	return 0;
