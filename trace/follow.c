@@ -93,6 +93,9 @@ static void hold_begin(struct usdtkit_trace *t)
 		return;
 	}
 	t->skel->bss->hold_sig = SIGSTOP;
+	usdtkit__info(&t->log, "pid %d: traced (ptrace) by usdtkit-hold, which holds a "
+		      "thread until what it maps is attached: a debugger cannot attach "
+		      "meanwhile (--no-hold lets it)", t->pid);
 }
 
 /* The uprobe on the loader at @path, for the traced processes. */
