@@ -172,7 +172,14 @@ int usdtkit__on_event(void *ctx, void *data, size_t size)
 	bool undecided = false;
 	struct probe *p;
 
-	if (size < sizeof(*e) || e->ts_ns < t->start_ns)
+	if (size < sizeof(*e))
+		return 0;
+	/* not a hit: a process whose stacks are in keys, kept now */
+	if (e->flags & USDTKIT_TRACE_EV_STACK_PID) {
+		usdtkit__stack_keep(t, (int)e->pid);
+		return 0;
+	}
+	if (e->ts_ns < t->start_ns)
 		return 0;
 	/* the cookie is the probe's index + 1; anything else is not ours */
 	if (e->cookie < 1 || (unsigned long long)e->cookie > t->nprobes)

@@ -26,6 +26,9 @@ struct usdtkit_trace_event {
 /* the --filter compared a string it could not read (a page not in
  * memory, no sleepable uprobes): kept, for the engine to decide */
 #define USDTKIT_TRACE_EV_UNDECIDED	0x01
+/* not a hit: process pid's first ustack key (only pid is set); the
+ * engine keeps its mappings now, to name its frames after it exits */
+#define USDTKIT_TRACE_EV_STACK_PID	0x02
 
 #define USDTKIT_TRACE_SIGNED	0x80
 
