@@ -131,6 +131,19 @@ static int add_xmap(struct pidmaps *pm, size_t *cap,
 	return 0;
 }
 
+/* no spare room: a pid kept for the stacks of many short processes
+ * holds its few mappings for long (32 slots were 1.8 KB each) */
+static void maps_fit(struct pidmaps *pm, size_t cap)
+{
+	void *p;
+
+	if (!pm->maps || pm->n == cap)
+		return;
+	p = realloc(pm->maps, pm->n * sizeof(*pm->maps));
+	if (p)
+		pm->maps = p;
+}
+
 /*
  * The executable mappings of @pm->pid, at most USDTKIT__SYMS_MAX_MAPS.
  * -ESRCH when the maps cannot be read, or read empty (a process that
@@ -162,6 +175,8 @@ static int read_maps(struct usdtkit__syms *s, struct pidmaps *pm)
 	fclose(f);
 	if (err)
 		maps_free(pm);
+	else
+		maps_fit(pm, cap);
 	return err == -ENOMEM ? -ENOMEM : err ? -ESRCH : 0;
 }
 
