@@ -278,8 +278,8 @@ void usdtkit__stack_free(struct usdtkit_trace *t);
  * no key of it. Called when the program says a process has its first
  * stack, and by who sees a process exit before its report (an exit
  * stop): a pid kept already is read again. 0 (also: the trace keys no
- * stack); -ESRCH it is gone; -ENOSPC past USDTKIT__SYMS_MAX_KEPT pids
- * (said once); -ENOMEM.
+ * stack, or @pid has none in the keys); -ESRCH it is gone; -ENOSPC past
+ * USDTKIT__SYMS_MAX_KEPT pids (said once); -ENOMEM.
  */
 int usdtkit__stack_keep(struct usdtkit_trace *t, int pid);
 /* by.c, in a read of kind @r: @pid has a stack in it; then the read's

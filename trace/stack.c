@@ -296,12 +296,25 @@ static int track(struct trace_stacks *c, int pid)
 	return 1;
 }
 
+/*
+ * Has @pid a stack in the keys? The program notes each process in
+ * stack_pids before it tells of it, so a process seen exiting is kept
+ * only if it has: a tree of many processes without stacks fills nothing.
+ */
+static bool has_stacks(const struct usdtkit_trace *t, int pid)
+{
+	unsigned int k = (unsigned int)pid, v;
+
+	return t->skel && !bpf_map__lookup_elem(t->skel->maps.stack_pids, &k, sizeof(k),
+						 &v, sizeof(v), 0);
+}
+
 int usdtkit__stack_keep(struct usdtkit_trace *t, int pid)
 {
 	struct trace_stacks *c = &t->stacks;
 	int err;
 
-	if (!keys_stack(t) || pid <= 0)
+	if (!keys_stack(t) || pid <= 0 || (!find_kept(c, pid) && !has_stacks(t, pid)))
 		return 0;
 	if (!c->syms && (err = usdtkit__syms_new(&c->syms)))
 		return err;
