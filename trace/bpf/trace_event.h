@@ -28,7 +28,7 @@ struct usdtkit_trace_event {
 #define USDTKIT_TRACE_EV_UNDECIDED	0x01
 /* not a hit: process pid's first ustack key (only pid is set); the
  * engine keeps its mappings now, to name its frames after it exits */
-#define USDTKIT_TRACE_EV_STACK_PID	0x02
+#define USDTKIT_TRACE_EV_STACK_PID	0x04
 
 #define USDTKIT_TRACE_SIGNED	0x80
 
