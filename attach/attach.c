@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "attach/backend.h"
+#include "attach/proc.h"
 #include "base/opts.h"
 #include "elf/proc.h"
 #include "spec/spectable.h"
@@ -360,34 +361,19 @@ struct usdtkit_link *usdtkit_attach(struct bpf_program *prog, int pid,
 	return finish(l, err, what);
 }
 
-struct usdtkit_link *usdtkit_attach_pid(struct bpf_program *prog, int pid,
-					const char *provider, const char *name,
-					const struct usdtkit_attach_opts *opts)
+/* The objects of @proc (those with @only[i], or all) with the probe. */
+static int attach_objects(struct usdtkit_link *l, const struct attach_req *r,
+			  const struct usdtkit_proc *proc, const bool *only)
 {
-	struct attach_req r = { .prog = prog, .pid = pid, .provider = provider,
-				.name = name };
-	struct usdtkit_proc *proc;
-	struct usdtkit_link *l;
-	char what[512], kpath[4352];
+	char kpath[4352];
 	size_t i;
 	int err = 0;
 
-	if (!prog || pid < 0) {
-		errno = EINVAL;
-		return NULL;
-	}
-	l = link_new(&r, opts);
-	if (!l)
-		return NULL;
-	snprintf(what, sizeof(what), "pid %d", pid ? pid : getpid());
-	describe(what, sizeof(what), strdupa(what), &r);
-	proc = open_proc(l, pid);
-	if (!proc)
-		return finish(l, -errno, what);
 	for (i = 0; !err && i < usdtkit_proc_object_count(proc); i++) {
 		const struct usdtkit_file *f = usdtkit_proc_object(proc, i);
 
-		if (!f || !usdtkit_file_next_site(f, NULL, provider, name))
+		if (!f || (only && !only[i]) ||
+		    !usdtkit_file_next_site(f, NULL, r->provider, r->name))
 			continue;
 		/* the process's own view of the path (containers), or the
 		 * inode it maps when the file was deleted or replaced */
@@ -396,10 +382,59 @@ struct usdtkit_link *usdtkit_attach_pid(struct bpf_program *prog, int pid,
 			usdtkit__warn(&l->log, "pid %d: %s: %s", usdtkit_proc_pid(proc),
 				      usdtkit_proc_object_path(proc, i), strerror(-err));
 		else
-			err = attach_file(l, &r, kpath, f, proc);
+			err = attach_file(l, r, kpath, f, proc);
 	}
+	return err;
+}
+
+struct usdtkit_link *usdtkit__attach_proc(struct bpf_program *prog,
+					  const struct usdtkit_proc *proc,
+					  const bool *only, const char *provider,
+					  const char *name,
+					  const struct usdtkit_attach_opts *opts)
+{
+	struct attach_req r = { .prog = prog, .provider = provider, .name = name };
+	struct usdtkit_link *l;
+	char what[512];
+
+	if (!prog || !proc) {
+		errno = EINVAL;
+		return NULL;
+	}
+	r.pid = usdtkit_proc_pid(proc);
+	l = link_new(&r, opts);
+	if (!l)
+		return NULL;
+	snprintf(what, sizeof(what), "pid %d", r.pid);
+	describe(what, sizeof(what), strdupa(what), &r);
+	return finish(l, attach_objects(l, &r, proc, only), what);
+}
+
+struct usdtkit_link *usdtkit_attach_pid(struct bpf_program *prog, int pid,
+					const char *provider, const char *name,
+					const struct usdtkit_attach_opts *opts)
+{
+	USDTKIT_OPTS(usdtkit_open_opts, oo);
+	struct usdtkit_attach_opts ao;
+	struct usdtkit_proc *proc;
+	struct usdtkit_link *l;
+	int err = usdtkit__opts_copy(&ao, usdtkit_attach_opts, opts);
+
+	if (!prog || pid < 0 || err) {
+		errno = err ? -err : EINVAL;
+		return NULL;
+	}
+	/* what reading the process says goes to the caller's callback */
+	oo.print = ao.print;
+	oo.print_ctx = ao.print_ctx;
+	proc = usdtkit_proc_open(pid ? pid : getpid(), &oo);
+	if (!proc)
+		return NULL;
+	l = usdtkit__attach_proc(prog, proc, NULL, provider, name, opts);
+	err = l ? 0 : errno;
 	usdtkit_proc_close(proc);
-	return finish(l, err, what);
+	errno = err;
+	return l;
 }
 
 enum usdtkit_mode usdtkit_link_mode(const struct usdtkit_link *l)

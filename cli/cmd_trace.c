@@ -330,6 +330,8 @@ static const struct cli_opt trace_options[] = {
 	{ 'c', 'c', "command", "CMD", "run CMD, traced from its start, until it exits" },
 	{ OPT_CHILDREN, 0, "children", NULL,
 	  "with -p or -c: also the processes it forks, and theirs" },
+	{ OPT_NO_HOLD, 0, "no-hold", NULL,
+	  "with -p or -c: attach a library it loads later without holding it (no ptrace)" },
 	{ OPT_MODE, 0, "mode", "MODE", "auto, multi, perf, ipmap or inst (default auto)" },
 	{ OPT_COUNT, 0, "count", "N", "stop after N hits" },
 	{ 'd', 'd', "duration", "SEC", "stop after SEC seconds (a fraction is fine)" },
@@ -375,7 +377,7 @@ const struct cli_cmd cli_cmd_trace = {
 	.name = "trace",
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
-	.synopsis = "[-p PID | -c CMD] [--children] [--mode auto|multi|perf|ipmap|inst] [--count N]\n"
+	.synopsis = "[-p PID | -c CMD] [--children] [--no-hold] [--mode auto|multi|perf|ipmap|inst] [--count N]\n"
 		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L]\n"
 		"                     [--no-fault-in] [-v] [-q]\n"
 		"                     [--filter EXPR] [--counts] [--count-by KEY [--top N]]\n"
@@ -511,6 +513,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 		case OPT_NO_FAULT_IN:
 			t->no_fault_in = true;
 			break;
+		case OPT_NO_HOLD:
+			t->no_hold = true;
+			break;
 		case 'p':
 			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
 				cli_usage_err(c, "bad pid '%s'", p.val);
@@ -582,13 +587,14 @@ done:
 static void say_tracing(const struct tracer *t)
 {
 	unsigned int seen = 0, nmodes = 0, k = 0;
-	size_t i, probes = 0, sites = 0;
-	char modes[64] = "";
+	size_t i, probes = 0, sites = 0, waiting = 0;
+	char modes[64] = "", more[64] = "";
 	int m;
 
 	for (i = 0; i < usdtkit_trace_probe_count(t->tr); i++) {
 		const struct usdtkit_trace_probe *p = usdtkit_trace_probe(t->tr, i);
 
+		waiting += p->waiting;
 		if (!p->link)
 			continue;
 		probes++;
@@ -607,9 +613,15 @@ static void say_tracing(const struct tracer *t)
 			 k == 1 ? "" : k == nmodes ? " and " : ", ",
 			 usdtkit_mode_str((enum usdtkit_mode)m));
 	}
-	fprintf(stderr, "Tracing %zu probe%s (%zu site%s) in %s mode%s. Ctrl-C to end.\n",
-		probes, probes == 1 ? "" : "s", sites, sites == 1 ? "" : "s",
-		modes, nmodes > 1 ? "s" : "");
+	if (waiting)
+		snprintf(more, sizeof(more), "%s%zu waiting for a library",
+			 probes ? "; " : "", waiting);
+	if (!probes)
+		fprintf(stderr, "Tracing %s. Ctrl-C to end.\n", more);
+	else
+		fprintf(stderr, "Tracing %zu probe%s (%zu site%s) in %s mode%s%s. "
+			"Ctrl-C to end.\n", probes, probes == 1 ? "" : "s", sites,
+			sites == 1 ? "" : "s", modes, nmodes > 1 ? "s" : "", more);
 }
 
 /* --latency START END refused because a probe is both (exit 2), not
@@ -633,7 +645,7 @@ static int make_trace(struct tracer *t, int ntargets, char **targets)
 		     .str_len = t->str_len, .best_effort = t->best_effort,
 		     .print = trace_print_msg, .print_ctx = t, .on_hit = on_hit,
 		     .hit_ctx = t, .children = t->children,
-		     .no_fault_in = t->no_fault_in);
+		     .no_fault_in = t->no_fault_in, .no_hold = t->no_hold);
 	int k, err;
 
 	t->tr = usdtkit_trace_new(&o);
@@ -701,6 +713,18 @@ static int setup(struct tracer *t, int ntargets, char **targets)
 	return usdtkit_trace_go(t->tr);
 }
 
+/* No probe was ever attached: each waited for a library that never
+ * came (the engine names them): the trace did nothing, exit 1. */
+static bool all_waited(const struct tracer *t)
+{
+	size_t i, n = usdtkit_trace_probe_count(t->tr);
+
+	for (i = 0; i < n; i++)
+		if (!usdtkit_trace_probe(t->tr, i)->waiting)
+			return false;
+	return n > 0;
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	struct tracer t = { .str_len = USDTKIT_TRACE_STRLEN_DEFAULT };
@@ -748,6 +772,8 @@ int cmd_trace(int argc, char **argv)
 		   trace_agg_report(&t, false, clock_mono_ns())) {
 		rc = EXIT_BAD_INPUT;
 	}
+	if (!rc && t.began && all_waited(&t))
+		rc = EXIT_BAD_INPUT;
 	jw_flush(t.out);
 	fflush(stdout);
 	if (t.began)

@@ -55,6 +55,7 @@ struct tracer {
 	bool best_effort;
 	bool children;			/* --children */
 	bool no_fault_in;		/* --no-fault-in */
+	bool no_hold;			/* --no-hold */
 	unsigned long long count;	/* 0: no limit */
 	double duration;		/* seconds, 0: no limit */
 	bool json, verbose;

@@ -82,18 +82,24 @@ static int attach_failed(struct usdtkit_trace *t, size_t i, int err, char *why)
 
 int usdtkit_trace_attach(struct usdtkit_trace *t)
 {
-	size_t i, attached = 0, skipped = 0;
+	size_t i, attached = 0, skipped = 0, pending = 0;
 	int err;
 
 	if (!t->loaded || t->attached)
 		return -EINVAL;
 	/* the processes followed, before a probe can fire */
 	err = usdtkit__children_start(t);
+	if (!err)
+		err = usdtkit__follow_start(t);
 	if (err)
 		return err;
 	for (i = 0; i < t->nprobes; i++) {
 		char *why = NULL;
 
+		if (t->probes[i].pending) {
+			pending++;	/* attached once an object has it */
+			continue;
+		}
 		err = attach_one(t, i, &why);
 		if (!err) {
 			attached++;
@@ -104,13 +110,14 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 			return err;
 		skipped++;
 	}
+	usdtkit__follow_attached(t);
 	usdtkit__trace_targets_release(t);
 	if (skipped && !t->best_effort) {
 		trace_err(t, "%zu of %zu probes could not be attached "
 			  "(--best-effort traces the others)", skipped, t->nprobes);
 		return -EOPNOTSUPP;
 	}
-	if (!attached) {
+	if (!attached && !pending) {
 		trace_err(t, "no probe could be attached");
 		return -ENOENT;
 	}
@@ -125,6 +132,9 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 		trace_err(t, "ring buffer: %s", strerror(-err));
 		return err;
 	}
+	err = usdtkit__follow_fd(t);
+	if (err)
+		return err;
 	t->attached = true;
 	return 0;
 }
@@ -132,18 +142,27 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 void usdtkit__trace_detach(struct usdtkit_trace *t)
 {
 	struct usdtkit_link **links;
-	size_t i;
+	size_t i, j, n = t->nprobes, k = 0;
 
 	usdtkit__refresh_release(t);
+	for (i = 0; i < t->nprobes; i++)
+		n += t->probes[i].nlate;
 	/* links first (they hold entries of the program's maps), all at
 	 * once: each waits for a kernel grace period */
-	links = calloc(t->nprobes ? t->nprobes : 1, sizeof(*links));
+	links = calloc(n ? n : 1, sizeof(*links));
 	for (i = 0; i < t->nprobes; i++) {
-		if (links)
-			links[i] = t->probes[i].link;
-		else
-			usdtkit_link_destroy(t->probes[i].link);
+		struct probe *p = &t->probes[i];
+
+		for (j = 0; j <= p->nlate; j++) {
+			struct usdtkit_link *l = j ? p->late[j - 1] : p->link;
+
+			if (links)
+				links[k++] = l;
+			else
+				usdtkit_link_destroy(l);
+		}
+		p->nlate = 0;
 	}
-	usdtkit_links_destroy(links, links ? t->nprobes : 0);
+	usdtkit_links_destroy(links, links ? k : 0);
 	free(links);
 }

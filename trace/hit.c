@@ -174,6 +174,13 @@ int usdtkit__on_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*e))
 		return 0;
+	/* a loader says its process mapped objects: where no tracer
+	 * holds the thread, read it now (else the tracer says it) */
+	if (e->flags & USDTKIT_TRACE_EV_MAPPED) {
+		if (!t->follow.hold)
+			usdtkit__follow_mapped(t, (int)e->pid);
+		return 0;
+	}
 	/* not a hit: a process whose stacks are in keys, kept now */
 	if (e->flags & USDTKIT_TRACE_EV_STACK_PID) {
 		usdtkit__stack_keep(t, (int)e->pid);

@@ -31,6 +31,12 @@ struct probe {
 	uint64_t dev, ino;
 	struct usdtkit_link **old;
 	size_t nold;
+	/* follow.c: a PROVIDER:NAME of a pid or a command, attached again
+	 * in each object its processes map later (links in @late); pending
+	 * until the first such object (no site, no link yet) */
+	bool follow, pending;
+	struct usdtkit_link **late;
+	size_t nlate;
 };
 
 struct trace;
@@ -118,6 +124,26 @@ struct trace_cmd {
 	bool reaped, said;
 };
 
+/* follow.c: objects mapped after the attach, and the tracer that holds
+ * a thread until they are attached */
+struct usdtkit__watch;
+struct usdtkit__hold;
+struct usdtkit_proc;
+struct trace_follow {
+	bool on;			/* some probe follows (-p, -c) */
+	bool no_hold;			/* opts.no_hold */
+	struct usdtkit__watch *w;
+	struct usdtkit__hold *hold;	/* NULL: not held (said once) */
+	struct usdtkit_proc *snap;	/* -p: the process the first attach
+					 * read, once for every probe */
+	struct bpf_link **loaders;	/* on each loader's _dl_debug_state */
+	size_t nloaders;
+	int epfd;			/* usdtkit_trace_fd(): the ring buffer
+					 * and the tracer */
+	uint64_t holds;			/* threads held and let go */
+	uint64_t reads;			/* processes read whole again */
+};
+
 /* children: children.c */
 struct trace_children {
 	bool on;
@@ -139,6 +165,7 @@ struct usdtkit_trace {
 	usdtkit_trace_hit_fn on_hit;
 	void *hit_ctx;
 	unsigned char adding_role;	/* USDTKIT_TRACE_ROLE_* being added */
+	bool adding_follow;		/* the probes being added follow (-p, -c) */
 	bool prepared, loaded, attached;
 
 	struct trace_cmd cmd;
@@ -146,6 +173,7 @@ struct usdtkit_trace {
 
 	struct trace_aggs agg;
 	struct trace_children kids;
+	struct trace_follow follow;
 	struct trace_stacks stacks;
 	/* by.c: the keys of the last read of agg_by, for READ_AGAIN */
 	struct usdtkit__by_snap *by_snap;
@@ -295,6 +323,17 @@ int usdtkit__children_prepare(struct usdtkit_trace *t);
 int usdtkit__children_start(struct usdtkit_trace *t);
 int usdtkit__children_forks(const struct usdtkit_trace *t, uint64_t *sum);
 void usdtkit__children_stop(struct usdtkit_trace *t);
+/* follow.c: set up before the load (prepare) and around the first
+ * attach (start, attached); a process whose loader said it mapped
+ * objects read again; the tracer's held threads served; all released */
+int usdtkit__follow_prepare(struct usdtkit_trace *t);
+int usdtkit__follow_start(struct usdtkit_trace *t);
+void usdtkit__follow_attached(struct usdtkit_trace *t);
+void usdtkit__follow_mapped(struct usdtkit_trace *t, int pid);
+int usdtkit__follow_poll(struct usdtkit_trace *t);
+int usdtkit__follow_fd(struct usdtkit_trace *t);
+void usdtkit__follow_stop(struct usdtkit_trace *t);
+
 /* refresh.c: the identity of the file probe @p was attached from, and
  * the links of replaced files, released with the others */
 void usdtkit__refresh_note(struct probe *p);

@@ -4,6 +4,7 @@
  * which attach.c calls in turn. */
 #include <bpf/libbpf.h>
 
+#include "attach/proc.h"
 #include "trace/internal.h"
 #include "trace.skel.h"
 
@@ -28,5 +29,9 @@ struct usdtkit_link *usdtkit__trace_link(struct usdtkit_trace *t, size_t i,
 	if (path)
 		return usdtkit_attach(prog, t->pid ? t->pid : -1, path, prov,
 				      name, &o);
+	/* the read of the process that the objects seen later are told
+	 * from (follow.c), when there is one */
+	if (t->follow.snap)
+		return usdtkit__attach_proc(prog, t->follow.snap, NULL, prov, name, &o);
 	return usdtkit_attach_pid(prog, t->pid, prov, name, &o);
 }

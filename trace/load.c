@@ -296,7 +296,9 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 		err = open_prog(t);
 	if (err)
 		return err;
-	err = usdtkit__agg_size(t);
+	err = usdtkit__follow_prepare(t);
+	if (!err)
+		err = usdtkit__agg_size(t);
 	if (!err)
 		err = pick_prog(t);
 	if (!err)

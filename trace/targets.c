@@ -55,6 +55,31 @@ void usdtkit__site_types(const struct usdtkit_site *s, struct usdtkit_trace_type
 	}
 }
 
+/* A new probe @prov:@name of @path (NULL: of the pid), at the end of
+ * t's; NULL when out of memory (then freed with the trace) */
+static struct probe *new_probe(struct usdtkit_trace *t, const char *path,
+			       const char *prov, const char *name)
+{
+	struct probe *p;
+
+	if (t->nprobes == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 8;
+
+		p = realloc(t->probes, cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		t->probes = p;
+		t->cap = cap;
+	}
+	p = &t->probes[t->nprobes];
+	memset(p, 0, sizeof(*p));
+	p->path = path ? strdup(path) : NULL;
+	p->provider = strdup(prov);
+	p->name = strdup(name);
+	t->nprobes++;
+	return (path && !p->path) || !p->provider || !p->name ? NULL : p;
+}
+
 /* Add the probe of site @s under @path, or note how its arguments differ
  * from the sites seen before. */
 static int add_site(struct usdtkit_trace *t, const char *path,
@@ -77,31 +102,19 @@ static int add_site(struct usdtkit_trace *t, const char *path,
 				p->pub.mixed = true;
 			p->pub.optional &= glob;
 			p->pub.role |= t->adding_role;
+			p->follow |= t->adding_follow;
 			return 0;
 		}
 	}
-	if (t->nprobes == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 8;
-
-		p = realloc(t->probes, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		t->probes = p;
-		t->cap = cap;
-	}
-	p = &t->probes[t->nprobes];
-	memset(p, 0, sizeof(*p));
-	p->path = path ? strdup(path) : NULL;
-	p->provider = strdup(prov);
-	p->name = strdup(name);
-	t->nprobes++;
-	if ((path && !p->path) || !p->provider || !p->name)
+	p = new_probe(t, path, prov, name);
+	if (!p)
 		return -ENOMEM;
 	p->file = path ? f : NULL;	/* -p: the process's, closed by now */
 	p->pub.nargs = n;
 	memcpy(p->pub.args, types, sizeof(types));
 	p->pub.optional = glob;
 	p->pub.role = t->adding_role;
+	p->follow = t->adding_follow;
 	p->pub.path = p->path;
 	p->pub.provider = p->provider;
 	p->pub.name = p->name;
@@ -129,6 +142,41 @@ static int add_file(struct usdtkit_trace *t, const char *path,
 		(*nsites)++;
 	}
 	return 0;
+}
+
+/* A probe that waits for an object mapped later to have it (follow.c):
+ * typed as any site until then */
+static int add_pending(struct usdtkit_trace *t, const char *prov, const char *name)
+{
+	struct probe *p = new_probe(t, NULL, prov ? prov : "*", name ? name : "*");
+	int i;
+
+	if (!p)
+		return -ENOMEM;
+	p->follow = p->pending = p->pub.waiting = true;
+	/* its sites are unknown: it reads every argument, as wide as any,
+	 * and is typed when its first object is attached */
+	p->pub.nargs = MAX_ARGS;
+	for (i = 0; i < MAX_ARGS; i++)
+		p->pub.args[i] = (struct usdtkit_trace_type){ .size = 8 };
+	p->pub.mixed = true;
+	p->pub.role = t->adding_role;
+	p->pub.provider = p->provider;
+	p->pub.name = p->name;
+	return 0;
+}
+
+/*
+ * A -p or -c PROVIDER:NAME that nothing has yet: it waits for an object
+ * mapped later that has it (follow.c), said once.
+ */
+static int wait_probe(struct usdtkit_trace *t, const char *where, const char *prov,
+		      const char *name, const char *near)
+{
+	trace_err(t, "%s: no probe %s:%s yet%s%s%s: waiting for a library that has "
+		  "it to be loaded", where, prov ? prov : "*", name ? name : "*",
+		  near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+	return add_pending(t, prov, name);
 }
 
 /* WHERE: no probe PROVIDER:NAME[ (did you mean NEAR?)] */
@@ -311,8 +359,12 @@ static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char 
 
 		snprintf(where, sizeof(where), "%s and its %zu libraries",
 			 t->cmd.path, nlibs);
-		no_probe(t, nlibs ? where : t->cmd.path, prov, name, typo ? near : NULL);
-		return -ENOENT;
+		/* a static command loads no library */
+		if (!nlibs) {
+			no_probe(t, t->cmd.path, prov, name, typo ? near : NULL);
+			return -ENOENT;
+		}
+		return wait_probe(t, where, prov, name, typo ? near : NULL);
 	}
 	return 0;
 }
@@ -349,8 +401,7 @@ static int add_pid_target(struct usdtkit_trace *t, const char *prov, const char 
 							    prov, name, near,
 							    sizeof(near), &best);
 		snprintf(where, sizeof(where), "pid %d", t->pid);
-		no_probe(t, where, prov, name, typo ? near : NULL);
-		err = -ENOENT;
+		err = wait_probe(t, where, prov, name, typo ? near : NULL);
 	}
 	usdtkit_proc_close(p);
 	return err;
@@ -382,6 +433,7 @@ int usdtkit__trace_add_target(struct usdtkit_trace *t, const char *target)
 		goto bad;
 	if (!path && !t->pid && !t->cmd.path)
 		goto bad;
+	t->adding_follow = !path;
 	if (path)
 		err = add_path_target(t, path, *prov ? prov : NULL, *name ? name : NULL);
 	else if (t->cmd.path)

@@ -43,6 +43,8 @@ struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 	t->on_hit = o.on_hit;
 	t->hit_ctx = o.hit_ctx;
 	t->kids.on = o.children;
+	t->follow.no_hold = o.no_hold;
+	t->follow.epfd = -1;
 	t->no_fault_in = o.no_fault_in;
 	t->cmd.go_fd = t->cmd.err_fd = -1;
 	if (o.filter) {
@@ -93,12 +95,20 @@ int usdtkit_trace_go(struct usdtkit_trace *t)
 
 int usdtkit_trace_fd(const struct usdtkit_trace *t)
 {
-	return t->rb ? ring_buffer__epoll_fd(t->rb) : -EINVAL;
+	if (!t->rb)
+		return -EINVAL;
+	return t->follow.epfd >= 0 ? t->follow.epfd : ring_buffer__epoll_fd(t->rb);
 }
 
 int usdtkit_trace_consume(struct usdtkit_trace *t)
 {
-	return t->rb ? ring_buffer__consume(t->rb) : -EINVAL;
+	int n;
+
+	if (!t->rb)
+		return -EINVAL;
+	n = ring_buffer__consume(t->rb);
+	usdtkit__follow_poll(t);
+	return n;
 }
 
 size_t usdtkit_trace_probe_count(const struct usdtkit_trace *t)
@@ -133,7 +143,9 @@ void usdtkit_trace_free(struct usdtkit_trace *t)
 
 	if (!t)
 		return;
-	/* a command, maybe not yet exec'd, goes first */
+	/* threads the tracer holds go on first, then a command, maybe
+	 * not yet exec'd */
+	usdtkit__follow_stop(t);
 	usdtkit__cmd_free(t);
 	ring_buffer__free(t->rb);
 	usdtkit__trace_detach(t);
@@ -143,6 +155,7 @@ void usdtkit_trace_free(struct usdtkit_trace *t)
 		free(t->probes[i].path);
 		free(t->probes[i].provider);
 		free(t->probes[i].name);
+		free(t->probes[i].late);
 	}
 	usdtkit__trace_targets_release(t);
 	usdtkit__agg_free(t);

@@ -77,9 +77,14 @@ struct usdtkit_trace_opts {
 				 * read late, from /proc/PID/mem, even where
 				 * the kernel could fault the page in at the
 				 * hit (a sleepable program: Linux 6.0+) */
+	bool no_hold;		/* with a pid or a command: a library it
+				 * loads later is attached without holding
+				 * the thread that loaded it (no ptrace
+				 * tracer: a debugger can attach meanwhile),
+				 * so its first hits may be lost */
 	size_t :0;		/* new fields go above */
 };
-#define usdtkit_trace_opts__last_field no_fault_in
+#define usdtkit_trace_opts__last_field no_hold
 
 USDTKIT_API struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts);
 
@@ -276,6 +281,13 @@ struct usdtkit_trace_probe {
 	const struct usdtkit_link *link; /* once attached; NULL if skipped */
 	size_t sites;		/* sites attached (0: not attached) */
 	enum usdtkit_mode mode;	/* the backend of its link, once attached */
+	/* appended (the library owns the struct): a PROVIDER:NAME of a pid
+	 * or a command that none of its objects had when it was attached.
+	 * It waits for one mapped later (a library it loads, a program a
+	 * child execs), and is attached there: link stays NULL, sites and
+	 * mode tell, and nargs and args are those of its first site (before:
+	 * every argument, 8 bytes) */
+	bool waiting;
 };
 
 USDTKIT_API size_t usdtkit_trace_probe_count(const struct usdtkit_trace *t);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 """The library's rooms and their one direction (docs/ARCHITECTURE.md):
 
-    base < spec (with arch/) < elf < attach < trace < export
+    base < spec (with arch/) < elf < attach < watch < trace < export
 
 Checked on the sources and on the objects (nm) of a build:
 - calls: no object calls a function defined in a room above its own;
@@ -24,7 +24,7 @@ import re
 import subprocess
 import sys
 
-ROOMS = ["base", "spec", "elf", "attach", "trace", "export"]
+ROOMS = ["base", "spec", "elf", "attach", "watch", "trace", "export"]
 RANK = {r: i for i, r in enumerate(ROOMS)}
 SRC_RE = re.compile(r"\.(c|h|re)$")
 
@@ -36,7 +36,7 @@ def room_of(path):
         return p[1]
     if p[0] == "arch":
         return "spec"
-    if p[0] in ("attach", "trace", "export"):
+    if p[0] in ("attach", "watch", "trace", "export"):
         return p[0]
     return None
 
@@ -240,7 +240,7 @@ def check_calls(objs, fail):
 
 def check_cmake(src, fail):
     text = open(os.path.join(src, "CMakeLists.txt")).read()
-    for sub in ("trace", "export"):
+    for sub in ("watch", "trace", "export"):
         p = os.path.join(src, sub, "CMakeLists.txt")
         if os.path.isfile(p):
             text += open(p).read()
@@ -258,7 +258,7 @@ def check_cmake(src, fail):
 def check_doc(src, doc, fail):
     text = open(doc).read()
     n = 0
-    for top in ("core", "arch", "attach", "trace", "export", "cli"):
+    for top in ("core", "arch", "attach", "watch", "trace", "export", "cli"):
         for f in sources(src, top):
             n += 1
             if f not in text and qualified(f) not in text:
@@ -267,7 +267,7 @@ def check_doc(src, doc, fail):
 
 
 # the rooms whose tests have a folder of their own, tests/<room>/
-TEST_ROOMS = ("base", "spec", "elf", "attach", "trace", "export", "cli")
+TEST_ROOMS = ("base", "spec", "elf", "attach", "watch", "trace", "export", "cli")
 
 
 def check_tests_doc(src, fail):
@@ -297,7 +297,7 @@ def main():
     if len(sys.argv) > 4 and sys.argv[3] == "--doc":
         n = check_doc(src, sys.argv[4], fail)
     else:
-        files = [f for top in ("core", "arch", "attach", "trace", "export", "cli")
+        files = [f for top in ("core", "arch", "attach", "watch", "trace", "export", "cli")
                  for f in sources(src, top)]
         inc = check_includes(src, files, fail)
         c = cycle(inc)

@@ -1079,3 +1079,5 @@ int usdtkit_trace_by_str(struct pt_regs *ctx)
 {
 	return trace_hit_as(ctx, 1, 1);
 }
+
+#include "trace_follow.h"

@@ -26,6 +26,9 @@ struct usdtkit_trace_event {
 /* the --filter compared a string it could not read (a page not in
  * memory, no sleepable uprobes): kept, for the engine to decide */
 #define USDTKIT_TRACE_EV_UNDECIDED	0x01
+/* no hit: a followed process's loader says its list of objects changed
+ * (trace_follow.h); cookie 0, no arguments */
+#define USDTKIT_TRACE_EV_MAPPED		0x02
 /* not a hit: process pid's first ustack key (only pid is set); the
  * engine keeps its mappings now, to name its frames after it exits */
 #define USDTKIT_TRACE_EV_STACK_PID	0x04

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * watch/: the objects seen, by inode (objects.c), and the tracer that
+ * holds threads (hold.c), on this process and on children, with no BPF:
+ *   - a library loaded later is the one unseen object, then seen;
+ *   - our loader is found (AT_BASE), once; PT_INTERP names the same file;
+ *   - the tracer passes a job-control stop on to the parent as it came
+ *     (the parent's waitpid(WUNTRACED) sees it) and a SIGUSR1 to the
+ *     process's handler; it holds an exec until released; a process
+ *     killed while seized holds nothing.
+ * Needs ptrace rights on its children (root, or Yama ptrace_scope 0).
+ * usage: test_watch FIXTURE_DIR (where libfx_plug.so is)
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "check.h"
+#include "watch/watch.h"
+
+static void test_objects(const char *dir)
+{
+	USDTKIT_OPTS(usdtkit_open_opts, oo);
+	struct usdtkit__watch *w;
+	struct usdtkit_proc *p;
+	char lib[4096], path[4352], interp[4096];
+	struct stat a, b;
+	bool *only;
+	size_t n, i;
+	void *h;
+
+	CHECK(!usdtkit__watch_new(&w, NULL), "watch_new");
+	p = usdtkit_proc_open(getpid(), &oo);
+	CHECK(p && !usdtkit__watch_unseen(w, p, &only, &n) && n == 0,
+	      "no object with probes before the load: %zu", n);
+	free(only);
+	usdtkit_proc_close(p);
+	snprintf(lib, sizeof(lib), "%s/libfx_plug.so", dir);
+	h = dlopen(lib, RTLD_NOW);
+	CHECK(h, "dlopen %s: %s", lib, dlerror());
+	p = usdtkit_proc_open(getpid(), &oo);
+	CHECK(p && !usdtkit__watch_unseen(w, p, &only, &n) && n == 1,
+	      "the plugin is the one new object: %zu", n);
+	for (i = 0; p && i < usdtkit_proc_object_count(p); i++)
+		if (only[i])
+			CHECK(strstr(usdtkit_proc_object_path(p, i), "libfx_plug.so"),
+			      "new: %s", usdtkit_proc_object_path(p, i));
+	CHECK(p && !usdtkit__watch_see(w, p, only), "see");
+	free(only);
+	CHECK(p && !usdtkit__watch_unseen(w, p, &only, &n) && n == 0,
+	      "seen once attached: %zu new", n);
+	free(only);
+	usdtkit_proc_close(p);
+	/* a path to the same inode is seen too, whatever its name */
+	CHECK(!usdtkit__watch_see_path(w, lib), "see_path");
+	CHECK(usdtkit__watch_see_path(w, "/nonexistent/x") == -ENOENT, "missing path");
+
+	CHECK(!usdtkit__watch_loader(w, getpid(), path, sizeof(path)),
+	      "our loader is found");
+	CHECK(usdtkit__watch_loader(w, getpid(), path, sizeof(path)) == -EALREADY,
+	      "and once only");
+	CHECK(!usdtkit__watch_interp("/proc/self/exe", interp, sizeof(interp)) &&
+	      !stat(interp, &a) && !stat(path, &b) && a.st_ino == b.st_ino &&
+	      a.st_dev == b.st_dev, "PT_INTERP %s is the loader mapped, %s", interp, path);
+	CHECK(usdtkit__watch_loader_path(w, interp) == -EALREADY, "seen by its path");
+	CHECK(usdtkit__watch_loader(w, 0x7fffffff, path, sizeof(path)) == -ESRCH,
+	      "a pid that does not exist");
+	usdtkit__watch_free(w);
+	dlclose(h);
+}
+
+static volatile sig_atomic_t usr1;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1++;
+}
+
+/* a child that waits for SIGUSR1, then for a line on @fd, then execs
+ * /bin/true (or exits 3 if it got no SIGUSR1) */
+static pid_t child(int fd)
+{
+	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = SA_RESTART };
+	pid_t pid = fork();
+	char c;
+
+	if (pid)
+		return pid;
+	sigaction(SIGUSR1, &sa, NULL);
+	while (!usr1)
+		pause();
+	if (read(fd, &c, 1) != 1)
+		_exit(4);
+	execl("/bin/true", "true", (char *)NULL);
+	_exit(5);
+}
+
+/* the next held thread, waiting up to @ms */
+static int next_held(struct usdtkit__hold *h, struct usdtkit__hold_event *ev, int ms)
+{
+	struct pollfd pf = { .fd = usdtkit__hold_fd(h), .events = POLLIN };
+	int n = usdtkit__hold_next(h, ev);
+
+	if (n)
+		return n;
+	if (poll(&pf, 1, ms) <= 0)
+		return 0;
+	return usdtkit__hold_next(h, ev);
+}
+
+static void test_hold(void)
+{
+	struct usdtkit__hold_opts o = { .signal = SIGSTOP };
+	struct usdtkit__hold_event ev;
+	struct usdtkit__hold *h;
+	int go[2], st, err;
+	pid_t pid;
+
+	CHECK(!pipe(go), "pipe");
+	pid = child(go[0]);
+	CHECK(!usdtkit__hold_start(&h, &o), "hold_start");
+	err = usdtkit__hold_seize(h, pid);
+	if (err == -EPERM) {
+		printf("note: ptrace denied here: the tracer's part was not run\n");
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		usdtkit__hold_stop(h);
+		return;
+	}
+	CHECK(!err, "seize: %s", strerror(-err));
+	CHECK(usdtkit__hold_seize(h, 0x7fffffff) == -ESRCH, "seize a pid that does not exist");
+	/* a job-control stop goes to the parent as it would untraced */
+	kill(pid, SIGSTOP);
+	CHECK(waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st) &&
+	      WSTOPSIG(st) == SIGSTOP, "the parent sees the stop: %#x", st);
+	kill(pid, SIGCONT);
+	CHECK(waitpid(pid, &st, WCONTINUED) == pid && WIFCONTINUED(st),
+	      "and the continue: %#x", st);
+	/* a signal reaches the handler; the exec is held, then let go */
+	kill(pid, SIGUSR1);
+	CHECK(write(go[1], "g", 1) == 1, "go");
+	CHECK(next_held(h, &ev, 5000) == 1 && ev.why == USDTKIT__HOLD_EXEC &&
+	      ev.tid == pid && ev.tgid == pid, "the exec is held: %d %d", ev.why, ev.tid);
+	CHECK(waitpid(pid, &st, WNOHANG) == 0, "held: it has not ended");
+	CHECK(!usdtkit__hold_release(h, pid), "release");
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	      "it ran /bin/true: %#x", st);
+	usdtkit__hold_stop(h);
+
+	/* a process that dies while seized: nothing held, a clean stop */
+	CHECK(!usdtkit__hold_start(&h, &o), "hold_start again");
+	pid = child(go[0]);
+	CHECK(!usdtkit__hold_seize(h, pid), "seize again");
+	kill(pid, SIGKILL);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st), "killed: %#x", st);
+	CHECK(next_held(h, &ev, 300) == 0, "no hold for a death without TRACEEXIT");
+	usdtkit__hold_stop(h);
+	close(go[0]);
+	close(go[1]);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_watch FIXTURE_DIR\n");
+		return 2;
+	}
+	test_objects(argv[1]);
+	test_hold();
+	return check_done();
+}

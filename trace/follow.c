@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The objects a traced process maps after the trace began: a library it
+ * dlopen()s, the program a child execs under --children. A PROVIDER:NAME
+ * of -p or -c (a following probe) is attached again in each such object,
+ * with the same cookie, so its counts go on under the one probe; one
+ * that matches nothing yet waits (pending) until an object has it.
+ *
+ * Objects are known by inode (watch/objects.c): attached once whatever
+ * the path, the process, or how often a library is closed and loaded
+ * again (a uprobe belongs to the inode: the kernel puts the breakpoints
+ * back at each mapping). The news comes from the loader itself: the
+ * program's usdtkit_trace_loader on its _dl_debug_state(), which it calls
+ * once the objects of a dlopen() are mapped, before they are relocated
+ * or run (trace/bpf/trace_follow.h). Where the tracer holds the process
+ * (watch/hold.c), the thread waits there until the objects are attached,
+ * and an exec waits too: no hit is lost. Without it (ptrace denied, or
+ * opts.no_hold), the process runs on while we attach: said once.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "attach/proc.h"
+#include "trace/internal.h"
+#include "watch/watch.h"
+#include "trace.skel.h"
+
+/* sites of objects mapped later: room in the program's spec and IP
+ * maps beyond the targets' own (a spec is 304 bytes) */
+#define FOLLOW_SPARE_SITES 256
+
+int usdtkit__follow_prepare(struct usdtkit_trace *t)
+{
+	struct trace_follow *f = &t->follow;
+	size_t i;
+
+	for (i = 0; i < t->nprobes; i++)
+		f->on |= t->probes[i].follow;
+	if (!f->on)
+		return 0;
+	t->nsites += FOLLOW_SPARE_SITES;
+	return bpf_program__set_autoload(t->skel->progs.usdtkit_trace_loader, true);
+}
+
+/* every process --children traces now, held from here on */
+static int seize_children(struct usdtkit_trace *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.traced_tgids), err = 0;
+	unsigned int key, next;
+	unsigned int *prev = NULL;
+
+	while (!err && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if ((int)key != t->pid)
+			err = usdtkit__hold_seize(t->follow.hold, (int)key);
+		if (err == -ESRCH)
+			err = 0;	/* exited since */
+	}
+	return err;
+}
+
+/* The tracer, holding the traced processes; said once when it cannot. */
+static void hold_begin(struct usdtkit_trace *t)
+{
+	struct trace_follow *f = &t->follow;
+	struct usdtkit__hold_opts o = { .forks = t->kids.on, .signal = SIGSTOP };
+	int err;
+
+	if (f->no_hold)
+		return;
+	err = usdtkit__hold_start(&f->hold, &o);
+	if (!err)
+		err = usdtkit__hold_seize(f->hold, t->pid);
+	if (!err && t->kids.on)
+		err = seize_children(t);
+	if (err) {
+		trace_err(t, "pid %d: cannot hold its threads while what it maps later "
+			  "is attached (ptrace: %s%s): hits in a library it loads "
+			  "later may be lost until it is attached", t->pid,
+			  strerror(-err), err == -EPERM ? "; a debugger has it, or "
+			  "ptrace is denied (Yama ptrace_scope)" : "");
+		usdtkit__hold_stop(f->hold);
+		f->hold = NULL;
+		return;
+	}
+	t->skel->bss->hold_sig = SIGSTOP;
+}
+
+/* The uprobe on the loader at @path, for the traced processes. */
+static int loader_attach(struct usdtkit_trace *t, const char *path)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = USDTKIT__LOADER_FUNC);
+	struct trace_follow *f = &t->follow;
+	struct bpf_link **v, *l;
+	int err;
+
+	v = realloc(f->loaders, (f->nloaders + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	f->loaders = v;
+	l = bpf_program__attach_uprobe_opts(t->skel->progs.usdtkit_trace_loader,
+					    t->kids.on ? -1 : t->pid, path, 0, &uo);
+	if (!l) {
+		err = -errno;
+		trace_err(t, "%s: cannot watch it for objects loaded later (%s "
+			  "uprobe): %s", path, USDTKIT__LOADER_FUNC, strerror(-err));
+		return err;
+	}
+	f->loaders[f->nloaders++] = l;
+	usdtkit__info(&t->log, "watching %s (%s) for objects mapped later", path,
+		      USDTKIT__LOADER_FUNC);
+	return 0;
+}
+
+/* The loader of process @pid, watched unless it is already. */
+static void loader_of(struct usdtkit_trace *t, int pid)
+{
+	char path[4352];
+	int err = usdtkit__watch_loader(t->follow.w, pid, path, sizeof(path));
+
+	if (!err)
+		loader_attach(t, path);
+}
+
+/* -c: the loader the command asks for, before it runs */
+static void loader_of_cmd(struct usdtkit_trace *t)
+{
+	char path[4096];
+
+	if (!usdtkit__watch_interp(t->cmd.path, path, sizeof(path)) &&
+	    !usdtkit__watch_loader_path(t->follow.w, path))
+		loader_attach(t, path);
+}
+
+int usdtkit__follow_start(struct usdtkit_trace *t)
+{
+	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
+		     .print_ctx = t);
+	struct trace_follow *f = &t->follow;
+	int err;
+
+	if (!f->on)
+		return 0;
+	err = usdtkit__watch_new(&f->w, &t->log);
+	if (err)
+		return err;
+	hold_begin(t);
+	if (t->has_cmd) {
+		loader_of_cmd(t);
+		return 0;
+	}
+	/* one read of the process for every probe: what the first attach
+	 * takes is what is marked attached, and nothing mapped between two
+	 * reads is attached twice or never */
+	f->snap = usdtkit_proc_open(t->pid, &oo);
+	loader_of(t, t->pid);
+	return 0;
+}
+
+void usdtkit__follow_attached(struct usdtkit_trace *t)
+{
+	struct trace_follow *f = &t->follow;
+	size_t i;
+
+	if (!f->on)
+		return;
+	if (f->snap)
+		usdtkit__watch_see(f->w, f->snap, NULL);
+	for (i = 0; i < t->nprobes; i++)
+		if (t->probes[i].follow && t->probes[i].path && t->probes[i].link)
+			usdtkit__watch_see_path(f->w, t->probes[i].path);
+	usdtkit_proc_close(f->snap);
+	f->snap = NULL;
+}
+
+/* The first site of @prov:@name in the objects @only of @proc. */
+static const struct usdtkit_site *first_site(const struct usdtkit_proc *proc,
+					     const bool *only, const char *prov,
+					     const char *name, size_t *obj)
+{
+	const struct usdtkit_site *s;
+	size_t i;
+
+	for (i = 0; i < usdtkit_proc_object_count(proc); i++) {
+		const struct usdtkit_file *f = usdtkit_proc_object(proc, i);
+
+		if (!only[i] || !f)
+			continue;
+		s = usdtkit_file_next_site(f, NULL, prov, name);
+		if (s) {
+			*obj = i;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A pending probe typed by its first site, and its configuration made
+ * for those types and put in place before it is attached: it must fit
+ * the program as loaded (it was loaded for a probe of any types).
+ */
+static int type_pending(struct usdtkit_trace *t, size_t i, const struct usdtkit_site *s)
+{
+	struct probe *p = &t->probes[i], np = *p;
+	struct usdtkit_trace_cfg c;
+	unsigned int k = (unsigned int)i;
+	int n;
+
+	usdtkit__site_types(s, np.pub.args, &n);
+	np.pub.nargs = n;
+	np.pub.mixed = false;
+	if (usdtkit__agg_cfg(t, &np, &c))
+		return -EINVAL;
+	if (!usdtkit__agg_fits(t, &np, &c)) {
+		trace_err(t, "%s:%s: its arguments need more than the loaded "
+			  "program reads: restart the trace", p->provider, p->name);
+		return -EINVAL;
+	}
+	if (bpf_map__update_elem(t->skel->maps.probe_cfg, &k, sizeof(k), &c,
+				 sizeof(c), 0))
+		return -errno;
+	t->agg.cfgs[i] = c;
+	p->pub.nargs = np.pub.nargs;
+	memcpy(p->pub.args, np.pub.args, sizeof(p->pub.args));
+	p->pub.mixed = false;
+	return 0;
+}
+
+static struct usdtkit_link *attach_objects(struct usdtkit_trace *t, size_t i,
+					   const struct usdtkit_proc *proc,
+					   const bool *only)
+{
+	const struct probe *p = &t->probes[i];
+	/* a pending probe is the glob it was given, the others exact */
+	char *prov = p->pending ? strdup(p->provider) : usdtkit__glob_quote(p->provider);
+	char *name = p->pending ? strdup(p->name) : usdtkit__glob_quote(p->name);
+	USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = i + 1,
+		     .mode = t->attach_mode, .print = usdtkit__trace_msg,
+		     .print_ctx = t, .any_process = t->kids.on);
+	struct usdtkit_link *l = NULL;
+
+	if (prov && name)
+		l = usdtkit__attach_proc(t->prog, proc, only, prov, name, &o);
+	else
+		errno = ENOMEM;
+	free(prov);
+	free(name);
+	return l;
+}
+
+/* Probe @i in the new objects @only of @proc, when one has it. */
+static void attach_late(struct usdtkit_trace *t, size_t i,
+			const struct usdtkit_proc *proc, const bool *only)
+{
+	struct probe *p = &t->probes[i];
+	const struct usdtkit_site *s;
+	struct usdtkit_link **v, *l;
+	size_t obj;
+
+	s = first_site(proc, only, p->pending ? p->provider : p->provider,
+		       p->name, &obj);
+	if (!s)
+		return;
+	v = realloc(p->late, (p->nlate + 1) * sizeof(*v));
+	if (!v)
+		return;
+	p->late = v;
+	if (p->pending && type_pending(t, i, s))
+		return;
+	l = attach_objects(t, i, proc, only);
+	if (!l) {
+		trace_err(t, "pid %d: cannot attach %s:%s in %s, which it mapped "
+			  "later: %s", usdtkit_proc_pid(proc), p->provider, p->name,
+			  usdtkit_proc_object_path(proc, obj), strerror(errno));
+		return;
+	}
+	p->late[p->nlate++] = l;
+	p->pending = p->pub.waiting = false;
+	p->pub.sites += usdtkit_link_site_count(l);
+	p->pub.mode = usdtkit_link_mode(l);
+	usdtkit__info(&t->log, "pid %d: %s:%s: %zu site(s) in %s, mapped later",
+		      usdtkit_proc_pid(proc), p->provider, p->name,
+		      usdtkit_link_site_count(l), usdtkit_proc_object_path(proc, obj));
+}
+
+/*
+ * Process @pid's objects not attached yet, attached. Read whole (each
+ * object's notes) only when its maps show code of a file not looked at
+ * before: a loader says so at each dlopen() and dlclose(), twice, and a
+ * library loaded again is no news.
+ */
+void usdtkit__follow_mapped(struct usdtkit_trace *t, int pid)
+{
+	USDTKIT_OPTS(usdtkit_open_opts, oo);
+	struct trace_follow *f = &t->follow;
+	struct usdtkit__watch_news *news = NULL;
+	struct usdtkit_proc *proc;
+	bool *only = NULL;
+	size_t i, n = 0;
+
+	if (!f->on || !f->w || usdtkit__watch_news(f->w, pid, &news) <= 0)
+		return;
+	proc = usdtkit_proc_open(pid, &oo);
+	if (!proc) {
+		usdtkit__watch_news_free(news);
+		return;		/* gone: nothing of it to attach */
+	}
+	f->reads++;
+	if (!usdtkit__watch_unseen(f->w, proc, &only, &n) && n) {
+		for (i = 0; i < t->nprobes; i++)
+			if (t->probes[i].follow)
+				attach_late(t, i, proc, only);
+		usdtkit__watch_see(f->w, proc, only);
+	}
+	usdtkit__watch_looked(f->w, news);
+	free(only);
+	usdtkit_proc_close(proc);
+}
+
+/* A thread the tracer holds: what it mapped attached, then let go. */
+static void on_held(struct usdtkit_trace *t, const struct usdtkit__hold_event *ev)
+{
+	if (ev->why == USDTKIT__HOLD_EXEC)
+		loader_of(t, ev->tgid);
+	if (ev->why != USDTKIT__HOLD_EXIT)
+		usdtkit__follow_mapped(t, ev->tgid);
+	t->follow.holds++;
+	usdtkit__hold_release(t->follow.hold, ev->tid);
+}
+
+int usdtkit__follow_poll(struct usdtkit_trace *t)
+{
+	struct usdtkit__hold_event ev;
+	int n;
+
+	if (!t->follow.hold)
+		return 0;
+	while ((n = usdtkit__hold_next(t->follow.hold, &ev)) > 0)
+		on_held(t, &ev);
+	if (n < 0) {
+		/* the tracer died: nothing holds any more */
+		t->skel->bss->hold_sig = 0;
+		trace_err(t, "the tracer that holds pid %d is gone (%s): hits in a "
+			  "library it loads later may be lost until it is attached",
+			  t->pid, strerror(-n));
+		usdtkit__hold_stop(t->follow.hold);
+		t->follow.hold = NULL;
+	}
+	return 0;
+}
+
+/* usdtkit_trace_fd(): the ring buffer's and the tracer's, in one */
+int usdtkit__follow_fd(struct usdtkit_trace *t)
+{
+	struct trace_follow *f = &t->follow;
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (!f->hold || f->epfd >= 0)
+		return 0;
+	f->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (f->epfd < 0)
+		return -errno;
+	if (epoll_ctl(f->epfd, EPOLL_CTL_ADD, ring_buffer__epoll_fd(t->rb), &ev) ||
+	    epoll_ctl(f->epfd, EPOLL_CTL_ADD, usdtkit__hold_fd(f->hold), &ev)) {
+		int err = -errno;
+
+		close(f->epfd);
+		f->epfd = -1;
+		return err;
+	}
+	return 0;
+}
+
+void usdtkit__follow_stop(struct usdtkit_trace *t)
+{
+	struct trace_follow *f = &t->follow;
+	size_t i;
+
+	/* first: every held thread goes on, and the tracer lets go */
+	usdtkit__hold_stop(f->hold);
+	f->hold = NULL;
+	for (i = 0; i < f->nloaders; i++)
+		bpf_link__destroy(f->loaders[i]);
+	free(f->loaders);
+	f->loaders = NULL;
+	f->nloaders = 0;
+	for (i = 0; t->attached && i < t->nprobes; i++)
+		if (t->probes[i].pending)
+			trace_err(t, "%s:%s: no process mapped an object that has it",
+				  t->probes[i].provider, t->probes[i].name);
+	usdtkit_proc_close(f->snap);
+	f->snap = NULL;
+	usdtkit__watch_free(f->w);
+	f->w = NULL;
+	if (f->epfd >= 0)
+		close(f->epfd);
+	f->epfd = -1;
+}

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Holding a thread until what it mapped is attached, so that no hit of a
+ * library loaded later (or of a program a child execs) is lost between
+ * its mapping and the attach.
+ *
+ * A BPF program cannot wait, and a SIGSTOP would show: the parent's
+ * waitpid(WUNTRACED) would see the stop, a shell would print
+ * "Stopped" and put the job in the background. So the hold is a ptrace
+ * stop. A tracer process, this file's, seizes the followed processes
+ * (PTRACE_SEIZE: no stop, no signal) and the BPF program on the loader's
+ * _dl_debug_state() sends the thread a signal (hold_sig in the trace
+ * program). A traced thread stops for the tracer before any signal is
+ * delivered; the tracer reports it here, and once the engine has
+ * attached, resumes it with no signal: the signal is never delivered.
+ * The parent sees no stop (a ptrace stop is the tracer's, not the
+ * parent's), job control sees nothing, the process's handlers run
+ * nothing. An exec and an exit are held the same way (PTRACE_O_TRACEEXEC,
+ * _TRACEEXIT), and forks (PTRACE_O_TRACEFORK) start held from their first
+ * instruction.
+ *
+ * What shows: a debugger cannot attach while the tracer has the process
+ * (one tracer per thread), and /proc/PID/status shows TracerPid. Other
+ * signals pass through the tracer (a round trip each); a job-control
+ * stop is left to the kernel (PTRACE_LISTEN), so the parent still sees
+ * it as it would without us.
+ *
+ * The tracer is a process of its own, not a thread: ptrace stops are
+ * reported to the tracer's wait(), which must not be the application's
+ * (or -c's command, whose parent we are, would have its stops and exit
+ * status taken by whichever thread waits first). It has no exit signal
+ * (an application's wait() does not see it), runs only system calls
+ * (the application may have other threads: no malloc() or stdio in a
+ * forked copy), keeps no fd of ours but its socket (no BPF link stays
+ * alive in it), and ends when its socket does: the engine's close, or
+ * our death. Then it lets every held thread go before it exits; the
+ * kernel detaches the rest as they were.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/ptrace.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "watch/watch.h"
+
+#define HOLD_STACK (64 * 1024)
+/* tids the tracer knows, one bit each (pid_max is at most 2^22) */
+#define TID_MAX (1u << 22)
+
+enum { MSG_SEIZE = 1, MSG_SEIZED, MSG_HELD, MSG_RELEASE };
+
+struct hold_msg {
+	int op, tid, arg;
+};
+
+struct usdtkit__hold {
+	int pid;			/* the tracer */
+	int fd;				/* our end of its socket */
+	char *stack;
+	struct hold_msg *queue;		/* held threads read while waiting
+					 * for a reply */
+	size_t nq, capq;
+};
+
+/* ---- the tracer (a forked copy: system calls only) ---- */
+
+struct tracer {
+	int sock, sigfd;
+	unsigned long opts;		/* PTRACE_O_* */
+	int hold_sig;
+	bool exits, closing;
+	unsigned char *seized, *held;	/* bitmaps by tid */
+};
+
+static bool bit(const unsigned char *m, int tid)
+{
+	return tid > 0 && (unsigned int)tid < TID_MAX && (m[tid / 8] >> (tid % 8)) & 1;
+}
+
+static void set_bit(unsigned char *m, int tid, bool on)
+{
+	if (tid <= 0 || (unsigned int)tid >= TID_MAX)
+		return;
+	if (on)
+		m[tid / 8] |= (unsigned char)(1u << (tid % 8));
+	else
+		m[tid / 8] &= (unsigned char)~(1u << (tid % 8));
+}
+
+static void send_msg(struct tracer *tr, int op, int tid, int arg)
+{
+	struct hold_msg m = { .op = op, .tid = tid, .arg = arg };
+
+	while (send(tr->sock, &m, sizeof(m), MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+static void resume(struct tracer *tr, int tid, int sig)
+{
+	set_bit(tr->held, tid, false);
+	ptrace(PTRACE_CONT, tid, 0, (void *)(long)sig);
+}
+
+/* a stop the engine must see, or (while closing) one it never will */
+static void hold(struct tracer *tr, int tid, int why)
+{
+	if (tr->closing) {
+		resume(tr, tid, 0);
+		return;
+	}
+	set_bit(tr->held, tid, true);
+	send_msg(tr, MSG_HELD, tid, why);
+}
+
+/* a signal-delivery stop: ours (the BPF side's, SI_KERNEL) is a hold
+ * and is never delivered; anything else is delivered as it came */
+static void on_signal(struct tracer *tr, int tid, int sig)
+{
+	siginfo_t si;
+
+	if (sig == tr->hold_sig && !ptrace(PTRACE_GETSIGINFO, tid, 0, &si) &&
+	    si.si_code == SI_KERNEL) {
+		hold(tr, tid, USDTKIT__HOLD_LOADER);
+		return;
+	}
+	resume(tr, tid, sig);
+}
+
+static void on_event(struct tracer *tr, int tid, int sig, int ev)
+{
+	unsigned long msg;
+
+	switch (ev) {
+	case PTRACE_EVENT_STOP:
+		/* a job-control stop stays one, for the parent to see */
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+			ptrace(PTRACE_LISTEN, tid, 0, 0);
+		else
+			resume(tr, tid, 0);	/* a new thread or child's first stop */
+		return;
+	case PTRACE_EVENT_EXEC:
+		hold(tr, tid, USDTKIT__HOLD_EXEC);
+		return;
+	case PTRACE_EVENT_EXIT:
+		if (tr->exits)
+			hold(tr, tid, USDTKIT__HOLD_EXIT);
+		else
+			resume(tr, tid, 0);
+		return;
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+	case PTRACE_EVENT_CLONE:
+		if (!ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg))
+			set_bit(tr->seized, (int)msg, true);
+		resume(tr, tid, 0);
+		return;
+	default:
+		resume(tr, tid, 0);
+	}
+}
+
+static void reap(struct tracer *tr)
+{
+	int st, tid;
+
+	while ((tid = waitpid(-1, &st, __WALL | WNOHANG)) > 0) {
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			set_bit(tr->seized, tid, false);
+			set_bit(tr->held, tid, false);
+		} else if (WIFSTOPPED(st) && (st >> 16)) {
+			on_event(tr, tid, WSTOPSIG(st), st >> 16);
+		} else if (WIFSTOPPED(st)) {
+			on_signal(tr, tid, WSTOPSIG(st));
+		}
+	}
+}
+
+/* "/proc/N/task" without stdio */
+static void task_dir(char *buf, int pid)
+{
+	char digits[16];
+	int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + pid % 10);
+		pid /= 10;
+	} while (pid);
+	memcpy(buf, "/proc/", 6);
+	buf += 6;
+	while (n)
+		*buf++ = digits[--n];
+	memcpy(buf, "/task", 6);
+}
+
+struct dirent64_raw {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* Seize the threads of @tgid not seized yet: how many, or -errno. */
+static int seize_pass(struct tracer *tr, int tgid)
+{
+	char path[48], buf[4096];
+	int fd, n = 0, err = 0;
+	long got;
+
+	task_dir(path, tgid);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (!err && (got = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		long off;
+
+		for (off = 0; !err && off < got;) {
+			const struct dirent64_raw *d = (const void *)(buf + off);
+			int tid = (int)strtol(d->d_name, NULL, 10);
+
+			off += d->d_reclen;
+			if (tid <= 0 || bit(tr->seized, tid))
+				continue;
+			if (!ptrace(PTRACE_SEIZE, tid, 0, (void *)tr->opts)) {
+				set_bit(tr->seized, tid, true);
+				n++;
+			} else if (errno != ESRCH) {	/* ESRCH: it exited */
+				err = -errno;
+			}
+		}
+	}
+	close(fd);
+	return err ? err : n;
+}
+
+/* Every thread, also those started while we seize: until a pass finds
+ * none new (a thread started after its creator was seized is ours by
+ * PTRACE_O_TRACECLONE). */
+static int seize(struct tracer *tr, int tgid)
+{
+	int n;
+
+	while ((n = seize_pass(tr, tgid)) > 0)
+		;
+	return n;
+}
+
+static void finish(struct tracer *tr)
+{
+	unsigned int tid;
+
+	tr->closing = true;
+	reap(tr);	/* stops that came meanwhile: resumed, not reported */
+	for (tid = 1; tid < TID_MAX; tid++)
+		if (bit(tr->held, (int)tid))
+			resume(tr, (int)tid, 0);
+	_exit(0);
+}
+
+static void on_msg(struct tracer *tr)
+{
+	struct hold_msg m;
+	ssize_t n = recv(tr->sock, &m, sizeof(m), 0);
+
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+		finish(tr);
+	if (n != (ssize_t)sizeof(m))
+		return;
+	if (m.op == MSG_SEIZE)
+		send_msg(tr, MSG_SEIZED, m.tid, seize(tr, m.tid));
+	else if (m.op == MSG_RELEASE && bit(tr->held, m.tid))
+		resume(tr, m.tid, 0);
+}
+
+static void close_span(unsigned int lo, unsigned int hi)
+{
+	struct rlimit rl;
+	unsigned int fd;
+
+	if (lo > hi || !syscall(SYS_close_range, lo, hi, 0))
+		return;
+	/* before Linux 5.9: one by one, up to the fd limit */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < hi)
+		hi = (unsigned int)rl.rlim_cur;
+	for (fd = lo; fd <= hi && fd != ~0U; fd++)
+		close((int)fd);
+}
+
+static int tracer_main(void *arg)
+{
+	struct tracer *tr = arg;
+	struct pollfd pf[2];
+	sigset_t chld;
+
+	setsid();
+	if (chdir("/"))
+		_exit(1);
+	prctl(PR_SET_NAME, "usdtkit-hold", 0, 0, 0);
+	/* our fds (BPF links above all) must not live on in here */
+	close_span(0, (unsigned int)tr->sock - 1);
+	close_span((unsigned int)tr->sock + 1, ~0U);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	tr->sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (tr->sigfd < 0)
+		_exit(1);
+	tr->seized = mmap(NULL, 2 * TID_MAX / 8, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (tr->seized == MAP_FAILED)
+		_exit(1);
+	tr->held = tr->seized + TID_MAX / 8;
+	for (;;) {
+		struct signalfd_siginfo si;
+
+		pf[0] = (struct pollfd){ .fd = tr->sock, .events = POLLIN };
+		pf[1] = (struct pollfd){ .fd = tr->sigfd, .events = POLLIN };
+		if (poll(pf, 2, -1) < 0 && errno != EINTR)
+			finish(tr);
+		while (read(tr->sigfd, &si, sizeof(si)) > 0)
+			;
+		reap(tr);
+		if (pf[0].revents)
+			on_msg(tr);
+	}
+}
+
+/* ---- the engine's side ---- */
+
+int usdtkit__hold_start(struct usdtkit__hold **out, const struct usdtkit__hold_opts *o)
+{
+	struct tracer tr = { .hold_sig = o->signal, .exits = o->exits,
+			     .opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC };
+	struct usdtkit__hold *h = calloc(1, sizeof(*h));
+	sigset_t all, old;
+	int sv[2], err;
+
+	if (!h)
+		return -ENOMEM;
+	if (o->forks)
+		tr.opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+	if (o->exits)
+		tr.opts |= PTRACE_O_TRACEEXIT;
+	h->stack = malloc(HOLD_STACK);
+	if (!h->stack || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		err = h->stack ? -errno : -ENOMEM;
+		free(h->stack);
+		free(h);
+		return err;
+	}
+	tr.sock = sv[1];
+	/* no handler of the application may run in the copy: every signal
+	 * blocked there (SIGKILL still works); SIGCHLD read from a signalfd */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* exit signal 0: only a __WCLONE wait (ours) sees it end */
+	h->pid = clone(tracer_main, h->stack + HOLD_STACK, 0, &tr);
+	err = h->pid < 0 ? -errno : 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close(sv[1]);
+	if (err) {
+		close(sv[0]);
+		free(h->stack);
+		free(h);
+		return err;
+	}
+	h->fd = sv[0];
+	*out = h;
+	return 0;
+}
+
+static int recv_msg(struct usdtkit__hold *h, struct hold_msg *m, int flags)
+{
+	ssize_t n;
+
+	do
+		n = recv(h->fd, m, sizeof(*m), flags);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EAGAIN ? 0 : -errno;
+	/* EOF: the tracer is gone (killed): nothing is held any more */
+	return n == (ssize_t)sizeof(*m) ? 1 : -EPIPE;
+}
+
+static int queue(struct usdtkit__hold *h, const struct hold_msg *m)
+{
+	if (h->nq == h->capq) {
+		size_t cap = h->capq ? 2 * h->capq : 8;
+		void *n = realloc(h->queue, cap * sizeof(*h->queue));
+
+		if (!n)
+			return -ENOMEM;
+		h->queue = n;
+		h->capq = cap;
+	}
+	h->queue[h->nq++] = *m;
+	return 0;
+}
+
+int usdtkit__hold_seize(struct usdtkit__hold *h, int tgid)
+{
+	struct hold_msg m = { .op = MSG_SEIZE, .tid = tgid };
+	int err;
+
+	if (send(h->fd, &m, sizeof(m), MSG_NOSIGNAL) < 0)
+		return -errno;
+	for (;;) {
+		err = recv_msg(h, &m, 0);
+		if (err < 0)
+			return err;
+		if (m.op == MSG_SEIZED && m.tid == tgid)
+			return m.arg < 0 ? m.arg : 0;
+		if (m.op == MSG_HELD && (err = queue(h, &m)))
+			return err;
+	}
+}
+
+int usdtkit__hold_fd(const struct usdtkit__hold *h)
+{
+	return h ? h->fd : -1;
+}
+
+/* The process of thread @tid (itself when it cannot be read: a thread
+ * at its exit, whose process is its own tid's most of the time). */
+static int tgid_of(int tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tid;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	p = strstr(buf, "\nTgid:");
+	return p ? atoi(p + 6) : tid;
+}
+
+int usdtkit__hold_next(struct usdtkit__hold *h, struct usdtkit__hold_event *ev)
+{
+	struct hold_msg m;
+	int n;
+
+	if (h->nq) {
+		m = h->queue[0];
+		memmove(h->queue, h->queue + 1, --h->nq * sizeof(*h->queue));
+	} else {
+		n = recv_msg(h, &m, MSG_DONTWAIT);
+		if (n <= 0)
+			return n;
+	}
+	ev->why = m.arg;
+	ev->tid = m.tid;
+	ev->tgid = tgid_of(m.tid);
+	return 1;
+}
+
+int usdtkit__hold_release(struct usdtkit__hold *h, int tid)
+{
+	struct hold_msg m = { .op = MSG_RELEASE, .tid = tid };
+
+	return send(h->fd, &m, sizeof(m), MSG_NOSIGNAL) < 0 ? -errno : 0;
+}
+
+void usdtkit__hold_stop(struct usdtkit__hold *h)
+{
+	if (!h)
+		return;
+	close(h->fd);
+	while (waitpid(h->pid, NULL, __WCLONE) < 0 && errno == EINTR)
+		;
+	free(h->stack);
+	free(h->queue);
+	free(h);
+}

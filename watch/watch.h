@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Process watching: what the processes a trace follows map, as it
+ * changes (libraries loaded later, an exec), and the tracer that holds
+ * a thread until what it mapped is attached. Below the trace engine,
+ * above the attach layer; internal to the library.
+ */
+#ifndef USDTKIT_WATCH_H
+#define USDTKIT_WATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <usdtkit/usdtkit.h>
+
+#include "base/log.h"
+
+/* ---- objects.c: the objects seen, by inode ---- */
+
+struct usdtkit__watch;
+
+int usdtkit__watch_new(struct usdtkit__watch **out, const struct usdtkit_log *log);
+void usdtkit__watch_free(struct usdtkit__watch *w);
+
+/*
+ * Mark every object of @proc seen (they are attached), or only those
+ * with @only[i]. 0 or -ENOMEM.
+ */
+int usdtkit__watch_see(struct usdtkit__watch *w, const struct usdtkit_proc *proc,
+		       const bool *only);
+/*
+ * Whether process @pid maps code of a file not looked at before (its
+ * maps read, no file opened: the cheap question before a whole read of
+ * the process). 1 and *@news (the files new, to pass to
+ * usdtkit__watch_looked() once looked at), 0 (none new), or -errno.
+ */
+struct usdtkit__watch_news;
+int usdtkit__watch_news(struct usdtkit__watch *w, int pid,
+			struct usdtkit__watch_news **news);
+/* the files of @news looked at (with probes or not), and @news freed */
+int usdtkit__watch_looked(struct usdtkit__watch *w, struct usdtkit__watch_news *news);
+void usdtkit__watch_news_free(struct usdtkit__watch_news *news);
+
+/* Mark the file at @path seen (attached by its path). 0 or -errno. */
+int usdtkit__watch_see_path(struct usdtkit__watch *w, const char *path);
+
+/*
+ * Which objects of @proc were not seen: @only (one entry per object,
+ * malloc'ed) and how many; 0, or -ENOMEM. An object that cannot be
+ * identified (its mapping gone since @proc was read) is not new.
+ */
+int usdtkit__watch_unseen(struct usdtkit__watch *w, const struct usdtkit_proc *proc,
+			  bool **only, size_t *n);
+
+/*
+ * The dynamic loader that process @pid runs (its AT_BASE), when it was
+ * not seen before: a path that reaches its inode into @buf, and it is
+ * seen from then on. 0, -EALREADY (seen), -ENOENT (no loader: a static
+ * program), or -errno.
+ */
+int usdtkit__watch_loader(struct usdtkit__watch *w, int pid, char *buf, size_t size);
+
+/* The loader at @path: 0 when it was not seen before (it is from now
+ * on), -EALREADY, or -errno. */
+int usdtkit__watch_loader_path(struct usdtkit__watch *w, const char *path);
+
+/* The loader (PT_INTERP) the executable @path asks for, into @buf (as
+ * it names it). 0, -ENOENT (static), or -errno. */
+int usdtkit__watch_interp(const char *path, char *buf, size_t size);
+
+/* The function of every loader that the loader calls each time its list
+ * of objects changes (the r_debug protocol of debuggers). */
+#define USDTKIT__LOADER_FUNC "_dl_debug_state"
+
+/* ---- hold.c: the tracer that holds a thread until it is attached ---- */
+
+struct usdtkit__hold;
+
+/* why a thread is held */
+enum {
+	USDTKIT__HOLD_LOADER = 1,	/* the loader's list of objects changed */
+	USDTKIT__HOLD_EXEC,		/* it ran execve(): a new program */
+	USDTKIT__HOLD_EXIT,		/* its process is exiting */
+};
+
+struct usdtkit__hold_event {
+	int why;			/* USDTKIT__HOLD_* */
+	int tid, tgid;
+};
+
+struct usdtkit__hold_opts {
+	bool forks;		/* follow forks (--children): the children
+				 * are held too, from their first instruction */
+	bool exits;		/* hold a process at its exit (its address
+				 * space still there) */
+	int signal;		/* the signal the BPF side sends to hold */
+};
+
+/*
+ * Start the tracer, a process of its own (no exit signal: the
+ * application's wait() never sees it). 0 or -errno.
+ */
+int usdtkit__hold_start(struct usdtkit__hold **out, const struct usdtkit__hold_opts *o);
+/* Hold every thread of process @tgid from now on (its threads and,
+ * with forks, its children to come). 0, or -errno of ptrace(2):
+ * -EPERM when another tracer (a debugger) has it, or ptrace is denied. */
+int usdtkit__hold_seize(struct usdtkit__hold *h, int tgid);
+/* The fd to poll for held threads, and the next one: 1 (@ev), 0 none. */
+int usdtkit__hold_fd(const struct usdtkit__hold *h);
+int usdtkit__hold_next(struct usdtkit__hold *h, struct usdtkit__hold_event *ev);
+/* Let thread @tid go on. 0 or -errno. */
+int usdtkit__hold_release(struct usdtkit__hold *h, int tid);
+/* Stop the tracer: every held thread goes on, every process is let go
+ * as it was (a stopped job stays stopped). */
+void usdtkit__hold_stop(struct usdtkit__hold *h);
+
+#endif
