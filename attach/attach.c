@@ -245,15 +245,18 @@ static struct usdtkit_proc *open_proc(struct usdtkit_link *l, int pid)
 	return usdtkit_proc_open(pid ? pid : getpid(), &oo);
 }
 
-/* Is @path the file the process maps as object @i? Same inode. */
+/*
+ * Is @st the file the process maps as object @i? Same inode as the path
+ * the object was opened through, its map_files link most often: the
+ * path in maps is the process's view, which a chroot makes another.
+ */
 static bool same_file(const struct usdtkit_proc *p, size_t i, const struct stat *st)
 {
 	char buf[4352];
 	struct stat o;
 
-	snprintf(buf, sizeof(buf), "/proc/%d/root%s", usdtkit_proc_pid(p),
-		 usdtkit_proc_object_path(p, i));
-	return !stat(buf, &o) && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+	return !usdtkit__proc_object_kpath(p, i, buf, sizeof(buf)) && !stat(buf, &o) &&
+	       o.st_dev == st->st_dev && o.st_ino == st->st_ino;
 }
 
 /* @path as the process maps it (*@objp), or -ENOENT when it does not. */
@@ -375,8 +378,9 @@ static int attach_objects(struct usdtkit_link *l, const struct attach_req *r,
 		if (!f || (only && !only[i]) ||
 		    !usdtkit_file_next_site(f, NULL, r->provider, r->name))
 			continue;
-		/* the process's own view of the path (containers), or the
-		 * inode it maps when the file was deleted or replaced */
+		/* the path the object was read through, which the kernel
+		 * resolves to the inode mapped (a chroot, a container, a
+		 * file deleted or replaced) */
 		err = usdtkit__proc_object_kpath(proc, i, kpath, sizeof(kpath));
 		if (err)
 			usdtkit__warn(&l->log, "pid %d: %s: %s", usdtkit_proc_pid(proc),

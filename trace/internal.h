@@ -142,6 +142,9 @@ struct trace_follow {
 					 * and the tracer */
 	uint64_t holds;			/* threads held and let go */
 	uint64_t reads;			/* processes read whole again */
+	uint64_t poll_ns;		/* a loader could not be watched: its
+					 * processes' maps read each second
+					 * (the last time; 0: never) */
 };
 
 /* children: children.c */

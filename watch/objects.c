@@ -24,10 +24,12 @@
 
 struct inode_id {
 	uint64_t dev, ino;
+	uint64_t addr;		/* by_address: where it is mapped, else 0 */
 };
 
 struct usdtkit__watch {
 	struct usdtkit_log log;
+	bool by_address;
 	/* files whose code some process maps, looked at (maps' device and
 	 * inode): read again only when a process maps another */
 	struct inode_id *looked;
@@ -38,12 +40,14 @@ struct usdtkit__watch {
 	size_t nloaders, lcap;
 };
 
-int usdtkit__watch_new(struct usdtkit__watch **out, const struct usdtkit_log *log)
+int usdtkit__watch_new(struct usdtkit__watch **out, const struct usdtkit_log *log,
+		       bool by_address)
 {
 	struct usdtkit__watch *w = calloc(1, sizeof(*w));
 
 	if (!w)
 		return -ENOMEM;
+	w->by_address = by_address;
 	if (log)
 		w->log = *log;
 	*out = w;
@@ -65,7 +69,7 @@ static bool in_set(const struct inode_id *v, size_t n, const struct inode_id *id
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (v[i].dev == id->dev && v[i].ino == id->ino)
+		if (v[i].dev == id->dev && v[i].ino == id->ino && v[i].addr == id->addr)
 			return true;
 	return false;
 }
@@ -96,17 +100,26 @@ static int path_id(const char *path, struct inode_id *id)
 		return -errno;
 	id->dev = st.st_dev;
 	id->ino = st.st_ino;
+	id->addr = 0;
 	return 0;
 }
 
 /* The inode object @i of @proc maps, through the path the kernel
- * resolves to it (elf/proc.h). */
-static int object_id(const struct usdtkit_proc *proc, size_t i, struct inode_id *id)
+ * resolves to it (elf/proc.h), and by address where that counts: the
+ * address of its first site stands for where it is mapped. */
+static int object_id(const struct usdtkit__watch *w, const struct usdtkit_proc *proc,
+		     size_t i, struct inode_id *id)
 {
+	const struct usdtkit_file *f = usdtkit_proc_object(proc, i);
 	char kpath[4352];
 	int err = usdtkit__proc_object_kpath(proc, i, kpath, sizeof(kpath));
 
-	return err ? err : path_id(kpath, id);
+	if (!err)
+		err = path_id(kpath, id);
+	if (!err && w->by_address && f)
+		usdtkit_proc_site_addr(proc, usdtkit_file_next_site(f, NULL, NULL, NULL),
+				       &id->addr);
+	return err;
 }
 
 int usdtkit__watch_see_path(struct usdtkit__watch *w, const char *path)
@@ -125,7 +138,7 @@ int usdtkit__watch_see(struct usdtkit__watch *w, const struct usdtkit_proc *proc
 	int err = 0;
 
 	for (i = 0; !err && i < usdtkit_proc_object_count(proc); i++)
-		if ((!only || only[i]) && !object_id(proc, i, &id))
+		if ((!only || only[i]) && !object_id(w, proc, i, &id))
 			err = set_add(&w->seen, &w->nseen, &w->cap, &id);
 	return err;
 }
@@ -141,7 +154,7 @@ int usdtkit__watch_unseen(struct usdtkit__watch *w, const struct usdtkit_proc *p
 	if (!*only)
 		return -ENOMEM;
 	for (i = 0; i < count; i++) {
-		if (object_id(proc, i, &id) || in_set(w->seen, w->nseen, &id))
+		if (object_id(w, proc, i, &id) || in_set(w->seen, w->nseen, &id))
 			continue;
 		(*only)[i] = true;
 		(*n)++;
@@ -172,6 +185,7 @@ static int news_line(struct usdtkit__watch *w, char *line,
 		return 0;
 	id.dev = (uint64_t)m.dev_major << 32 | m.dev_minor;
 	id.ino = m.inode;
+	id.addr = w->by_address ? m.start : 0;
 	if (in_set(w->looked, w->nlooked, &id))
 		return 0;
 	return set_add(&news->v, &news->n, &news->cap, &id);

@@ -20,7 +20,10 @@
 
 struct usdtkit__watch;
 
-int usdtkit__watch_new(struct usdtkit__watch **out, const struct usdtkit_log *log);
+/* @by_address: an object is also its address (mode ipmap, whose IP map
+ * holds a site's address: a library loaded again elsewhere is new) */
+int usdtkit__watch_new(struct usdtkit__watch **out, const struct usdtkit_log *log,
+		       bool by_address);
 void usdtkit__watch_free(struct usdtkit__watch *w);
 
 /*

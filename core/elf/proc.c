@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * A process's USDT objects, from /proc/PID/maps. Files are opened through
- * /proc/PID/root/<path> so a process in another mount namespace (a
- * container) is read from its own filesystem, and "(deleted)" files
- * through /proc/PID/map_files/<range>, which still reaches the inode.
- * Absolute addresses come from the executable mapping that covers the
- * site's file offset, which holds for PIE, shared libraries and ET_EXEC.
+ * A process's USDT objects, from /proc/PID/maps. An object is a mapped
+ * inode (maps' device and inode), whatever path names it: maps gives the
+ * path as the reader would resolve it, which is not the process's own
+ * view under a chroot, and may name another file by now (an upgrade) or
+ * none (deleted, memfd). So each object is opened through
+ * /proc/PID/map_files/<range>, which open() and the kernel's kern_path()
+ * follow to the very inode mapped; /proc/PID/root/<path> is the fallback
+ * where that link is refused (it needs CAP_SYS_ADMIN), and only when it
+ * leads to the same inode. Absolute addresses come from the executable
+ * mapping that covers the site's file offset, which holds for PIE,
+ * shared libraries and ET_EXEC.
  */
 /* pread() at an address above 2 GiB from a 32-bit build */
 #define _FILE_OFFSET_BITS 64
@@ -17,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "elf/file.h"
 #include "base/opts.h"
@@ -27,8 +34,16 @@ struct mapping {
 	bool exec, writable;
 };
 
+/* What maps says identifies a file: its device and inode. */
+struct file_id {
+	uint32_t major, minor;
+	uint64_t ino;
+};
+
 struct object {
-	char *path;
+	char *path;		/* as maps names it, for messages */
+	char *kpath;		/* the verified handle: see open_object() */
+	struct file_id id;
 	struct usdtkit_file *file;
 	struct mapping *maps;	/* every mapping of the file, in maps order */
 	size_t nmaps;
@@ -44,17 +59,23 @@ struct usdtkit_proc {
 	size_t nobjs, cap;
 };
 
-static struct object *find_object(struct usdtkit_proc *p, const char *path)
+static bool same_id(const struct file_id *a, const struct file_id *b)
+{
+	return a->major == b->major && a->minor == b->minor && a->ino == b->ino;
+}
+
+static struct object *find_object(struct usdtkit_proc *p, const struct file_id *id)
 {
 	size_t i;
 
 	for (i = 0; i < p->nobjs; i++)
-		if (!strcmp(p->objs[i].path, path))
+		if (same_id(&p->objs[i].id, id))
 			return &p->objs[i];
 	return NULL;
 }
 
-static struct object *add_object(struct usdtkit_proc *p, const char *path)
+static struct object *add_object(struct usdtkit_proc *p, const char *path,
+				 const struct file_id *id)
 {
 	struct object *o;
 
@@ -69,6 +90,7 @@ static struct object *add_object(struct usdtkit_proc *p, const char *path)
 	}
 	o = &p->objs[p->nobjs];
 	memset(o, 0, sizeof(*o));
+	o->id = *id;
 	o->path = strdup(path);
 	if (!o->path)
 		return NULL;
@@ -109,21 +131,27 @@ int usdtkit__maps_line_parse(char *line, struct usdtkit__maps_line *m)
 /*
  * One maps line: file-backed mappings matter, the executable ones for the
  * probes' addresses and the others too, for the semaphores in the data
- * segment (only objects with code are opened, see open_object()).
+ * segment (only objects with code are opened, see open_object()). They
+ * are grouped by inode: two paths to one file (a bind mount, a hard link)
+ * are one object, and one path to two files (an old and a new version,
+ * both mapped) two.
  */
 static int parse_line(struct usdtkit_proc *p, char *line)
 {
 	struct usdtkit__maps_line l;
+	struct file_id id;
 	struct mapping m;
 	struct object *o;
 
-	if (usdtkit__maps_line_parse(line, &l) || l.path[0] != '/')
+	if (usdtkit__maps_line_parse(line, &l) || l.path[0] != '/' || !l.inode)
 		return 0;
 	m = (struct mapping){ .start = l.start, .end = l.end, .offset = l.offset,
 			      .exec = l.exec, .writable = l.writable };
-	o = find_object(p, l.path);
+	id = (struct file_id){ .major = l.dev_major, .minor = l.dev_minor,
+			       .ino = l.inode };
+	o = find_object(p, &id);
 	if (!o)
-		o = add_object(p, l.path);
+		o = add_object(p, l.path, &id);
 	return o ? add_mapping(o, &m) : -ENOMEM;
 }
 
@@ -150,15 +178,21 @@ static int read_maps(struct usdtkit_proc *p)
 
 static const char deleted_tag[] = " (deleted)";
 
+static bool is_deleted(const char *path)
+{
+	size_t len = strlen(path), tag = sizeof(deleted_tag) - 1;
+
+	return len > tag && !strcmp(path + len - tag, deleted_tag);
+}
+
 int usdtkit__maps_kpath(int pid, const char *path, uint64_t start,
 			uint64_t end, char *buf, size_t size)
 {
-	size_t len = strlen(path), tag = sizeof(deleted_tag) - 1;
 	int n;
 
 	if (!size)
 		return -EINVAL;
-	if (len > tag && !strcmp(path + len - tag, deleted_tag))
+	if (is_deleted(path))
 		n = snprintf(buf, size, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
 			     pid, start, end);
 	else
@@ -166,36 +200,227 @@ int usdtkit__maps_kpath(int pid, const char *path, uint64_t start,
 	return n < 0 ? -EINVAL : (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-/* The path that reaches the inode @o maps (see usdtkit__maps_kpath()). */
-static int object_kpath(const struct usdtkit_proc *p, const struct object *o,
-			char *buf, size_t size)
-{
-	return usdtkit__maps_kpath(p->pid, o->path, o->maps[0].start,
-				   o->maps[0].end, buf, size);
-}
-
 int usdtkit__proc_object_kpath(const struct usdtkit_proc *p, size_t i,
 			       char *buf, size_t size)
 {
+	const char *kpath;
+
 	if (!p || i >= p->nobjs || !size)
 		return -EINVAL;
-	return object_kpath(p, &p->objs[i], buf, size);
+	kpath = p->objs[i].kpath;
+	if (!kpath)
+		return -ENOENT;
+	if (strlen(kpath) >= size)
+		return -ENAMETOOLONG;
+	strcpy(buf, kpath);
+	return 0;
+}
+
+/*
+ * The mapping whose map_files link opens @o: an executable one, as the
+ * loader neither splits nor moves the text once the object is loaded
+ * (it does mprotect() the data segment's RELRO part, which splits it).
+ */
+static const struct mapping *link_mapping(const struct object *o)
+{
+	size_t k;
+
+	for (k = 0; k < o->nmaps; k++)
+		if (o->maps[k].exec)
+			return &o->maps[k];
+	return &o->maps[0];
+}
+
+/* "inode 12, maps says 34": what tells @got from @want, for a message */
+static void id_diff(char *buf, size_t size, const struct file_id *got,
+		    const struct file_id *want)
+{
+	if (got->ino != want->ino)
+		snprintf(buf, size, "inode %" PRIu64 ", maps says %" PRIu64,
+			 got->ino, want->ino);
+	else	/* as maps writes a device: hex */
+		snprintf(buf, size, "device %02x:%02x, maps says %02x:%02x",
+			 got->major, got->minor, want->major, want->minor);
+}
+
+/* The device of mount @mnt_id in @fname (a mountinfo), or -ENOENT. */
+static int mountinfo_dev(const char *fname, uint64_t mnt_id, struct file_id *id)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	uint64_t mid;
+	uint32_t maj, min;
+	int err = -ENOENT;
+	FILE *f = fopen(fname, "re");
+
+	if (!f)
+		return -errno;
+	while (err && getline(&line, &cap, f) > 0)
+		if (sscanf(line, "%" SCNu64 " %*u %" SCNu32 ":%" SCNu32, &mid, &maj,
+			   &min) == 3 && mid == mnt_id) {
+			id->major = maj;
+			id->minor = min;
+			err = 0;
+		}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+/*
+ * The device of @fd's superblock, which maps shows: stat() gives another
+ * where the filesystem has one per subvolume (btrfs). mountinfo has the
+ * superblock's, on the line of the fd's mount: the process's own (a
+ * container's mount namespace), or ours, as a mount outside a chroot
+ * is not listed in the chrooted process's mountinfo. 0, or -errno.
+ */
+static int superblock_dev(int pid, int fd, struct file_id *id)
+{
+	struct statx stx;
+	char fname[64];
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx))
+		return -errno;
+	if (!(stx.stx_mask & STATX_MNT_ID))
+		return -EOPNOTSUPP;
+	snprintf(fname, sizeof(fname), "/proc/%d/mountinfo", pid);
+	if (!mountinfo_dev(fname, stx.stx_mnt_id, id))
+		return 0;
+	return mountinfo_dev("/proc/self/mountinfo", stx.stx_mnt_id, id);
+}
+
+/* Is @fd (@st) the file @want names? A device that differs only as
+ * stat() reports it (superblock_dev()) is still the same. */
+static bool is_file(int pid, int fd, const struct stat *st,
+		    const struct file_id *want, struct file_id *got)
+{
+	struct file_id sb = { .ino = st->st_ino };
+
+	*got = (struct file_id){ .major = major(st->st_dev),
+				 .minor = minor(st->st_dev), .ino = st->st_ino };
+	if (!S_ISREG(st->st_mode) || got->ino != want->ino)
+		return false;
+	return same_id(got, want) ||
+	       (!superblock_dev(pid, fd, &sb) && same_id(&sb, want));
+}
+
+/*
+ * Open @path and check that it is the file @o maps: its fd, -ESTALE
+ * when it is another one (said: refused on the map_files link, which
+ * can only be the mapping replaced since maps was read; skipped on the
+ * fallback, the path now naming another file), or -errno.
+ */
+static int open_checked(struct usdtkit_proc *p, const struct object *o,
+			const char *path, bool fallback)
+{
+	struct file_id got;
+	struct stat st;
+	char diff[96];
+	int fd, err;
+
+	/* O_NONBLOCK: a FIFO put at the path must not block the open */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (is_file(p->pid, fd, &st, &o->id, &got))
+		return fd;
+	close(fd);
+	if (!S_ISREG(st.st_mode))
+		snprintf(diff, sizeof(diff), "not a regular file");
+	else
+		id_diff(diff, sizeof(diff), &got, &o->id);
+	if (fallback)
+		usdtkit__info(&p->log, "pid %d: %s: skipped: its map_files link is "
+			      "refused, and %s is another file (%s)", p->pid, o->path,
+			      path, diff);
+	else
+		usdtkit__warn(&p->log, "pid %d: %s: refused: %s is another file (%s)",
+			      p->pid, o->path, path, diff);
+	return -ESTALE;
+}
+
+/*
+ * Unprivileged, map_files is refused: the path as the process sees it,
+ * /proc/PID/root/<path>, if it still leads to the inode mapped. A file
+ * deleted (or a memfd) has no other way to it.
+ */
+static int open_fallback(struct usdtkit_proc *p, const struct object *o,
+			 char *kpath, size_t size, int why)
+{
+	int n, fd;
+
+	if (is_deleted(o->path)) {
+		usdtkit__info(&p->log, "pid %d: %s: skipped: %s: %s, and a deleted "
+			      "file has no other path", p->pid, o->path, kpath,
+			      strerror(-why));
+		return why;
+	}
+	n = snprintf(kpath, size, "/proc/%d/root%s", p->pid, o->path);
+	if (n < 0 || (size_t)n >= size)
+		fd = -ENAMETOOLONG;
+	else
+		fd = open_checked(p, o, kpath, true);
+	if (fd < 0 && fd != -ESTALE)
+		usdtkit__info(&p->log, "pid %d: %s: skipped: its map_files link is "
+			      "refused, and %s: %s", p->pid, o->path, kpath,
+			      strerror(-fd));
+	return fd;
+}
+
+/*
+ * Open @o through /proc/PID/map_files/<range>, the very inode mapped,
+ * whatever the process's root or the path's fate since; that link needs
+ * CAP_SYS_ADMIN (CAP_CHECKPOINT_RESTORE), else open_fallback(). The fd,
+ * with in @kpath the path that opened it, which the kernel resolves to
+ * the same inode when it attaches; or -errno, said.
+ */
+static int open_handle(struct usdtkit_proc *p, const struct object *o,
+		       char *kpath, size_t size)
+{
+	const struct mapping *m = link_mapping(o);
+	int fd;
+
+	snprintf(kpath, size, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, p->pid,
+		 m->start, m->end);
+	fd = open_checked(p, o, kpath, false);
+	if (fd == -EPERM || fd == -EACCES)
+		return open_fallback(p, o, kpath, size, fd);
+	/* unmapped (or the process gone) since maps was read */
+	if (fd == -ENOENT)
+		usdtkit__info(&p->log, "pid %d: %s: skipped: no longer mapped",
+			      p->pid, o->path);
+	else if (fd < 0 && fd != -ESTALE)
+		usdtkit__info(&p->log, "pid %d: %s: skipped: %s: %s", p->pid, o->path,
+			      kpath, strerror(-fd));
+	return fd;
 }
 
 static void open_object(struct usdtkit_proc *p, struct object *o)
 {
 	USDTKIT_OPTS(usdtkit_open_opts, opts, .print = p->log.print,
 		     .print_ctx = p->log.ctx, .name = o->path);
-	char fname[4200];
+	char kpath[4200];
+	int fd, err;
 
 	/* a data file (locale archive, font, cache): no code, no probes */
 	if (!o->exec)
 		return;
-	errno = -object_kpath(p, o, fname, sizeof(fname));
-	o->file = errno ? NULL : usdtkit_file_open(fname, &opts);
-	if (!o->file && errno != ENOEXEC && errno != EPROTONOSUPPORT)
+	fd = open_handle(p, o, kpath, sizeof(kpath));
+	if (fd < 0)
+		return;
+	o->kpath = strdup(kpath);
+	errno = ENOMEM;
+	o->file = o->kpath ? usdtkit_file_open_fd(fd, &opts) : NULL;
+	err = errno;
+	close(fd);
+	if (!o->file && err != ENOEXEC && err != EPROTONOSUPPORT)
 		usdtkit__info(&p->log, "pid %d: %s: skipped: %s", p->pid, o->path,
-			      strerror(errno));
+			      strerror(err));
 }
 
 /* Keep only objects with probes, in maps order. */
@@ -212,6 +437,7 @@ static void prune(struct usdtkit_proc *p)
 		}
 		usdtkit_file_close(o->file);
 		free(o->maps);
+		free(o->kpath);
 		free(o->path);
 	}
 	p->nobjs = k;
@@ -280,6 +506,7 @@ void usdtkit_proc_close(struct usdtkit_proc *p)
 	for (i = 0; i < p->nobjs; i++) {
 		usdtkit_file_close(p->objs[i].file);
 		free(p->objs[i].maps);
+		free(p->objs[i].kpath);
 		free(p->objs[i].path);
 	}
 	free(p->objs);

@@ -24,20 +24,22 @@ struct usdtkit__maps_line {
 int usdtkit__maps_line_parse(char *line, struct usdtkit__maps_line *m);
 
 /*
- * A path that reaches the inode the mapping [@start, @end) of @path in
- * process @pid maps: /proc/PID/root/<path>, or for a file deleted or
- * replaced since it was mapped (" (deleted)"), /proc/PID/map_files/
- * <start>-<end>, which open() and kern_path() follow to that inode.
- * 0, or -ENAMETOOLONG / -EINVAL.
+ * A path to the file the mapping [@start, @end) of @path in process @pid
+ * maps, the process's root first: /proc/PID/root/<path>, or for a file
+ * deleted or replaced since it was mapped (" (deleted)"), /proc/PID/
+ * map_files/<start>-<end>. The caller checks the inode it opens (the
+ * path may name another file by now). 0, or -ENAMETOOLONG / -EINVAL.
  */
 int usdtkit__maps_kpath(int pid, const char *path, uint64_t start,
 			uint64_t end, char *buf, size_t size);
 
 /*
- * A path to object @i of @p that the kernel resolves to the very inode the
- * process maps: /proc/PID/root/<path>, or for a file deleted or replaced
- * since it was mapped ("(deleted)" in maps), its /proc/PID/map_files link,
- * which kern_path() follows to that inode. 0, or -ENAMETOOLONG / -EINVAL.
+ * The path object @i of @p was opened through, checked to be the inode
+ * the process maps: its /proc/PID/map_files link, or where that is
+ * refused (unprivileged), /proc/PID/root/<path>. kern_path() resolves it
+ * to that same inode, so it is the path to attach uprobes to; a
+ * map_files link lasts as long as the mapping. 0, -ENAMETOOLONG,
+ * -ENOENT (an object not opened), or -EINVAL.
  */
 int usdtkit__proc_object_kpath(const struct usdtkit_proc *p, size_t i,
 			       char *buf, size_t size);

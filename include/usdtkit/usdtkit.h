@@ -385,9 +385,12 @@ struct usdtkit_proc;
 
 /*
  * Read /proc/PID/maps and open every mapped ELF object that has USDT
- * notes, through /proc/PID/root (so paths inside containers work) or, for
- * a "(deleted)" file, /proc/PID/map_files. Objects that cannot be opened
- * are reported and skipped. NULL with errno (ESRCH: no such process, or it
+ * notes (one per mapped file: device and inode), through its
+ * /proc/PID/map_files link, the very file mapped whatever the process's
+ * root (a chroot, a container) or the path's fate (deleted, replaced).
+ * Without CAP_SYS_ADMIN, through /proc/PID/root/<path> when that is the
+ * same inode. Objects that cannot be opened are reported and skipped;
+ * usdtkit_proc_object_path() is the path maps gives. NULL with errno (ESRCH: no such process, or it
  * exited while being read). The handle also holds /proc/PID/mem, opened
  * first, for usdtkit_proc_semaphore(); failing to open it (no ptrace
  * rights) is that function's error, not this one's.

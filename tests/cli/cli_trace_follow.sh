@@ -35,7 +35,7 @@ cnt() { awk -v p="$2" '$2 == p { print $1 }' "$1"; }
 # want WHAT OUT PROBE N: PROBE counted N times in OUT
 want() {
 	[ "$(cnt "$2" "$3")" = "$4" ] && ok ||
-		{ ko "$1: $3 counted '$(cnt "$2" "$3")', want $4"; cat "$2" "$tmp/err"; }
+		{ ko "$1: $3 counted '$(cnt "$2" "$3")', want $4"; cat "$2" "$tmp/err" "$tmp/fx.out"; }
 }
 
 # -c: the plugin is no library the loader maps at the start: waited for
@@ -55,12 +55,15 @@ start_fx() {
 	"$fx" "$lib" $L $F wait "$@" <"$tmp/go" >"$tmp/fx.out" &
 	fpid=$!
 	exec 3>"$tmp/go"
+	wait_for "$tmp/fx.out" '^ready$' 300 $fpid || ko "fx_plug $*: not ready"
 }
 
 # trace_fx PID ARGS...: trace ARGS until PID's tree exits, the plugin
 # loaded once it is attached; the trace's status in $rc
 trace_fx() {
 	_pid=$1; shift
+	# not the last trace's "Tracing" line: this one's
+	rm -f "$tmp/out" "$tmp/err"
 	timeout 60 "$u" trace "$@" >"$tmp/out" 2>"$tmp/err" &
 	tpid=$!
 	wait_for "$tmp/err" '^Tracing ' 300 $tpid || ko "trace $*: did not attach"
@@ -110,6 +113,7 @@ print("seized", flush=True)
 time.sleep(60)' "$fpid" >"$tmp/seize" &
 spid=$!
 wait_for "$tmp/seize" '^seized' 300 $spid || ko "the other tracer did not seize"
+rm -f "$tmp/out" "$tmp/err"
 timeout 60 "$u" trace -v --counts -p "$fpid" plug:fire >"$tmp/out" 2>"$tmp/err" &
 tpid=$!
 wait_for "$tmp/err" '^Tracing ' 300 $tpid || ko "another tracer: did not attach"

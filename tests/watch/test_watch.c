@@ -37,7 +37,7 @@ static void test_objects(const char *dir)
 	size_t n, i;
 	void *h;
 
-	CHECK(!usdtkit__watch_new(&w, NULL), "watch_new");
+	CHECK(!usdtkit__watch_new(&w, NULL, false), "watch_new");
 	p = usdtkit_proc_open(getpid(), &oo);
 	CHECK(p && !usdtkit__watch_unseen(w, p, &only, &n) && n == 0,
 	      "no object with probes before the load: %zu", n);
