@@ -19,6 +19,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "elf/ustack.h"
 #include "trace/internal.h"
 #include "base/opts.h"
 #include "trace.skel.h"
@@ -475,8 +476,13 @@ static int size_stack_maps(struct usdtkit_trace *t)
 	if (ustack && !usdtkit_features()->user_stack)
 		trace_err(t, "ustack: this kernel walks no user stack (usdtkit "
 			  "features: user_stack): every stack has no frames");
-	if (!ustack || !k->stack_ids)
+	if (!ustack)
 		return 0;
+	/* a process told per entry (stack.c keeps as many): one evicted
+	 * is told again */
+	err = set_entries(s->maps.stack_pids, USDTKIT__SYMS_MAX_KEPT);
+	if (err || !k->stack_ids)
+		return err;
 	err = bpf_map__set_value_size(s->maps.stacks, 8 * k->stack_depth);
 	if (!err)
 		err = bpf_map__set_value_size(s->maps.stacks2, 8 * k->stack_depth);

@@ -497,6 +497,32 @@ static bool kind_keyed(const struct usdtkit_trace *t, enum usdtkit_trace_agg_kin
 	       (t->agg.kinds & (bit & stats ? stats : bit));
 }
 
+/*
+ * The pids of @r's stacks, to the pids kept for them (stack.c): those no
+ * key refers to any more are let go. A ustack part begins with its pid,
+ * by id or by frames.
+ */
+static void stacks_seen(struct by_read *r)
+{
+	const struct trace_key *k = &r->t->agg.by_key;
+	unsigned int p, pid;
+	size_t i;
+
+	if (!r->t->stacks.npids)
+		return;
+	for (p = 0; p < k->nparts; p++) {
+		if (k->parts[p].kind != USDTKIT_TRACE_BY_USTACK)
+			continue;
+		for (i = 0; i < r->n; i++) {
+			memcpy(&pid, r->v[i].key + k->parts[p].off, sizeof(pid));
+			usdtkit__stack_seen(r->t, (int)pid);
+		}
+	}
+	usdtkit__stack_read_done(r->t, r->kind == USDTKIT_TRACE_AGG_LATENCY ?
+				 STACK_READ_LAT : r->kind == USDTKIT_TRACE_AGG_HIST ?
+				 STACK_READ_HIST : STACK_READ_BY);
+}
+
 /* the entries of the last read of agg_by (canonical, merged), owned */
 struct usdtkit__by_snap {
 	struct by_read r;
@@ -569,6 +595,8 @@ int usdtkit_trace_read_by(struct usdtkit_trace *t, enum usdtkit_trace_agg_kind k
 			      hist, reset);
 		if (!err)
 			err = canon_merge(&r);
+		if (!err)
+			stacks_seen(&r);
 	}
 	/* a latency's count, sum, min and max: agg_by, same keys; a
 	 * histogram's too when SUM..MAX are of its argument */

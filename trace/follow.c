@@ -93,6 +93,9 @@ static void hold_begin(struct usdtkit_trace *t)
 		return;
 	}
 	t->skel->bss->hold_sig = SIGSTOP;
+	usdtkit__info(&t->log, "pid %d: traced (ptrace) by usdtkit-hold, which holds a "
+		      "thread until what it maps is attached: a debugger cannot attach "
+		      "meanwhile (--no-hold lets it)", t->pid);
 }
 
 /* The uprobe on the loader at @path, for the traced processes. */
@@ -110,9 +113,13 @@ static int loader_attach(struct usdtkit_trace *t, const char *path)
 	l = bpf_program__attach_uprobe_opts(t->skel->progs.usdtkit_trace_loader,
 					    t->kids.on ? -1 : t->pid, path, 0, &uo);
 	if (!l) {
+		/* (a loader in Thumb code, which uprobes cannot probe) */
 		err = -errno;
 		trace_err(t, "%s: cannot watch it for objects loaded later (%s "
-			  "uprobe): %s", path, USDTKIT__LOADER_FUNC, strerror(-err));
+			  "uprobe): %s: they are looked for every second instead, "
+			  "and hits before they are attached are lost", path,
+			  USDTKIT__LOADER_FUNC, strerror(-err));
+		f->poll_ns = 1;
 		return err;
 	}
 	f->loaders[f->nloaders++] = l;
@@ -340,11 +347,34 @@ static void on_held(struct usdtkit_trace *t, const struct usdtkit__hold_event *e
 	usdtkit__hold_release(t->follow.hold, ev->tid);
 }
 
+/* every traced process, where no loader tells: each second */
+static void poll_maps(struct usdtkit_trace *t)
+{
+	struct trace_follow *f = &t->follow;
+	uint64_t now = clock_mono_ns();
+	unsigned int key, *prev = NULL;
+	int fd;
+
+	if (!f->poll_ns || now - f->poll_ns < 1000000000ull)
+		return;
+	f->poll_ns = now;
+	if (!t->kids.on) {
+		usdtkit__follow_mapped(t, t->pid);
+		return;
+	}
+	fd = bpf_map__fd(t->skel->maps.traced_tgids);
+	while (!bpf_map_get_next_key(fd, prev, &key)) {
+		usdtkit__follow_mapped(t, (int)key);
+		prev = &key;
+	}
+}
+
 int usdtkit__follow_poll(struct usdtkit_trace *t)
 {
 	struct usdtkit__hold_event ev;
 	int n;
 
+	poll_maps(t);
 	if (!t->follow.hold)
 		return 0;
 	while ((n = usdtkit__hold_next(t->follow.hold, &ev)) > 0)

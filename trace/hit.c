@@ -181,6 +181,11 @@ int usdtkit__on_event(void *ctx, void *data, size_t size)
 			usdtkit__follow_mapped(t, (int)e->pid);
 		return 0;
 	}
+	/* not a hit: a process whose stacks are in keys, kept now */
+	if (e->flags & USDTKIT_TRACE_EV_STACK_PID) {
+		usdtkit__stack_keep(t, (int)e->pid);
+		return 0;
+	}
 	if (e->ts_ns < t->start_ns)
 		return 0;
 	/* the cookie is the probe's index + 1; anything else is not ours */

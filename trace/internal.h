@@ -45,6 +45,7 @@ struct bpf_link;
 struct bpf_program;
 struct filter_expr;
 struct stack_ent;
+struct stack_pid;
 struct usdtkit__syms;	/* core/elf/ustack.h (the symbolizer) */
 
 /* an aggregation's argument: argN, or str(argN) where allowed */
@@ -101,6 +102,19 @@ struct trace_stacks {
 	unsigned int gen;		/* of the read under way */
 	struct usdtkit__syms *syms;	/* the symbolizer's tables (NULL:
 					 * none yet) */
+	/* the pids kept for their stacks (usdtkit__stack_keep()), by pid */
+	struct stack_pid *pids;
+	size_t npids, pids_cap;
+	bool full_said;			/* past the bound, said once */
+};
+
+/* a read of the keyed maps (by.c), which sees its own keys only: a pid
+ * is let go once the last read of each kind in use saw no key of it */
+enum stack_read {
+	STACK_READ_BY,			/* agg_by: the probes' keys */
+	STACK_READ_HIST,		/* agg_by_hist: the probes' keys */
+	STACK_READ_LAT,			/* the latency's keys */
+	STACK_READ_NR
 };
 
 /* -c: the command, held before its exec (cmd.c) */
@@ -128,6 +142,9 @@ struct trace_follow {
 					 * and the tracer */
 	uint64_t holds;			/* threads held and let go */
 	uint64_t reads;			/* processes read whole again */
+	uint64_t poll_ns;		/* a loader could not be watched: its
+					 * processes' maps read each second
+					 * (the last time; 0: never) */
 };
 
 /* children: children.c */
@@ -285,6 +302,21 @@ void usdtkit__stack_sweep(struct usdtkit_trace *t);
 void usdtkit__stack_get(struct usdtkit_trace *t, const unsigned char *part,
 			struct usdtkit_trace_by_stack *st);
 void usdtkit__stack_free(struct usdtkit_trace *t);
+/*
+ * stack.c: keep what naming @pid's frames needs (its executable
+ * mappings, their objects opened through the process), now, so that
+ * its stacks are named after it exits; until a read of the maps finds
+ * no key of it. Called when the program says a process has its first
+ * stack, and by who sees a process exit before its report (an exit
+ * stop): a pid kept already is read again. 0 (also: the trace keys no
+ * stack, or @pid has none in the keys); -ESRCH it is gone; -ENOSPC past
+ * USDTKIT__SYMS_MAX_KEPT pids (said once); -ENOMEM.
+ */
+int usdtkit__stack_keep(struct usdtkit_trace *t, int pid);
+/* by.c, in a read of kind @r: @pid has a stack in it; then the read's
+ * end, where the kept pids no read saw are let go */
+void usdtkit__stack_seen(struct usdtkit_trace *t, int pid);
+void usdtkit__stack_read_done(struct usdtkit_trace *t, enum stack_read r);
 /* by.c: the snapshot of READ_AGAIN */
 void usdtkit__by_snap_free(struct usdtkit_trace *t);
 

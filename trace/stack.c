@@ -4,6 +4,11 @@
  * and addresses) once, then kept while a read of the keys still sees it
  * (a sweep after each read drops the others), so a stack is named once
  * however many hits, probes or reads share it.
+ *
+ * A stack is named at the report, when a short process may be gone with
+ * its maps: so each process is kept (its mappings read, its objects
+ * opened, by the symbolizer) from its first stack, which the program
+ * tells in an event, until a read of the maps finds no key of it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +23,14 @@
 #include "elf/ustack.h"
 #include "trace/internal.h"
 #include "trace.skel.h"
+
+/* a pid kept for its stacks */
+struct stack_pid {
+	int pid;
+	unsigned char absent;		/* bit r: the last read of kind r
+					 * found no key of it */
+	bool seen;			/* by the read under way */
+};
 
 struct stack_ent {
 	unsigned char *key;		/* pid, n, ips: the key part's bytes */
@@ -215,6 +228,185 @@ void usdtkit__stack_free(struct usdtkit_trace *t)
 		if (t->stacks.v[i].key)
 			ent_free(&t->stacks.v[i]);
 	free(t->stacks.v);
+	free(t->stacks.pids);
 	usdtkit__syms_free(t->stacks.syms);
 	memset(&t->stacks, 0, sizeof(t->stacks));
+}
+
+/* ---- pids kept for their stacks ---- */
+
+static bool keys_stack(const struct usdtkit_trace *t)
+{
+	const struct trace_key *k = &t->agg.by_key;
+	unsigned int i;
+
+	for (i = 0; i < k->nparts; i++)
+		if (k->parts[i].kind == USDTKIT_TRACE_BY_USTACK)
+			return true;
+	return false;
+}
+
+/* the index in c->pids where @pid is, or would go */
+static size_t pid_index(const struct trace_stacks *c, int pid)
+{
+	size_t lo = 0, hi = c->npids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->pids[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct stack_pid *find_kept(struct trace_stacks *c, int pid)
+{
+	size_t i = pid_index(c, pid);
+
+	return i < c->npids && c->pids[i].pid == pid ? &c->pids[i] : NULL;
+}
+
+/* @pid in c->pids, no read having missed it yet: 1 new, 0 known, or
+ * -ENOMEM */
+static int track(struct trace_stacks *c, int pid)
+{
+	struct stack_pid *p = find_kept(c, pid);
+	size_t i;
+
+	if (p) {
+		p->absent = 0;
+		return 0;
+	}
+	if (c->npids == c->pids_cap) {
+		size_t n = c->pids_cap ? c->pids_cap * 2 : 16;
+		void *v = realloc(c->pids, n * sizeof(*c->pids));
+
+		if (!v)
+			return -ENOMEM;
+		c->pids = v;
+		c->pids_cap = n;
+	}
+	i = pid_index(c, pid);
+	memmove(&c->pids[i + 1], &c->pids[i], (c->npids - i) * sizeof(*c->pids));
+	c->pids[i] = (struct stack_pid){ .pid = pid };
+	c->npids++;
+	return 1;
+}
+
+/*
+ * Has @pid a stack in the keys? The program notes each process in
+ * stack_pids before it tells of it, so a process seen exiting is kept
+ * only if it has: a tree of many processes without stacks fills nothing.
+ */
+static bool has_stacks(const struct usdtkit_trace *t, int pid)
+{
+	unsigned int k = (unsigned int)pid, v;
+
+	return t->skel && !bpf_map__lookup_elem(t->skel->maps.stack_pids, &k, sizeof(k),
+						 &v, sizeof(v), 0);
+}
+
+int usdtkit__stack_keep(struct usdtkit_trace *t, int pid)
+{
+	struct trace_stacks *c = &t->stacks;
+	int err;
+
+	if (!keys_stack(t) || pid <= 0 || (!find_kept(c, pid) && !has_stacks(t, pid)))
+		return 0;
+	if (!c->syms && (err = usdtkit__syms_new(&c->syms)))
+		return err;
+	err = usdtkit__syms_keep(c->syms, pid);
+	if (err == -ENOSPC && !c->full_said) {
+		c->full_said = true;
+		usdtkit__warn(&t->log, "ustack: more than %d processes with stacks "
+			      "in the maps: the others' stacks are named when "
+			      "reported, as addresses if they have exited by then",
+			      USDTKIT__SYMS_MAX_KEPT);
+	}
+	if (err == -ESRCH && !find_kept(c, pid))
+		usdtkit__debug(&t->log, "ustack: pid %d exited before its mappings "
+			       "could be kept", pid);
+	if (err)
+		return err;
+	err = track(c, pid);
+	if (err < 0) {
+		usdtkit__syms_release(c->syms, pid);
+		return err;
+	}
+	if (err)
+		usdtkit__info(&t->log, "ustack: kept the mappings of pid %d, to name "
+			      "its stacks after it exits", pid);
+	return 0;
+}
+
+void usdtkit__stack_seen(struct usdtkit_trace *t, int pid)
+{
+	struct stack_pid *p = find_kept(&t->stacks, pid);
+
+	if (p)
+		p->seen = true;
+}
+
+/* the reads the trace's keyed kinds make (bit r: enum stack_read r) */
+static unsigned int reads_used(const struct usdtkit_trace *t)
+{
+	unsigned int k = t->agg.by_key.kinds, m = 0;
+	unsigned int by = (1u << USDTKIT_TRACE_AGG_COUNT_BY) | (1u << USDTKIT_TRACE_AGG_SUM) |
+			  (1u << USDTKIT_TRACE_AGG_AVG) | (1u << USDTKIT_TRACE_AGG_MIN) |
+			  (1u << USDTKIT_TRACE_AGG_MAX);
+
+	if (k & by)
+		m |= 1u << STACK_READ_BY;
+	if (k & (1u << USDTKIT_TRACE_AGG_HIST))
+		m |= 1u << STACK_READ_HIST;
+	if (k & (1u << USDTKIT_TRACE_AGG_LATENCY))
+		m |= 1u << STACK_READ_LAT;
+	return m;
+}
+
+/*
+ * Pid @i let go: its mappings back in the symbolizer's cache (evicted
+ * in their turn), and out of the program's stack_pids, so that a new
+ * key of it is told again.
+ */
+static void let_go(struct usdtkit_trace *t, size_t i)
+{
+	struct trace_stacks *c = &t->stacks;
+	unsigned int pid = (unsigned int)c->pids[i].pid;
+
+	usdtkit__syms_release(c->syms, c->pids[i].pid);
+	if (t->skel)
+		bpf_map__delete_elem(t->skel->maps.stack_pids, &pid, sizeof(pid), 0);
+	memmove(&c->pids[i], &c->pids[i + 1], (c->npids - i - 1) * sizeof(*c->pids));
+	c->npids--;
+}
+
+/*
+ * After a read of kind @r: a kept pid it did not see is marked absent
+ * from it, and let go once absent from the last read of every kind the
+ * trace makes (a kind it never read keeps it, as does a new key: the
+ * program tells it again once its entry is gone).
+ */
+void usdtkit__stack_read_done(struct usdtkit_trace *t, enum stack_read r)
+{
+	struct trace_stacks *c = &t->stacks;
+	unsigned int used = reads_used(t);
+	size_t i = 0;
+
+	while (i < c->npids) {
+		struct stack_pid *p = &c->pids[i];
+
+		if (p->seen)
+			p->absent &= (unsigned char)~(1u << r);
+		else
+			p->absent |= (unsigned char)(1u << r);
+		p->seen = false;
+		if (used && (p->absent & used) == used)
+			let_go(t, i);
+		else
+			i++;
+	}
 }

@@ -25,6 +25,7 @@ struct obj {
 	uint64_t dev, ino;
 	struct usdtkit__funcs *funcs;	/* NULL: unreadable, names nothing */
 	uint64_t used;			/* tick of the last use */
+	unsigned int pins;		/* mappings of kept pids: never evicted */
 };
 
 /* An executable mapping of a pid. */
@@ -32,20 +33,27 @@ struct xmap {
 	uint64_t start, end, offset;
 	uint64_t dev, ino;
 	char *path;		/* NULL: not a file ([vdso], anonymous, JIT) */
+	bool pinned;		/* of a kept pid, and its object holds a pin */
 };
 
 struct pidmaps {
 	int pid;
 	uint64_t used;
+	uint64_t start;		/* kept: the process's start time */
 	struct xmap *maps;	/* in address order, as maps lists them */
 	size_t n;
 };
 
+#define OBJS_CAP (USDTKIT__SYMS_MAX_OBJECTS + USDTKIT__SYMS_MAX_KEPT_OBJECTS)
+
 struct usdtkit__syms {
 	uint64_t tick;
-	size_t nobjs, npids;
-	struct obj objs[USDTKIT__SYMS_MAX_OBJECTS];
-	struct pidmaps pids[USDTKIT__SYMS_MAX_PIDS];
+	size_t nobjs, npinned;		/* npinned: objects with pins */
+	size_t npids;
+	struct obj objs[OBJS_CAP];
+	struct pidmaps pids[USDTKIT__SYMS_MAX_PIDS];	/* the cache */
+	struct pidmaps *kept;		/* kept pids, by pid */
+	size_t nkept, kept_cap;
 	struct usdtkit__syms_counts counts;
 };
 
@@ -78,6 +86,9 @@ void usdtkit__syms_free(struct usdtkit__syms *s)
 		usdtkit__funcs_free(s->objs[i].funcs);
 	for (i = 0; i < s->npids; i++)
 		maps_free(&s->pids[i]);
+	for (i = 0; i < s->nkept; i++)
+		maps_free(&s->kept[i]);
+	free(s->kept);
 	free(s);
 }
 
@@ -87,6 +98,8 @@ void usdtkit__syms_counts(const struct usdtkit__syms *s,
 	*c = s->counts;
 	c->objects = s->nobjs;
 	c->pids = s->npids;
+	c->kept = s->nkept;
+	c->kept_objects = s->npinned;
 }
 
 /* ---- per-pid maps ---- */
@@ -116,6 +129,19 @@ static int add_xmap(struct pidmaps *pm, size_t *cap,
 	}
 	pm->n++;
 	return 0;
+}
+
+/* no spare room: a pid kept for the stacks of many short processes
+ * holds its few mappings for long (32 slots were 1.8 KB each) */
+static void maps_fit(struct pidmaps *pm, size_t cap)
+{
+	void *p;
+
+	if (!pm->maps || pm->n == cap)
+		return;
+	p = realloc(pm->maps, pm->n * sizeof(*pm->maps));
+	if (p)
+		pm->maps = p;
 }
 
 /*
@@ -149,10 +175,40 @@ static int read_maps(struct usdtkit__syms *s, struct pidmaps *pm)
 	fclose(f);
 	if (err)
 		maps_free(pm);
+	else
+		maps_fit(pm, cap);
 	return err == -ENOMEM ? -ENOMEM : err ? -ESRCH : 0;
 }
 
-static struct pidmaps *find_pid(struct usdtkit__syms *s, int pid)
+/* The index in s->kept where @pid is, or would go. */
+static size_t kept_index(const struct usdtkit__syms *s, int pid)
+{
+	size_t lo = 0, hi = s->nkept;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->kept[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct pidmaps *find_kept(struct usdtkit__syms *s, int pid)
+{
+	size_t i = kept_index(s, pid);
+
+	return i < s->nkept && s->kept[i].pid == pid ? &s->kept[i] : NULL;
+}
+
+static bool is_kept(const struct usdtkit__syms *s, const struct pidmaps *pm)
+{
+	return s->nkept && pm >= s->kept && pm < s->kept + s->nkept;
+}
+
+static struct pidmaps *find_cached(struct usdtkit__syms *s, int pid)
 {
 	size_t i;
 
@@ -160,6 +216,13 @@ static struct pidmaps *find_pid(struct usdtkit__syms *s, int pid)
 		if (s->pids[i].pid == pid)
 			return &s->pids[i];
 	return NULL;
+}
+
+static struct pidmaps *find_pid(struct usdtkit__syms *s, int pid)
+{
+	struct pidmaps *pm = find_kept(s, pid);
+
+	return pm ? pm : find_cached(s, pid);
 }
 
 /* A free slot of s->pids: a new one, else the least recently used. */
@@ -204,6 +267,52 @@ static bool mappable(uint64_t addr)
 }
 
 /*
+ * The start time of process @pid (field 22 of /proc/PID/stat, after the
+ * name, which may hold spaces and parentheses): what tells the process
+ * kept from another that got its pid since. 0 or -ESRCH.
+ */
+static int proc_start(int pid, uint64_t *start)
+{
+	char fname[64], buf[1024], *p;
+	unsigned long long st;
+	size_t n;
+	FILE *f;
+
+	snprintf(fname, sizeof(fname), "/proc/%d/stat", pid);
+	f = pid > 0 ? fopen(fname, "re") : NULL;
+	if (!f)
+		return -ESRCH;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u "
+			 "%*d %*d %*d %*d %*d %*d %llu", &st) != 1)
+		return -ESRCH;
+	*start = st;
+	return 0;
+}
+
+/*
+ * A kept pid's miss: its maps read again while it is the process that
+ * was kept (a library it loaded since); once it has exited, or its pid
+ * is another process's, the maps kept are all there is to name with.
+ */
+static void kept_miss(struct usdtkit__syms *s, int pid, uint64_t start,
+		      uint64_t addr, const struct xmap **out)
+{
+	struct pidmaps *pm;
+	uint64_t now;
+
+	*out = NULL;
+	if (proc_start(pid, &now) || now != start || usdtkit__syms_keep(s, pid))
+		return;
+	pm = find_kept(s, pid);
+	if (pm)
+		*out = find_map(pm, addr);
+}
+
+/*
  * The mapping of @addr in @pid: the maps are read once, and read again
  * when the address is in none of them (a library dlopen()ed since).
  * -ESRCH: the maps could not be read when they had to be; those read
@@ -221,6 +330,10 @@ static int lookup_map(struct usdtkit__syms *s, int pid, uint64_t addr,
 		*out = find_map(pm, addr);
 		if (*out || !mappable(addr))
 			return 0;
+		if (is_kept(s, pm)) {
+			kept_miss(s, pid, pm->start, addr, out);
+			return 0;
+		}
 	}
 	err = read_maps(s, &next);
 	if (err)
@@ -330,40 +443,181 @@ static struct usdtkit__funcs *load_object(struct usdtkit__syms *s, int pid,
 	return f;
 }
 
-/* A free slot of s->objs: a new one, else the least recently used. */
+/*
+ * A free slot of s->objs: a new one while fewer than
+ * USDTKIT__SYMS_MAX_OBJECTS are unpinned, else the least recently used
+ * unpinned one; a new one past those only for kept pids (all pinned),
+ * up to OBJS_CAP. NULL: every slot is pinned.
+ */
 static struct obj *obj_slot(struct usdtkit__syms *s)
 {
-	struct obj *o = &s->objs[0];
+	struct obj *o = NULL;
 	size_t i;
 
-	if (s->nobjs < USDTKIT__SYMS_MAX_OBJECTS)
+	if (s->nobjs < OBJS_CAP && s->nobjs - s->npinned < USDTKIT__SYMS_MAX_OBJECTS)
 		return &s->objs[s->nobjs++];
-	for (i = 1; i < s->nobjs; i++)
-		if (s->objs[i].used < o->used)
+	for (i = 0; i < s->nobjs; i++)
+		if (!s->objs[i].pins && (!o || s->objs[i].used < o->used))
 			o = &s->objs[i];
+	if (!o)
+		return s->nobjs < OBJS_CAP ? &s->objs[s->nobjs++] : NULL;
 	usdtkit__funcs_free(o->funcs);
 	return o;
 }
 
-/* The functions of the object @x maps, read once per (device, inode);
- * NULL when it cannot be read (and that is kept too). */
+static struct obj *find_obj(struct usdtkit__syms *s, const struct xmap *x)
+{
+	size_t i;
+
+	for (i = 0; i < s->nobjs; i++)
+		if (s->objs[i].dev == x->dev && s->objs[i].ino == x->ino)
+			return &s->objs[i];
+	return NULL;
+}
+
+/* The object @x maps, read once per (device, inode), through @pid;
+ * NULL only when no slot is free (every one pinned). */
+static struct obj *get_obj(struct usdtkit__syms *s, int pid, const struct xmap *x)
+{
+	struct obj *o = find_obj(s, x);
+
+	if (o) {
+		o->used = s->tick;
+		return o;
+	}
+	o = obj_slot(s);
+	if (!o)
+		return NULL;
+	*o = (struct obj){ .dev = x->dev, .ino = x->ino, .used = s->tick };
+	o->funcs = load_object(s, pid, x);
+	return o;
+}
+
+/* The functions of the object @x maps; NULL when it cannot be read
+ * (and that is kept too). */
 static const struct usdtkit__funcs *object(struct usdtkit__syms *s, int pid,
 					   const struct xmap *x)
+{
+	struct obj *o = get_obj(s, pid, x);
+
+	return o ? o->funcs : NULL;
+}
+
+/* ---- kept pids ---- */
+
+/* The objects of @pm's mappings opened now, while the process is there
+ * to open them through, and pinned. */
+static void pin_objects(struct usdtkit__syms *s, struct pidmaps *pm)
 {
 	struct obj *o;
 	size_t i;
 
-	for (i = 0; i < s->nobjs; i++) {
-		o = &s->objs[i];
-		if (o->dev == x->dev && o->ino == x->ino) {
-			o->used = s->tick;
-			return o->funcs;
-		}
+	for (i = 0; i < pm->n; i++) {
+		struct xmap *x = &pm->maps[i];
+
+		if (!x->path)
+			continue;
+		o = get_obj(s, pm->pid, x);
+		if (!o)
+			continue;	/* past the bound: opened when named */
+		if (!o->pins++)
+			s->npinned++;
+		x->pinned = true;
 	}
-	o = obj_slot(s);
-	*o = (struct obj){ .dev = x->dev, .ino = x->ino, .used = s->tick };
-	o->funcs = load_object(s, pid, x);
-	return o->funcs;
+}
+
+static void unpin_objects(struct usdtkit__syms *s, struct pidmaps *pm)
+{
+	struct obj *o;
+	size_t i;
+
+	for (i = 0; i < pm->n; i++) {
+		struct xmap *x = &pm->maps[i];
+
+		o = x->pinned ? find_obj(s, x) : NULL;
+		x->pinned = false;
+		if (!o || !o->pins)
+			continue;
+		o->used = s->tick;
+		if (!--o->pins)
+			s->npinned--;
+	}
+}
+
+/* @pm (owned) into s->kept, in pid order */
+static int kept_insert(struct usdtkit__syms *s, const struct pidmaps *pm)
+{
+	size_t i = kept_index(s, pm->pid);
+
+	if (s->nkept == s->kept_cap) {
+		size_t n = s->kept_cap ? s->kept_cap * 2 : 16;
+		void *p = realloc(s->kept, n * sizeof(*s->kept));
+
+		if (!p)
+			return -ENOMEM;
+		s->kept = p;
+		s->kept_cap = n;
+	}
+	memmove(&s->kept[i + 1], &s->kept[i], (s->nkept - i) * sizeof(*s->kept));
+	s->kept[i] = *pm;
+	s->nkept++;
+	return 0;
+}
+
+int usdtkit__syms_keep(struct usdtkit__syms *s, int pid)
+{
+	struct pidmaps next = { .pid = pid }, *pm;
+	int err;
+
+	if (!s)
+		return -EINVAL;
+	if (!find_kept(s, pid) && s->nkept >= USDTKIT__SYMS_MAX_KEPT)
+		return -ENOSPC;
+	if (proc_start(pid, &next.start))
+		return -ESRCH;
+	err = read_maps(s, &next);
+	if (err)
+		return err;
+	next.used = ++s->tick;
+	/* the new pins first: an object both maps hold stays loaded */
+	pin_objects(s, &next);
+	pm = find_kept(s, pid);
+	if (pm) {
+		unpin_objects(s, pm);
+		maps_free(pm);
+		*pm = next;
+		return 0;
+	}
+	err = kept_insert(s, &next);
+	if (err) {
+		unpin_objects(s, &next);
+		maps_free(&next);
+		return err;
+	}
+	/* the cache's copy, if any, is older */
+	pm = find_cached(s, pid);
+	if (pm) {
+		maps_free(pm);
+		*pm = s->pids[--s->npids];
+	}
+	return 0;
+}
+
+void usdtkit__syms_release(struct usdtkit__syms *s, int pid)
+{
+	struct pidmaps *pm = s ? find_kept(s, pid) : NULL, *slot;
+	size_t i;
+
+	if (!pm)
+		return;
+	s->tick++;
+	unpin_objects(s, pm);
+	pm->used = s->tick;
+	slot = pid_slot(s);
+	*slot = *pm;
+	i = (size_t)(pm - s->kept);
+	memmove(&s->kept[i], &s->kept[i + 1], (s->nkept - i - 1) * sizeof(*s->kept));
+	s->nkept--;
 }
 
 /* ---- naming ---- */

@@ -19,10 +19,18 @@
  * processes of one binary share one table, and a file replaced under
  * the same path is another object. Memory is bounded: at most
  * USDTKIT__SYMS_MAX_OBJECTS objects and USDTKIT__SYMS_MAX_PIDS pids are
- * kept, the least recently used going first, and at most
+ * cached, the least recently used going first, and at most
  * USDTKIT__SYMS_MAX_MAPS executable mappings per pid (the rest are
  * named by their address). An object's table is the size of its
  * symbol tables.
+ *
+ * A pid can also be kept (usdtkit__syms_keep()): its maps read and its
+ * objects opened at once, through the process (its root, its map_files
+ * links: a chroot's or a deleted file), and held until released, never
+ * evicted, so that its frames are named after it exits. At most
+ * USDTKIT__SYMS_MAX_KEPT pids are kept, and at most
+ * USDTKIT__SYMS_MAX_KEPT_OBJECTS objects beyond the cache's for them
+ * (objects are shared: every process of one binary holds one table).
  */
 #ifndef USDTKIT_CORE_USTACK_H
 #define USDTKIT_CORE_USTACK_H
@@ -33,6 +41,8 @@
 #define USDTKIT__SYMS_MAX_OBJECTS 64
 #define USDTKIT__SYMS_MAX_PIDS 256
 #define USDTKIT__SYMS_MAX_MAPS 4096
+#define USDTKIT__SYMS_MAX_KEPT 4096
+#define USDTKIT__SYMS_MAX_KEPT_OBJECTS 256
 
 struct usdtkit__syms;		/* per-object symbol tables and per-pid maps, cached */
 
@@ -47,12 +57,31 @@ void usdtkit__syms_free(struct usdtkit__syms *s);
  * object and maps once per pid (re-read once on a miss; not for an
  * address below 64 KiB or with the top bit set, which no mapping can
  * hold). A pid whose maps were read before its exit keeps naming the
- * addresses they hold (a reused pid is seen at its first miss). A @buf too
+ * addresses they hold (a reused pid is seen at its first miss). A kept
+ * pid's maps are read again on a miss only while it is the process it
+ * was (its start time); once it has exited an address they do not hold
+ * is its raw address, and 0. A @buf too
  * small gets the text cut, as snprintf() cuts it. -EINVAL: no @s, no
  * @buf, or a @len of 0.
  */
 int usdtkit__syms_name(struct usdtkit__syms *s, int pid, uint64_t addr,
 		       char *buf, size_t len);
+
+/*
+ * Keep @pid: its executable mappings read now, and the object of each
+ * opened (loaded at once), both held until usdtkit__syms_release(). A
+ * pid kept already is read again (a library loaded since; a reused pid,
+ * another process now). 0; -ESRCH: its maps cannot be read (gone), and
+ * what was kept of it stays; -ENOSPC: USDTKIT__SYMS_MAX_KEPT pids are
+ * kept already; -ENOMEM. An object past USDTKIT__SYMS_MAX_KEPT_OBJECTS
+ * is not opened now, but when a frame needs it, if it still can be.
+ * -EINVAL: no @s.
+ */
+int usdtkit__syms_keep(struct usdtkit__syms *s, int pid);
+
+/* @pid no longer kept: its maps and objects back in the cache, as if
+ * just used (evicted in their turn). Nothing for a pid not kept. */
+void usdtkit__syms_release(struct usdtkit__syms *s, int pid);
 
 /* What the cache did, for tests: reads of objects (a debug file counts
  * with its object) and of maps files, and what it holds now. */
@@ -60,7 +89,8 @@ struct usdtkit__syms_counts {
 	unsigned long object_reads;
 	unsigned long maps_reads;
 	size_t objects;
-	size_t pids;
+	size_t pids;		/* in the cache, kept ones apart */
+	size_t kept, kept_objects; /* pids kept; objects they hold */
 };
 
 void usdtkit__syms_counts(const struct usdtkit__syms *s,

@@ -83,6 +83,12 @@ done
 # a trace without a key loads usdtkit_trace, not the keyed program
 [ "$(insns --hist arg0)" -lt "$(insns --hist arg0 --by pid)" ] && ok ||
 	ko "--hist without a key verifies the keyed code"
+# a ustack key tells the engine of each process's first stack (an event:
+# a few dozen instructions, 926 -> 984 on 6.18), walked only for a
+# ustack part (by_kind, load-time): the other keys verify what they did
+pid=$(insns --count-by pid) ust=$(insns --count-by ustack)
+[ -n "$pid" ] && [ -n "$ust" ] && [ "$ust" -lt $((pid + 250)) ] && ok ||
+	ko "--count-by ustack ($ust) against --count-by pid ($pid): more than a stack and its note"
 
 # --children's check is walked with it only (a load-time constant), and
 # is a few instructions

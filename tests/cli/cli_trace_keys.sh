@@ -161,8 +161,11 @@ PY
 
 # ustack (fx_keys has frame pointers): one stack per call site of hit()
 # and process: run()'s two (60 and the escaped name's 2), main's 4, the
-# child's 6, each whole (hit, its caller, and below), and marked: the
-# process was gone before the trace read its stacks
+# child's 6, each whole (hit, its caller, and below). Both processes
+# exit before the trace reads its stacks: each is named from the
+# mappings kept at its first stack, or, when it exited before the trace
+# could read them (the child may, microseconds after its hits), marked
+# gone with its addresses (cli_trace_stack_exit.sh makes it certain)
 run --json --count-by ustack "$E"
 py "count by ustack" <<PY
 $PYLIB
@@ -171,14 +174,18 @@ assert sorted(t["count"] for t in top) == [2, 4, 6, 60], top
 for t in top:
     s = t["parts"][0]
     assert s["pid"] == (child if t["count"] == 6 else pid), t
-    assert len(s["frames"]) >= 3 and s.get("gone") is True, t
-    assert all(f.startswith("0x") for f in s["frames"]), t
+    assert len(s["frames"]) >= 3, t
+    if s.get("gone"):
+        assert all(f.startswith("0x") for f in s["frames"]), t
+    else:
+        assert s["frames"][0].startswith("hit+0x"), t
 # the same innermost frame (the probe in hit()), four callers
-assert len(set(t["parts"][0]["frames"][0] for t in top)) == 1, top
+named = [t for t in top if not t["parts"][0].get("gone")]
+assert len(set(t["parts"][0]["frames"][0] for t in named)) == 1, top
 assert len(set(t["parts"][0]["frames"][1] for t in top)) == 4, top
 PY
 run --count-by ustack --stack-depth 2 "$E"
-[ "$(grep -c '^        0x' "$tmp/out")" = 8 ] && grep -q 'frame pointers gives short stacks' "$tmp/out" &&
+[ "$(grep -c '^        [^ (]' "$tmp/out")" = 8 ] && grep -q 'frame pointers gives short stacks' "$tmp/out" &&
 	ok || { ko "--stack-depth 2"; cat "$tmp/out"; }
 
 # stack ids in small stack maps (--by-keys 4: 4 buckets, then 8): a

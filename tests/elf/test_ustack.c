@@ -11,7 +11,8 @@
  * (the cache's counters), an exited process gives -ESRCH and the raw
  * address, a deleted binary is still named, a truncated library and
  * every truncation of the fixture's file give raw addresses without a
- * crash, and the pid cache stays within its bound over 300 processes.
+ * crash, the pid cache stays within its bound over 300 processes, and a
+ * kept pid's frames are named after its exit.
  * usage: test_ustack FX_STACK LIBFX_STACK_LIB
  */
 #ifndef _GNU_SOURCE
@@ -370,6 +371,59 @@ static void test_truncations(const char *path, const char *dir)
 	unlink(copy);
 }
 
+/*
+ * A kept pid: its maps read and its objects opened at once, through the
+ * process (a binary deleted since), and read again on a miss while it
+ * runs (a library dlopen()ed since); after its exit every frame is still
+ * named, a miss is its raw address and no error, and keeping it again
+ * fails with what was kept left in place. Released, it is in the cache.
+ */
+static void test_kept(const char *path, const char *lib, const char *dir)
+{
+	char copy[PATH_MAX], want[PATH_MAX + 64], rlib[PATH_MAX];
+	struct usdtkit__syms *s = NULL;
+	uint64_t b, a;
+	struct fx fx;
+	int pid;
+
+	snprintf(copy, sizeof(copy), "%s/fx_kept", dir);
+	real(lib, rlib);
+	CHECK(!copy_file(path, copy, 1 << 30), "copy");
+	CHECK(!fx_start(&fx, copy), "copy started");
+	CHECK(!unlink(copy), "unlink");
+	CHECK(!usdtkit__syms_new(&s), "new");
+	CHECK(usdtkit__syms_keep(NULL, fx.pid) == -EINVAL, "keep(NULL)");
+	CHECK(usdtkit__syms_keep(s, -1) == -ESRCH, "keep(-1)");
+	CHECK(!usdtkit__syms_keep(s, fx.pid), "keep");
+	/* the binary, libc and the loader, at least */
+	CHECK(counts(s).kept == 1 && counts(s).pids == 0 && counts(s).kept_objects >= 3 &&
+	      counts(s).object_reads == counts(s).kept_objects,
+	      "kept %zu pids %zu, %zu objects, %lu reads", counts(s).kept, counts(s).pids,
+	      counts(s).kept_objects, counts(s).object_reads);
+	a = fx_dlopen(&fx, lib);
+	snprintf(want, sizeof(want), "fx_stack_lib+0x0 (%s)", rlib);
+	CHECK(a && named(s, fx.pid, a, 0, want), "dlopen after keep");
+	CHECK(counts(s).maps_reads == 2, "maps reads %lu", counts(s).maps_reads);
+	pid = fx.pid;
+	b = fx_addr(&fx, "start_b");
+	fx_stop(&fx);
+	snprintf(want, sizeof(want), "fx_stack_b+0x0 (%s (deleted))", copy);
+	CHECK(named(s, pid, b, 0, want), "deleted, after exit");
+	snprintf(want, sizeof(want), "fx_stack_lib+0x0 (%s)", rlib);
+	CHECK(named(s, pid, a, 0, want), "library, after exit");
+	rawstr(want, sizeof(want), 0x10000);
+	CHECK(named(s, pid, 0x10000, 0, want), "miss after exit");
+	CHECK(usdtkit__syms_keep(s, pid) == -ESRCH && counts(s).kept == 1, "keep after exit");
+	usdtkit__syms_release(s, pid);
+	CHECK(counts(s).kept == 0 && counts(s).kept_objects == 0 && counts(s).pids == 1,
+	      "released: kept %zu, %zu objects, pids %zu", counts(s).kept,
+	      counts(s).kept_objects, counts(s).pids);
+	snprintf(want, sizeof(want), "fx_stack_b+0x0 (%s (deleted))", copy);
+	CHECK(named(s, pid, b, 0, want), "released, cached");
+	usdtkit__syms_release(s, pid);
+	usdtkit__syms_free(s);
+}
+
 static void marker(void)
 {
 	__asm__ __volatile__("");
@@ -456,6 +510,7 @@ int main(int argc, char **argv)
 	usdtkit__syms_free(s);
 	test_hostile_files(argv[1], argv[2], dir);
 	test_truncations(argv[1], dir);
+	test_kept(argv[1], argv[2], dir);
 	test_bounds(self);
 	rmdir(dir);
 	return check_done();

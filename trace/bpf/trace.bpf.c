@@ -290,6 +290,21 @@ struct {
 	__uint(value_size, 8);
 } stacks2 SEC(".maps");
 
+/*
+ * The processes whose stacks are in keys, each told to the engine once,
+ * by an event of its own (USDTKIT_TRACE_EV_STACK_PID): the engine keeps
+ * their mappings at once, to name their frames after they exit
+ * (trace/stack.c). Sized by the engine for a ustack key (1 entry
+ * otherwise); it deletes a process once no key refers to it, and one
+ * evicted is told again, which costs a read of its maps.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1);
+	__type(key, unsigned int);
+	__type(value, unsigned int);
+} stack_pids SEC(".maps");
+
 /* the key of a keyed aggregation, built here (per CPU, as scratch_key);
  * ts first, so that a latency's START stores {ts, key} in one piece */
 struct by_scratch {
@@ -619,6 +634,35 @@ static __always_inline void make_key(struct usdtkit_trace_key_buf *k,
 
 /* ---- the keyed aggregations (--count-by, --by) ---- */
 
+/* the engine told of process @pid's stacks, the first time only */
+static __always_inline void note_stack_pid(unsigned int pid)
+{
+	struct usdtkit_trace_event *e;
+	unsigned int one = 1;
+
+	/* BPF_NOEXIST: of two CPUs at once, one tells */
+	if (bpf_map_lookup_elem(&stack_pids, &pid) ||
+	    bpf_map_update_elem(&stack_pids, &pid, &one, BPF_NOEXIST))
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		/* no room: told at its next key */
+		bpf_map_delete_elem(&stack_pids, &pid);
+		return;
+	}
+	e->ts_ns = 0;
+	e->pid = pid;
+	e->tid = 0;
+	e->cookie = 0;
+	e->nargs = 0;
+	e->err = 0;
+	e->err_mask = 0;
+	e->flags = USDTKIT_TRACE_EV_STACK_PID;
+	e->pad = 0;
+	/* woken now, not when the ring fills: the process may exit at once */
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+}
+
 #define STACK_EEXIST	17
 #define STACK_ENOMEM	12
 
@@ -689,6 +733,7 @@ static __always_inline void by_part(struct pt_regs *ctx, unsigned char *k,
 		read_key_str(&bs->val, &bs->pid, bs->str, arg_at(h, by_arg[i]), cold);
 		return;
 	case USDTKIT_TRACE_BY_USTACK:
+		note_stack_pid(h->pid);
 		if (!cold) {
 			by_stack_id(ctx, k, off, h);
 			return;

@@ -29,6 +29,9 @@ struct usdtkit_trace_event {
 /* no hit: a followed process's loader says its list of objects changed
  * (trace_follow.h); cookie 0, no arguments */
 #define USDTKIT_TRACE_EV_MAPPED		0x02
+/* not a hit: process pid's first ustack key (only pid is set); the
+ * engine keeps its mappings now, to name its frames after it exits */
+#define USDTKIT_TRACE_EV_STACK_PID	0x04
 
 #define USDTKIT_TRACE_SIGNED	0x80
 
