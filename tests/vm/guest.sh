@@ -8,7 +8,8 @@
 #	@@file NAME        then every line of the file as "@@| NAME LINE"
 #	@@rc WHAT N        exit status of a command
 #	@@note TEXT        for the log only
-# Paths: /w holds the workloads and vm_api, /lib libvmsites.so.
+# Paths: /w holds the workloads and vm_api, /lib libvmsites.so, /box
+# the follow scenario's chroot (vm.sh).
 
 # 2 rounds of 29 hits (27 of sites_probes.c, 2 of sema): repeated
 # sites and loops seen twice, and little work for TCG
