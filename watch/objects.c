@@ -107,7 +107,11 @@ static int path_id(const char *path, struct inode_id *id)
 
 /* The inode object @i of @proc maps, through the path the kernel
  * resolves to it (elf/proc.h), and by address where that counts: the
- * address of its first site stands for where it is mapped. */
+ * address of its first site stands for where it is mapped. Not for an
+ * ET_EXEC file, mapped at its link address always: attached by path
+ * (-c in mode ipmap: usdtkit__watch_see_path, no address), it was taken
+ * for a new object at the command's exec and attached twice, every hit
+ * counted twice (the VM matrix's agg on 5.10). */
 static int object_id(const struct usdtkit__watch *w, const struct usdtkit_proc *proc,
 		     size_t i, struct inode_id *id)
 {
@@ -117,7 +121,7 @@ static int object_id(const struct usdtkit__watch *w, const struct usdtkit_proc *
 
 	if (!err)
 		err = path_id(kpath, id);
-	if (!err && w->by_address && f)
+	if (!err && w->by_address && f && usdtkit_file_type(f) == ET_DYN)
 		usdtkit_proc_site_addr(proc, usdtkit_file_next_site(f, NULL, NULL, NULL),
 				       &id->addr);
 	return err;
