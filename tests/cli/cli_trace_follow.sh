@@ -8,7 +8,8 @@
 # counted, and the hold shows to no one (a parent's waitpid(WUNTRACED),
 # the process's SIGCONT handler). Without the tracer (--no-hold, or
 # another tracer has the process) the trace still attaches, and says
-# once what it may lose. A probe no library ever brings ends the trace
+# once what it may lose. In a chroot with its own loader, -p and
+# -c 'chroot ...' are exact too. A probe no library ever brings ends the trace
 # with a line, exit 1.
 # Under --children, a child that execs a program with the probe is held
 # at its exec until attached, also when the program is replaced (renamed
@@ -86,6 +87,34 @@ want "-p" "$tmp/out" plug:init $L
 grep -q '^parent stops 0$' "$tmp/fx.out" && grep -q '^sigcont 0$' "$tmp/fx.out" &&
 	grep -q "^done $fires\$" "$tmp/fx.out" && ok ||
 	{ ko "-p: the hold showed"; cat "$tmp/fx.out"; }
+
+# a chroot with its own loader and libc (copies: other inodes than
+# ours, at paths that maps gives from our root, /box/lib/...): the
+# process's loader is watched through its map_files link, by -p and at
+# the exec of -c 'chroot ...' (through /proc/PID/root/<maps path> it
+# was missed, and both probes waited for ever)
+box=$tmp/box
+mkdir -p "$box/app"
+cp "$fx" "$lib" "$box/app/"
+for l in $(ldd "$fx" | grep -o '/[^ ]*'); do
+	mkdir -p "$box$(dirname "$l")" && cp -L "$l" "$box$l"
+done
+rm -f "$tmp/go" "$tmp/fx.out"
+mkfifo "$tmp/go"
+chroot "$box" "/app/${fx##*/}" "/app/${lib##*/}" $L $F wait <"$tmp/go" >"$tmp/fx.out" &
+fpid=$!
+exec 3>"$tmp/go"
+wait_for "$tmp/fx.out" '^ready$' 300 $fpid || ko "fx_plug in a chroot: not ready"
+trace_fx "$fpid" --counts -p "$fpid" plug:fire plug:init
+[ $rc -eq 0 ] && ok || { ko "-p, chroot: exit $rc"; cat "$tmp/err"; }
+want "-p, chroot" "$tmp/out" plug:fire $fires
+want "-p, chroot" "$tmp/out" plug:init $L
+timeout 60 "$u" trace --counts -c "chroot $box /app/${fx##*/} /app/${lib##*/} $L $F" \
+	plug:fire plug:init >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ok || { ko "-c chroot: exit $rc"; cat "$tmp/err"; }
+want "-c chroot" "$tmp/out" plug:fire $fires
+want "-c chroot" "$tmp/out" plug:init $L
 
 # -p PARENT --children: the child, forked before, is held too
 start_fx parent
