@@ -33,8 +33,8 @@ static void test_objects(const char *dir)
 	struct usdtkit_proc *p;
 	char lib[4096], path[4352], interp[4096];
 	struct stat a, b;
-	bool *only;
-	size_t n, i;
+	bool *only = NULL;
+	size_t n = 0, i;
 	void *h;
 
 	CHECK(!usdtkit__watch_new(&w, NULL, false), "watch_new");
