@@ -44,6 +44,9 @@ int usdtkit__follow_prepare(struct usdtkit_trace *t)
 
 	for (i = 0; i < t->nprobes; i++)
 		f->on |= t->probes[i].follow;
+	/* a process whose stacks are named later is held at its exit too,
+	 * whatever its targets */
+	f->on |= (t->pid || t->has_cmd) && usdtkit__stack_keyed(t);
 	if (!f->on)
 		return 0;
 	t->nsites += FOLLOW_SPARE_SITES;
@@ -72,7 +75,10 @@ static int seize_children(struct usdtkit_trace *t)
 static void hold_begin(struct usdtkit_trace *t)
 {
 	struct trace_follow *f = &t->follow;
-	struct usdtkit__hold_opts o = { .forks = t->kids.on, .signal = SIGSTOP };
+	/* a process's exit held too where its stacks are named later: its
+	 * mappings read before they go, however soon after its hits */
+	struct usdtkit__hold_opts o = { .forks = t->kids.on, .signal = SIGSTOP,
+					.exits = usdtkit__stack_keyed(t) };
 	int err;
 
 	if (f->no_hold)
@@ -339,10 +345,21 @@ void usdtkit__follow_mapped(struct usdtkit_trace *t, int pid)
 /* A thread the tracer holds: what it mapped attached, then let go. */
 static void on_held(struct usdtkit_trace *t, const struct usdtkit__hold_event *ev)
 {
+	if (ev->why == USDTKIT__HOLD_EXPIRED) {
+		if (!t->follow.said_expired)
+			trace_err(t, "pid %d: a thread held until what it mapped was "
+				  "attached went on unanswered after 2 s (the trace's "
+				  "events were not read): hits until the attach may be "
+				  "lost", ev->tgid);
+		t->follow.said_expired = true;
+		return;
+	}
 	if (ev->why == USDTKIT__HOLD_EXEC)
 		loader_of(t, ev->tgid);
 	if (ev->why != USDTKIT__HOLD_EXIT)
 		usdtkit__follow_mapped(t, ev->tgid);
+	else if (ev->tid == ev->tgid)
+		usdtkit__stack_keep(t, ev->tgid);
 	t->follow.holds++;
 	usdtkit__hold_release(t->follow.hold, ev->tid);
 }

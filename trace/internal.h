@@ -142,6 +142,7 @@ struct trace_follow {
 					 * and the tracer */
 	uint64_t holds;			/* threads held and let go */
 	uint64_t reads;			/* processes read whole again */
+	bool said_expired;		/* a hold went unanswered: said */
 	uint64_t poll_ns;		/* a loader could not be watched: its
 					 * processes' maps read each second
 					 * (the last time; 0: never) */
@@ -313,6 +314,8 @@ void usdtkit__stack_free(struct usdtkit_trace *t);
  * USDTKIT__SYMS_MAX_KEPT pids (said once); -ENOMEM.
  */
 int usdtkit__stack_keep(struct usdtkit_trace *t, int pid);
+/* stack.c: some part of the trace's key is a ustack */
+bool usdtkit__stack_keyed(const struct usdtkit_trace *t);
 /* by.c, in a read of kind @r: @pid has a stack in it; then the read's
  * end, where the kept pids no read saw are let go */
 void usdtkit__stack_seen(struct usdtkit_trace *t, int pid);

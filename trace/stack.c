@@ -235,7 +235,7 @@ void usdtkit__stack_free(struct usdtkit_trace *t)
 
 /* ---- pids kept for their stacks ---- */
 
-static bool keys_stack(const struct usdtkit_trace *t)
+bool usdtkit__stack_keyed(const struct usdtkit_trace *t)
 {
 	const struct trace_key *k = &t->agg.by_key;
 	unsigned int i;
@@ -314,7 +314,7 @@ int usdtkit__stack_keep(struct usdtkit_trace *t, int pid)
 	struct trace_stacks *c = &t->stacks;
 	int err;
 
-	if (!keys_stack(t) || pid <= 0 || (!find_kept(c, pid) && !has_stacks(t, pid)))
+	if (!usdtkit__stack_keyed(t) || pid <= 0 || (!find_kept(c, pid) && !has_stacks(t, pid)))
 		return 0;
 	if (!c->syms && (err = usdtkit__syms_new(&c->syms)))
 		return err;

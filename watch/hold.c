@@ -19,6 +19,12 @@
  * _TRACEEXIT), and forks (PTRACE_O_TRACEFORK) start held from their first
  * instruction.
  *
+ * A thread is held at most HOLD_MAX_MS: an engine that does not serve
+ * its tracer (a library caller that stopped calling
+ * usdtkit_trace_consume(), a tracer stopped by Ctrl-Z) must not stop
+ * the traced program for good; past that, the tracer lets the thread go
+ * and says so (MSG_EXPIRED).
+ *
  * What shows: a debugger cannot attach while the tracer has the process
  * (one tracer per thread), and /proc/PID/status shows TracerPid. Other
  * signals pass through the tracer (a round trip each); a job-control
@@ -46,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -61,8 +68,11 @@
 #define HOLD_STACK (64 * 1024)
 /* tids the tracer knows, one bit each (pid_max is at most 2^22) */
 #define TID_MAX (1u << 22)
+/* threads held at once, and for how long at most */
+#define HELD_MAX 4096
+#define HOLD_MAX_MS 2000
 
-enum { MSG_SEIZE = 1, MSG_SEIZED, MSG_HELD, MSG_RELEASE };
+enum { MSG_SEIZE = 1, MSG_SEIZED, MSG_HELD, MSG_RELEASE, MSG_EXPIRED };
 
 struct hold_msg {
 	int op, tid, arg;
@@ -79,13 +89,38 @@ struct usdtkit__hold {
 
 /* ---- the tracer (a forked copy: system calls only) ---- */
 
+struct held {
+	int tid;
+	unsigned long long until_ms;	/* let go then, answered or not */
+};
+
 struct tracer {
 	int sock, sigfd;
 	unsigned long opts;		/* PTRACE_O_* */
 	int hold_sig;
 	bool exits, closing;
-	unsigned char *seized, *held;	/* bitmaps by tid */
+	unsigned char *seized;		/* a bitmap by tid */
+	struct held *held;		/* HELD_MAX, the first nheld in use */
+	unsigned int nheld;
 };
+
+static unsigned long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000 + (unsigned long long)ts.tv_nsec / 1000000;
+}
+
+static int held_at(const struct tracer *tr, int tid)
+{
+	unsigned int i;
+
+	for (i = 0; i < tr->nheld; i++)
+		if (tr->held[i].tid == tid)
+			return (int)i;
+	return -1;
+}
 
 static bool bit(const unsigned char *m, int tid)
 {
@@ -110,21 +145,55 @@ static void send_msg(struct tracer *tr, int op, int tid, int arg)
 		;
 }
 
+static void unhold(struct tracer *tr, int tid)
+{
+	int i = held_at(tr, tid);
+
+	if (i >= 0)
+		tr->held[i] = tr->held[--tr->nheld];
+}
+
 static void resume(struct tracer *tr, int tid, int sig)
 {
-	set_bit(tr->held, tid, false);
+	unhold(tr, tid);
 	ptrace(PTRACE_CONT, tid, 0, (void *)(long)sig);
 }
 
-/* a stop the engine must see, or (while closing) one it never will */
+/* a stop the engine must see, or (while closing, or with no room) one
+ * it never will */
 static void hold(struct tracer *tr, int tid, int why)
 {
-	if (tr->closing) {
+	if (tr->closing || tr->nheld == HELD_MAX) {
 		resume(tr, tid, 0);
 		return;
 	}
-	set_bit(tr->held, tid, true);
+	tr->held[tr->nheld++] = (struct held){ .tid = tid,
+					       .until_ms = now_ms() + HOLD_MAX_MS };
 	send_msg(tr, MSG_HELD, tid, why);
+}
+
+/* the threads held past HOLD_MAX_MS go, said; how long until the next
+ * one is due (ms), -1 when none is held */
+static int expire(struct tracer *tr)
+{
+	unsigned long long now = now_ms(), next = ~0ull;
+	unsigned int i = 0;
+
+	while (i < tr->nheld) {
+		struct held *h = &tr->held[i];
+
+		if (h->until_ms <= now) {
+			int tid = h->tid;
+
+			resume(tr, tid, 0);	/* moves the last one here */
+			send_msg(tr, MSG_EXPIRED, tid, HOLD_MAX_MS);
+			continue;
+		}
+		if (h->until_ms < next)
+			next = h->until_ms;
+		i++;
+	}
+	return next == ~0ull ? -1 : (int)(next - now);
 }
 
 /* a signal-delivery stop: ours (the BPF side's, SI_KERNEL) is a hold
@@ -181,7 +250,7 @@ static void reap(struct tracer *tr)
 	while ((tid = waitpid(-1, &st, __WALL | WNOHANG)) > 0) {
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			set_bit(tr->seized, tid, false);
-			set_bit(tr->held, tid, false);
+			unhold(tr, tid);
 		} else if (WIFSTOPPED(st) && (st >> 16)) {
 			on_event(tr, tid, WSTOPSIG(st), st >> 16);
 		} else if (WIFSTOPPED(st)) {
@@ -262,13 +331,10 @@ static int seize(struct tracer *tr, int tgid)
 
 static void finish(struct tracer *tr)
 {
-	unsigned int tid;
-
 	tr->closing = true;
 	reap(tr);	/* stops that came meanwhile: resumed, not reported */
-	for (tid = 1; tid < TID_MAX; tid++)
-		if (bit(tr->held, (int)tid))
-			resume(tr, (int)tid, 0);
+	while (tr->nheld)
+		resume(tr, tr->held[0].tid, 0);
 	_exit(0);
 }
 
@@ -283,7 +349,7 @@ static void on_msg(struct tracer *tr)
 		return;
 	if (m.op == MSG_SEIZE)
 		send_msg(tr, MSG_SEIZED, m.tid, seize(tr, m.tid));
-	else if (m.op == MSG_RELEASE && bit(tr->held, m.tid))
+	else if (m.op == MSG_RELEASE && held_at(tr, m.tid) >= 0)
 		resume(tr, m.tid, 0);
 }
 
@@ -319,17 +385,17 @@ static int tracer_main(void *arg)
 	tr->sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (tr->sigfd < 0)
 		_exit(1);
-	tr->seized = mmap(NULL, 2 * TID_MAX / 8, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	tr->seized = mmap(NULL, TID_MAX / 8 + HELD_MAX * sizeof(struct held),
+			  PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (tr->seized == MAP_FAILED)
 		_exit(1);
-	tr->held = tr->seized + TID_MAX / 8;
+	tr->held = (struct held *)(void *)(tr->seized + TID_MAX / 8);
 	for (;;) {
 		struct signalfd_siginfo si;
 
 		pf[0] = (struct pollfd){ .fd = tr->sock, .events = POLLIN };
 		pf[1] = (struct pollfd){ .fd = tr->sigfd, .events = POLLIN };
-		if (poll(pf, 2, -1) < 0 && errno != EINTR)
+		if (poll(pf, 2, expire(tr)) < 0 && errno != EINTR)
 			finish(tr);
 		while (read(tr->sigfd, &si, sizeof(si)) > 0)
 			;
@@ -424,7 +490,7 @@ int usdtkit__hold_seize(struct usdtkit__hold *h, int tgid)
 			return err;
 		if (m.op == MSG_SEIZED && m.tid == tgid)
 			return m.arg < 0 ? m.arg : 0;
-		if (m.op == MSG_HELD && (err = queue(h, &m)))
+		if ((m.op == MSG_HELD || m.op == MSG_EXPIRED) && (err = queue(h, &m)))
 			return err;
 	}
 }
@@ -466,7 +532,7 @@ int usdtkit__hold_next(struct usdtkit__hold *h, struct usdtkit__hold_event *ev)
 		if (n <= 0)
 			return n;
 	}
-	ev->why = m.arg;
+	ev->why = m.op == MSG_EXPIRED ? USDTKIT__HOLD_EXPIRED : m.arg;
 	ev->tid = m.tid;
 	ev->tgid = tgid_of(m.tid);
 	return 1;

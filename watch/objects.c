@@ -65,12 +65,15 @@ void usdtkit__watch_free(struct usdtkit__watch *w)
 	free(w);
 }
 
+/* @id in @v: the same inode, at the same address, or at any where @v's
+ * has none (a file attached by its path, whose sites need no address) */
 static bool in_set(const struct inode_id *v, size_t n, const struct inode_id *id)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (v[i].dev == id->dev && v[i].ino == id->ino && v[i].addr == id->addr)
+		if (v[i].dev == id->dev && v[i].ino == id->ino &&
+		    (!v[i].addr || v[i].addr == id->addr))
 			return true;
 	return false;
 }

@@ -85,6 +85,8 @@ enum {
 	USDTKIT__HOLD_LOADER = 1,	/* the loader's list of objects changed */
 	USDTKIT__HOLD_EXEC,		/* it ran execve(): a new program */
 	USDTKIT__HOLD_EXIT,		/* its process is exiting */
+	USDTKIT__HOLD_EXPIRED,		/* no longer held: it was let go,
+					 * unanswered, after 2 s */
 };
 
 struct usdtkit__hold_event {

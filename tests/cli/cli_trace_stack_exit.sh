@@ -69,6 +69,15 @@ wait "$upid" && ok || { ko "-c: exit $?"; cat "$tmp/err"; }
 upid=""
 check "-c" "$fx"
 
+# -c, and the command exits the moment it has hit, no one waiting for the
+# trace to keep it: its exit is held (ptrace) until its mappings are read
+printf 'hit 3\n' | "$u" trace -v --count-by ustack -c "$fx" "$fx:fxstack:hit" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+kept=$(sed -n 's/.*command pid \([0-9]*\) exited.*/\1/p' "$tmp/err")
+[ $rc -eq 0 ] && [ -n "$kept" ] && ok || { ko "-c at once: exit $rc"; cat "$tmp/err"; }
+check "-c, exiting at once" "$fx"
+
 # --children: the fixture a child of the command
 fifo
 "$u" trace -v --count-by ustack --children -c "sh -c '\"$fx\"; echo sh done'" \
