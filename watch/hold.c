@@ -287,7 +287,7 @@ struct dirent64_raw {
 /* Seize the threads of @tgid not seized yet: how many, or -errno. */
 static int seize_pass(struct tracer *tr, int tgid)
 {
-	char path[48], buf[4096];
+	char path[48], buf[4096] __attribute__((aligned(8)));
 	int fd, n = 0, err = 0;
 	long got;
 

@@ -242,10 +242,7 @@ int usdtkit__watch_looked(struct usdtkit__watch *w, struct usdtkit__watch_news *
 /* AT_BASE of @pid: where the kernel put its loader; 0 when none. */
 static int loader_base(int pid, uint64_t *base)
 {
-	/* auxv's words are unsigned long: uint64_t pairs read a 32-bit
-	 * process's (armhf, i686) askew, no AT_BASE was found, and its
-	 * loader was neither watched nor said to be unwatchable */
-	unsigned long v[2];
+	unsigned long v[2];	/* an auxv entry: two words of the tracer's */
 	char path[64];
 	ssize_t n;
 	int fd;
