@@ -386,6 +386,48 @@ static void poll_maps(struct usdtkit_trace *t)
 	}
 }
 
+/* Process @pid stopped by a job-control signal ('T' in its stat)? */
+static bool stopped(int pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'T';
+}
+
+/*
+ * The tracer died (killed): a thread it held gets the hold's SIGSTOP for
+ * real, and its process stops as a job would. Which thread it held is
+ * gone with it: every traced process that stands stopped gets a SIGCONT
+ * (one that a user stopped meanwhile is woken too: the lesser harm).
+ */
+static void unstop(struct usdtkit_trace *t)
+{
+	unsigned int key, *prev = NULL;
+	int fd;
+
+	if (!t->kids.on) {
+		if (stopped(t->pid))
+			kill(t->pid, SIGCONT);
+		return;
+	}
+	fd = bpf_map__fd(t->skel->maps.traced_tgids);
+	while (!bpf_map_get_next_key(fd, prev, &key)) {
+		if (stopped((int)key))
+			kill((int)key, SIGCONT);
+		prev = &key;
+	}
+}
+
 int usdtkit__follow_poll(struct usdtkit_trace *t)
 {
 	struct usdtkit__hold_event ev;
@@ -404,6 +446,7 @@ int usdtkit__follow_poll(struct usdtkit_trace *t)
 			  t->pid, strerror(-n));
 		usdtkit__hold_stop(t->follow.hold);
 		t->follow.hold = NULL;
+		unstop(t);
 	}
 	return 0;
 }

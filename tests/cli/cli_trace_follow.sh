@@ -162,6 +162,42 @@ n=$(cnt "$tmp/out" plug:fire)
 	[ "${n:-0}" -le $fires ] && ok ||
 	{ ko "another tracer: exit $rc, $n hits"; cat "$tmp/err" "$tmp/out" "$tmp/fx.out"; }
 
+# the tracer killed while it holds a thread (the trace stopped, so no
+# answer comes; within the 2 s a hold lasts unanswered): that thread
+# gets its SIGSTOP for real; the trace, once it runs again, says the
+# tracer is gone and wakes the process
+state() { awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null; }
+L=3 F=2
+start_fx
+rm -f "$tmp/out" "$tmp/err"
+timeout 60 "$u" trace --counts -p "$fpid" plug:fire >"$tmp/out" 2>"$tmp/err" &
+tpid=$!
+wait_for "$tmp/err" '^Tracing ' 300 $tpid || ko "tracer killed: did not attach"
+upid=$(pgrep -P $tpid -x usdtkit)
+hpid=$(pgrep -P "$upid" -x usdtkit-hold)
+kill -STOP "$upid"
+echo go >&3
+exec 3>&-
+n=0
+while [ "$(state $fpid)" != t ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+[ "$(state $fpid)" = t ] && ok || ko "tracer killed: the thread was not held ($(state $fpid))"
+kill -9 "$hpid"
+n=0
+while [ "$(state $fpid)" != T ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+kill -CONT "$upid"
+n=0
+while kill -0 $fpid 2>/dev/null && [ "$(state $fpid)" != Z ] && [ $n -lt 100 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+[ $n -lt 100 ] || { ko "tracer killed: the process stayed stopped"; kill -CONT $fpid; }
+wait $fpid
+kill -INT $tpid 2>/dev/null
+wait $tpid
+tpid="" fpid=""
+grep -q "the tracer that holds pid .* is gone" "$tmp/err" && grep -q "^done 6\$" "$tmp/fx.out" &&
+	ok || { ko "tracer killed: the process was left stopped"; cat "$tmp/err" "$tmp/fx.out"; }
+L=10 F=20
+
 # --children: a shell that runs a program 20 times, the program renamed
 # over by its next version after 10 (each run: upg:tick 10 times)
 cp "$upg1" "$tmp/app"
