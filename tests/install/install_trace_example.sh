@@ -204,9 +204,10 @@ if wait "$cpid"; then ok; else bad "any: exit $?:"; cat "$work/any.err"; fi
 expect any "$work/any.out" "$(seq 0 99 | sed 's/$/ 1/')"
 bgpid=""
 
-# refusals: one line from the library and the step, then exit 1; a bad
-# KEY is a usage error (2)
-timeout 60 "$work/pc_shared" -c "$fx" tl:nope >/dev/null 2>"$work/nope.err" && rc=0 || rc=$?
+# refusals: one line from the library and the step, then exit 1 (a
+# PATH target: a -c PROVIDER:NAME that nothing has waits for a library
+# loaded later instead); a bad KEY is a usage error (2)
+timeout 60 "$work/pc_shared" -c "$fx" "$fx:tl:nope" >/dev/null 2>"$work/nope.err" && rc=0 || rc=$?
 if [ "$rc" -eq 1 ] && grep -q '^count_by: .*no probe tl:nope' "$work/nope.err"; then ok; else
 	bad "a bad target: exit $rc:"; cat "$work/nope.err"; fi
 timeout 60 "$work/pc_shared" -c "$fx" tl:name 'str(arg9' >/dev/null 2>"$work/key.err" && rc=0 || rc=$?
