@@ -20,13 +20,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "base/pid_index.h"
 #include "elf/ustack.h"
 #include "trace/internal.h"
 #include "trace.skel.h"
 
 /* a pid kept for its stacks */
 struct stack_pid {
-	int pid;
+	int pid;			/* first: core/base/pid_index.h */
 	unsigned char absent;		/* bit r: the last read of kind r
 					 * found no key of it */
 	bool seen;			/* by the read under way */
@@ -246,20 +247,10 @@ bool usdtkit__stack_keyed(const struct usdtkit_trace *t)
 	return false;
 }
 
-/* the index in c->pids where @pid is, or would go */
+/* the index in c->pids where @pid is, or would go (pid first) */
 static size_t pid_index(const struct trace_stacks *c, int pid)
 {
-	size_t lo = 0, hi = c->npids;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->pids[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return usdtkit__pid_index(c->pids, c->npids, sizeof(*c->pids), pid);
 }
 
 static struct stack_pid *find_kept(struct trace_stacks *c, int pid)

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/pid_index.h"
 #include "elf/funcs.h"
 #include "elf/proc.h"
 #include "elf/ustack.h"
@@ -37,7 +38,7 @@ struct xmap {
 };
 
 struct pidmaps {
-	int pid;
+	int pid;		/* first: core/base/pid_index.h */
 	uint64_t used;
 	uint64_t start;		/* kept: the process's start time */
 	struct xmap *maps;	/* in address order, as maps lists them */
@@ -180,20 +181,10 @@ static int read_maps(struct usdtkit__syms *s, struct pidmaps *pm)
 	return err == -ENOMEM ? -ENOMEM : err ? -ESRCH : 0;
 }
 
-/* The index in s->kept where @pid is, or would go. */
+/* The index in s->kept where @pid is, or would go (pid first). */
 static size_t kept_index(const struct usdtkit__syms *s, int pid)
 {
-	size_t lo = 0, hi = s->nkept;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->kept[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return usdtkit__pid_index(s->kept, s->nkept, sizeof(*s->kept), pid);
 }
 
 static struct pidmaps *find_kept(struct usdtkit__syms *s, int pid)
