@@ -478,6 +478,10 @@ void usdtkit__follow_stop(struct usdtkit_trace *t)
 	struct trace_follow *f = &t->follow;
 	size_t i;
 
+	if (f->on && t->attached)
+		usdtkit__info(&t->log, "following: %llu thread(s) held and let go, "
+			      "%llu process read(s) for objects mapped later",
+			      (unsigned long long)f->holds, (unsigned long long)f->reads);
 	/* first: every held thread goes on, and the tracer lets go */
 	usdtkit__hold_stop(f->hold);
 	f->hold = NULL;

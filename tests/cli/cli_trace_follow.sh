@@ -40,9 +40,13 @@ want() {
 }
 
 # -c: the plugin is no library the loader maps at the start: waited for
-timeout 60 "$u" trace --counts -c "$fx $lib $L $F" plug:fire plug:init \
+timeout 60 "$u" trace -v --counts -c "$fx $lib $L $F" plug:fire plug:init \
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?
+# -v's account: a hold at each of the loader's calls (startup, each
+# dlopen() and dlclose()), the process read whole once for the plugin
+grep -Eq "following: ([4-9][0-9]) thread\(s\) held and let go, [1-3] process read" \
+	"$tmp/err" && ok || { ko "-c: -v's account of the holds"; grep following "$tmp/err"; }
 [ $rc -eq 0 ] && [ "$(grep -c 'yet: waiting for a library' "$tmp/err")" -eq 2 ] &&
 	grep -q '^Tracing 2 waiting for a library' "$tmp/err" && ok ||
 	{ ko "-c: exit $rc"; cat "$tmp/err"; }
