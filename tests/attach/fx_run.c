@@ -8,14 +8,29 @@
 
 #include "fx_run.h"
 
+/*
+ * The exec's own errno, sent back through a close-on-exec pipe: a test
+ * tells "this kernel cannot run that ELF" (-ENOEXEC: an i386 fixture on a
+ * kernel without IA-32 emulation) from a fixture that broke.
+ */
+static int exec_error(int fd)
+{
+	int err = 0;
+
+	if (read(fd, &err, sizeof(err)) != sizeof(err))
+		err = 0;
+	close(fd);
+	return err;
+}
+
 int fx_start(struct fx_proc *p, const char *path, int lib)
 {
-	int to[2], from[2];
+	int to[2], from[2], ex[2], err;
 	char line[64];
 
 	memset(p, 0, sizeof(*p));
 	/* close-on-exec: a second fixture must not hold this one's pipes */
-	if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
+	if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC) || pipe2(ex, O_CLOEXEC))
 		return -errno;
 	p->pid = fork();
 	if (p->pid < 0)
@@ -26,10 +41,22 @@ int fx_start(struct fx_proc *p, const char *path, int lib)
 		close(to[1]);
 		close(from[0]);
 		execl(path, path, lib ? "lib" : "nolib", (char *)NULL);
+		err = errno;
+		if (write(ex[1], &err, sizeof(err)) < 0)
+			_exit(126);
 		_exit(127);
 	}
 	close(to[0]);
 	close(from[1]);
+	close(ex[1]);
+	err = exec_error(ex[0]);
+	if (err) {
+		close(to[1]);
+		close(from[0]);
+		waitpid(p->pid, NULL, 0);
+		memset(p, 0, sizeof(*p));
+		return -err;
+	}
 	p->in = fdopen(to[1], "w");
 	p->out = fdopen(from[0], "r");
 	if (!p->in || !p->out || !fgets(line, sizeof(line), p->out) ||

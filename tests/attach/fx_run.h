@@ -12,7 +12,10 @@ struct fx_proc {
 	FILE *out;	/* its stdout */
 };
 
-/* Start @path (with "lib" when @lib) and wait for "ready"; 0 or -errno. */
+/*
+ * Start @path (with "lib" when @lib) and wait for "ready"; 0 or -errno,
+ * the exec's own when it failed (-ENOEXEC: this kernel cannot run it).
+ */
 int fx_start(struct fx_proc *p, const char *path, int lib);
 /* Fire @rounds rounds and wait until they are done; 0 or -errno. */
 int fx_fire(struct fx_proc *p, int rounds);

@@ -331,13 +331,19 @@ static void run_i386(enum usdtkit_mode mode)
 		{ "i386 nopie any", exe, exe, "fx", false, true, false, true },
 	};
 	struct fx_proc p;
+	int err;
 
 	if (access(exe, X_OK)) {
 		CHECK(0, "%s was not built (i686-linux-gnu-gcc is in scripts/setup.sh)", exe);
 		return;
 	}
-	if (fx_start(&p, exe, 0)) {
-		printf("  SKIP i386: this kernel cannot run i386 programs\n");
+	err = fx_start(&p, exe, 0);
+	if (err == -ENOEXEC) {
+		printf("  SKIP i386: this kernel cannot run i386 programs (no IA-32 emulation)\n");
+		return;
+	}
+	if (err) {
+		CHECK(0, "start %s: %s", exe, strerror(-err));
 		return;
 	}
 	fx_stop(&p);
@@ -656,10 +662,19 @@ static void run_forms_exe(enum usdtkit_mode mode, const char *name,
 	struct usdtkit_link *l;
 	struct progset ps;
 	struct fx_proc a;
+	int err;
 
 	printf("  %s / %s\n", name, usdtkit_mode_str(mode));
+	err = fx_start(&a, exe, 0);
+	if (err == -ENOEXEC) {
+		printf("  SKIP %s: this kernel cannot run it (no IA-32 emulation)\n", name);
+		return;
+	}
+	if (err) {
+		CHECK(0, "start %s: %s", name, strerror(-err));
+		return;
+	}
 	CHECK(!progset_load(&ps, false, mode), "load");
-	CHECK(!fx_start(&a, exe, 0), "start %s", name);
 	l = usdtkit_attach(ps.prog, a.pid, exe, provider, "all", &o);
 	CHECK(l, "attach: %s", last_msg);
 	rb = ring_buffer__new(ps.events_fd, on_forms, &s, NULL);

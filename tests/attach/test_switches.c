@@ -151,7 +151,7 @@ static void check_fixture(const struct variant *v, const struct fixture *fx,
 	int64_t want[SW_NARGS];
 	struct sw_out out, *o = &out;
 	struct fx_proc a;
-	int i, any = 0, zero = 0;
+	int i, err, any = 0, zero = 0;
 
 	snprintf(exe, sizeof(exe), "%s/%s", dir, fx->exe);
 	if (access(exe, X_OK)) {
@@ -161,8 +161,14 @@ static void check_fixture(const struct variant *v, const struct fixture *fx,
 	}
 	memset(o, 0, sizeof(*o));
 	CHECK(!bpf_map_update_elem(out_fd, &zero, o, 0), "clear .data.sw");
-	if (fx_start(&a, exe, 0)) {
-		CHECK(0, "start %s", exe);
+	err = fx_start(&a, exe, 0);
+	if (err == -ENOEXEC) {
+		printf("  SKIP %s: %s: this kernel cannot run it (no IA-32 emulation)\n",
+		       v->name, fx->exe);
+		return;
+	}
+	if (err) {
+		CHECK(0, "start %s: %s", exe, strerror(-err));
 		return;
 	}
 	for (i = 0; i < 2; i++) {

@@ -63,7 +63,10 @@ def exchange(port, data, timeout=BOUND, shut=False):
         s.sendall(data)
         if shut:
             s.shutdown(socket.SHUT_WR)
-        got = b''
+        # a bytearray: += on bytes copies the whole body each time, and a
+        # 16 MiB body then reads so slowly that the server's send bound
+        # cuts it
+        got = bytearray()
         while True:
             left = end - time.monotonic()
             if left <= 0:
@@ -76,7 +79,7 @@ def exchange(port, data, timeout=BOUND, shut=False):
             if not chunk:
                 break
             got += chunk
-    return parse(got)
+    return parse(bytes(got))
 
 
 def parse(raw):
