@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@
 #include <sys/wait.h>
 
 #include "trace/internal.h"
+#include "watch/watch.h"
 
 /* ---- running it ---- */
 
@@ -157,6 +159,27 @@ fail:
 }
 
 /* Let CMD exec; 0 once it has, or -errno of its execv(). */
+/*
+ * Until the command's exec is done, the tracer's holds are served: the
+ * exec itself may be one (a file of a PATH target's directory,
+ * refresh.c), and would otherwise wait its 2 s for us.
+ */
+static void wait_exec(struct usdtkit_trace *t)
+{
+	struct pollfd pf[2] = {
+		{ .fd = t->cmd.err_fd, .events = POLLIN },
+		{ .fd = usdtkit__hold_fd(t->follow.hold), .events = POLLIN },
+	};
+
+	while (pf[1].fd >= 0 && !pf[0].revents) {
+		if (poll(pf, 2, -1) < 0 && errno != EINTR)
+			return;
+		if (pf[1].revents)
+			usdtkit__follow_poll(t);
+		pf[1].fd = usdtkit__hold_fd(t->follow.hold);
+	}
+}
+
 int usdtkit__cmd_go(struct usdtkit_trace *t)
 {
 	struct trace_cmd *c = &t->cmd;
@@ -173,6 +196,7 @@ int usdtkit__cmd_go(struct usdtkit_trace *t)
 	}
 	/* EOF once the exec closed the pipe; an errno if it failed */
 	e = 0;
+	wait_exec(t);
 	do
 		n = read(c->err_fd, &e, sizeof(e));
 	while (n < 0 && errno == EINTR);

@@ -71,19 +71,28 @@ static int seize_children(struct usdtkit_trace *t)
 	return err;
 }
 
-/* The tracer, holding the traced processes; said once when it cannot. */
-static void hold_begin(struct usdtkit_trace *t)
+/* The tracer, holding the execs of @group (-1: none), and when
+ * following, the traced processes; said once when it cannot. */
+static void hold_begin(struct usdtkit_trace *t, int group)
 {
 	struct trace_follow *f = &t->follow;
 	/* a process's exit held too where its stacks are named later: its
 	 * mappings read before they go, however soon after its hits */
 	struct usdtkit__hold_opts o = { .forks = t->kids.on, .signal = SIGSTOP,
-					.exits = usdtkit__stack_keyed(t) };
+					.exits = usdtkit__stack_keyed(t),
+					.execs = group >= 0, .exec_group = group };
 	int err;
 
-	if (f->no_hold)
-		return;
 	err = usdtkit__hold_start(&f->hold, &o);
+	if (group >= 0)
+		close(group);	/* the tracer's: closed when it ends */
+	f->execs = !err && group >= 0;
+	if (!f->on) {
+		if (err)
+			trace_err(t, "cannot start the tracer that holds an exec of a "
+				  "replaced file: %s", strerror(-err));
+		return;
+	}
 	if (!err)
 		err = usdtkit__hold_seize(f->hold, t->pid);
 	if (!err && t->kids.on)
@@ -159,16 +168,23 @@ int usdtkit__follow_start(struct usdtkit_trace *t)
 	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
 		     .print_ctx = t);
 	struct trace_follow *f = &t->follow;
-	int err;
+	int err, group = f->no_hold ? -1 : usdtkit__refresh_group(t);
 
-	if (!f->on)
+	if (!f->on) {
+		if (group >= 0)
+			hold_begin(t, group);
 		return 0;
+	}
 	/* ipmap's map holds addresses: a library loaded again elsewhere is
 	 * attached again there */
 	err = usdtkit__watch_new(&f->w, &t->log, t->mode == USDTKIT_MODE_IPMAP);
-	if (err)
+	if (err) {
+		if (group >= 0)
+			close(group);
 		return err;
-	hold_begin(t);
+	}
+	if (!f->no_hold)
+		hold_begin(t, group);
 	if (t->has_cmd) {
 		loader_of_cmd(t);
 		return 0;
@@ -345,6 +361,19 @@ void usdtkit__follow_mapped(struct usdtkit_trace *t, int pid)
 /* A thread the tracer holds: what it mapped attached, then let go. */
 static void on_held(struct usdtkit_trace *t, const struct usdtkit__hold_event *ev)
 {
+	if (ev->why == USDTKIT__HOLD_EXPIRED && ev->key < 0) {
+		if (!t->follow.said_expired)
+			trace_err(t, "an exec held until a replaced file was attached "
+				  "went on unanswered after 2 s (the trace's events were "
+				  "not read): its first hits may be lost");
+		t->follow.said_expired = true;
+		return;
+	}
+	if (ev->why == USDTKIT__HOLD_OPEN_EXEC) {
+		usdtkit__refresh_exec(t);
+		usdtkit__hold_release(t->follow.hold, ev->key);
+		return;
+	}
 	if (ev->why == USDTKIT__HOLD_EXPIRED) {
 		if (!t->follow.said_expired)
 			trace_err(t, "pid %d: a thread held until what it mapped was "
@@ -361,7 +390,7 @@ static void on_held(struct usdtkit_trace *t, const struct usdtkit__hold_event *e
 	else if (ev->tid == ev->tgid)
 		usdtkit__stack_keep(t, ev->tgid);
 	t->follow.holds++;
-	usdtkit__hold_release(t->follow.hold, ev->tid);
+	usdtkit__hold_release(t->follow.hold, ev->key);
 }
 
 /* every traced process, where no loader tells: each second */
@@ -441,9 +470,14 @@ int usdtkit__follow_poll(struct usdtkit_trace *t)
 	if (n < 0) {
 		/* the tracer died: nothing holds any more */
 		t->skel->bss->hold_sig = 0;
-		trace_err(t, "the tracer that holds pid %d is gone (%s): hits in a "
-			  "library it loads later may be lost until it is attached",
-			  t->pid, strerror(-n));
+		if (t->follow.on)
+			trace_err(t, "the tracer that holds pid %d is gone (%s): hits "
+				  "in a library it loads later may be lost until it "
+				  "is attached", t->pid, strerror(-n));
+		else
+			trace_err(t, "the tracer that holds the execs of replaced "
+				  "files is gone (%s): a process started from one may "
+				  "lose its first hits", strerror(-n));
 		usdtkit__hold_stop(t->follow.hold);
 		t->follow.hold = NULL;
 		unstop(t);
@@ -482,6 +516,10 @@ void usdtkit__follow_stop(struct usdtkit_trace *t)
 		usdtkit__info(&t->log, "following: %llu thread(s) held and let go, "
 			      "%llu process read(s) for objects mapped later",
 			      (unsigned long long)f->holds, (unsigned long long)f->reads);
+	if (f->execs && t->attached)
+		usdtkit__info(&t->log, "upgrades: %llu exec(s) of files in the targets' "
+			      "directories held until their file was looked at",
+			      (unsigned long long)f->exec_holds);
 	/* first: every held thread goes on, and the tracer lets go */
 	usdtkit__hold_stop(f->hold);
 	f->hold = NULL;

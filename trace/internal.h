@@ -143,6 +143,12 @@ struct trace_follow {
 	uint64_t holds;			/* threads held and let go */
 	uint64_t reads;			/* processes read whole again */
 	bool said_expired;		/* a hold went unanswered: said */
+	bool execs;			/* the tracer holds the execs of the
+					 * PATH targets' directories */
+	uint64_t exec_holds;		/* execs held and let go */
+	int refreshed;			/* probes re-attached at a held exec,
+					 * not yet returned by
+					 * usdtkit_trace_refresh() */
 	uint64_t poll_ns;		/* a loader could not be watched: its
 					 * processes' maps read each second
 					 * (the last time; 0: never) */
@@ -344,6 +350,11 @@ void usdtkit__follow_stop(struct usdtkit_trace *t);
  * the links of replaced files, released with the others */
 void usdtkit__refresh_note(struct probe *p);
 void usdtkit__refresh_release(struct usdtkit_trace *t);
+/* refresh.c: a fanotify group holding the execs of the PATH targets'
+ * directories (watch/exec.c), or -1: none, or none possible (said) */
+int usdtkit__refresh_group(struct usdtkit_trace *t);
+/* refresh.c: a held exec opened a file of those directories */
+void usdtkit__refresh_exec(struct usdtkit_trace *t);
 
 /* hit.c: the events' layout, and one event decoded */
 size_t usdtkit__str_layout(struct usdtkit_trace *t);

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "trace/internal.h"
+#include "watch/watch.h"
 #include "trace.skel.h"
 
 /* The file at a path, opened once for all its probes in one refresh. */
@@ -271,7 +273,16 @@ static bool replaced(const struct probe *p, struct stat *st)
 	return p->path && p->link && !stat(p->path, st) && !same_file(p, st);
 }
 
-int usdtkit_trace_refresh(struct usdtkit_trace *t)
+/* the probes re-attached since the last usdtkit_trace_refresh(), at a
+ * held exec or now */
+static int refresh_count(struct usdtkit_trace *t, int n)
+{
+	n += t->follow.refreshed;
+	t->follow.refreshed = 0;
+	return n;
+}
+
+static int refresh(struct usdtkit_trace *t)
 {
 	struct new_file nf = { 0 };
 	struct stat st;
@@ -303,4 +314,83 @@ int usdtkit_trace_refresh(struct usdtkit_trace *t)
 	}
 	usdtkit_file_close(nf.f);
 	return ret < 0 ? ret : n;
+}
+
+int usdtkit_trace_refresh(struct usdtkit_trace *t)
+{
+	int n = refresh(t);
+
+	return n < 0 ? n : refresh_count(t, n);
+}
+
+/*
+ * An exec of a file in a PATH target's directory, held (watch/exec.c):
+ * the file at the target's path looked at now, before that exec maps
+ * it. Any exec there comes here, the target's or not: a stat() a probe,
+ * nothing more when no file was replaced.
+ */
+void usdtkit__refresh_exec(struct usdtkit_trace *t)
+{
+	int n = t->attached ? refresh(t) : 0;
+
+	if (n > 0)
+		t->follow.refreshed += n;
+	t->follow.exec_holds++;
+}
+
+/* The directory the file at @path is in (its links followed: an exec
+ * through a symlink opens the file it names), into @buf. */
+static int dir_of(const char *path, char *buf)
+{
+	char *slash;
+
+	if (!realpath(path, buf))
+		return -errno;
+	slash = strrchr(buf, '/');
+	if (slash == buf)
+		slash[1] = 0;
+	else if (slash)
+		*slash = 0;
+	return 0;
+}
+
+static void group_failed(struct usdtkit_trace *t, const char *path, int err)
+{
+	trace_err(t, "%s: cannot hold a process that execs it after an upgrade "
+		  "replaced it (fanotify exec permission events: %s%s): its "
+		  "hits until the new file is attached may be lost", path,
+		  strerror(-err), err == -EPERM ? "; they need CAP_SYS_ADMIN" :
+		  err == -EINVAL || err == -ENOSYS ? "; the kernel lacks "
+		  "CONFIG_FANOTIFY_ACCESS_PERMISSIONS" : "");
+}
+
+int usdtkit__refresh_group(struct usdtkit_trace *t)
+{
+	char dir[PATH_MAX];
+	const char *path = NULL;
+	int group = -1, err = 0;
+	size_t i;
+
+	for (i = 0; i < t->nprobes && !err; i++) {
+		const struct probe *p = &t->probes[i];
+
+		/* a PATH target's own; -p's and -c's objects are the
+		 * tracer's to follow */
+		if (!p->path || p->follow || p->pending)
+			continue;
+		path = p->path;
+		if (group < 0 && (group = usdtkit__exec_group()) < 0) {
+			err = group;
+			break;
+		}
+		err = dir_of(path, dir);
+		if (!err)
+			err = usdtkit__exec_mark(group, dir);
+	}
+	if (!err)
+		return group;
+	group_failed(t, path, err);
+	if (group >= 0)
+		close(group);
+	return -1;
 }

@@ -25,6 +25,12 @@
  * the traced program for good; past that, the tracer lets the thread go
  * and says so (MSG_EXPIRED).
  *
+ * The tracer also answers the exec-open permission events of exec.c's
+ * group, when it is given one: an exec is held like a thread, by the
+ * same rules (2 s at most, let go when the tracer ends). A hold is known
+ * by its key: a thread's tid, or -(fd + 1) for an exec, by the fd of the
+ * file it opened.
+ *
  * What shows: a debugger cannot attach while the tracer has the process
  * (one tracer per thread), and /proc/PID/status shows TracerPid. Other
  * signals pass through the tracer (a round trip each); a job-control
@@ -76,7 +82,14 @@ enum { MSG_SEIZE = 1, MSG_SEIZED, MSG_HELD, MSG_RELEASE, MSG_EXPIRED };
 
 struct hold_msg {
 	int op, tid, arg;
+	int key;	/* the hold's (MSG_HELD, _RELEASE, _EXPIRED) */
 };
+
+/* exec holds are keyed by the fd of their event, apart from tids */
+#define EXEC_KEY(fd) (-(fd) - 1)
+#define EXEC_FD(key) (-(key) - 1)
+/* exec events taken per read of the group */
+#define EXEC_BATCH 64
 
 struct usdtkit__hold {
 	int pid;			/* the tracer */
@@ -90,12 +103,13 @@ struct usdtkit__hold {
 /* ---- the tracer (a forked copy: system calls only) ---- */
 
 struct held {
-	int tid;
+	int key;
 	unsigned long long until_ms;	/* let go then, answered or not */
 };
 
 struct tracer {
 	int sock, sigfd;
+	int group;			/* exec.c's, or -1 */
 	unsigned long opts;		/* PTRACE_O_* */
 	int hold_sig;
 	bool exits, closing;
@@ -112,12 +126,12 @@ static unsigned long long now_ms(void)
 	return (unsigned long long)ts.tv_sec * 1000 + (unsigned long long)ts.tv_nsec / 1000000;
 }
 
-static int held_at(const struct tracer *tr, int tid)
+static int held_at(const struct tracer *tr, int key)
 {
 	unsigned int i;
 
 	for (i = 0; i < tr->nheld; i++)
-		if (tr->held[i].tid == tid)
+		if (tr->held[i].key == key)
 			return (int)i;
 	return -1;
 }
@@ -137,39 +151,58 @@ static void set_bit(unsigned char *m, int tid, bool on)
 		m[tid / 8] &= (unsigned char)~(1u << (tid % 8));
 }
 
-static void send_msg(struct tracer *tr, int op, int tid, int arg)
+static void send_msg(struct tracer *tr, int op, int tid, int arg, int key)
 {
-	struct hold_msg m = { .op = op, .tid = tid, .arg = arg };
+	struct hold_msg m = { .op = op, .tid = tid, .arg = arg, .key = key };
 
 	while (send(tr->sock, &m, sizeof(m), MSG_NOSIGNAL) < 0 && errno == EINTR)
 		;
 }
 
-static void unhold(struct tracer *tr, int tid)
+static void unhold(struct tracer *tr, int key)
 {
-	int i = held_at(tr, tid);
+	int i = held_at(tr, key);
 
 	if (i >= 0)
 		tr->held[i] = tr->held[--tr->nheld];
 }
 
-static void resume(struct tracer *tr, int tid, int sig)
+static void resume(struct tracer *tr, int key, int sig)
 {
-	unhold(tr, tid);
-	ptrace(PTRACE_CONT, tid, 0, (void *)(long)sig);
+	unhold(tr, key);
+	if (key < 0)
+		usdtkit__exec_allow(tr->group, EXEC_FD(key));
+	else
+		ptrace(PTRACE_CONT, key, 0, (void *)(long)sig);
 }
 
 /* a stop the engine must see, or (while closing, or with no room) one
- * it never will */
-static void hold(struct tracer *tr, int tid, int why)
+ * it never will; @tid: the thread, or the process of an exec */
+static void hold_key(struct tracer *tr, int key, int tid, int why)
 {
 	if (tr->closing || tr->nheld == HELD_MAX) {
-		resume(tr, tid, 0);
+		resume(tr, key, 0);
 		return;
 	}
-	tr->held[tr->nheld++] = (struct held){ .tid = tid,
+	tr->held[tr->nheld++] = (struct held){ .key = key,
 					       .until_ms = now_ms() + HOLD_MAX_MS };
-	send_msg(tr, MSG_HELD, tid, why);
+	send_msg(tr, MSG_HELD, tid, why, key);
+}
+
+static void hold(struct tracer *tr, int tid, int why)
+{
+	hold_key(tr, tid, tid, why);
+}
+
+/* the execs waiting on the group, each held */
+static void on_execs(struct tracer *tr)
+{
+	struct usdtkit__exec_open ev[EXEC_BATCH];
+	int i, n;
+
+	while ((n = usdtkit__exec_read(tr->group, ev, EXEC_BATCH)) > 0)
+		for (i = 0; i < n; i++)
+			hold_key(tr, EXEC_KEY(ev[i].fd), ev[i].pid, USDTKIT__HOLD_OPEN_EXEC);
 }
 
 /* the threads held past HOLD_MAX_MS go, said; how long until the next
@@ -183,10 +216,10 @@ static int expire(struct tracer *tr)
 		struct held *h = &tr->held[i];
 
 		if (h->until_ms <= now) {
-			int tid = h->tid;
+			int key = h->key;
 
-			resume(tr, tid, 0);	/* moves the last one here */
-			send_msg(tr, MSG_EXPIRED, tid, HOLD_MAX_MS);
+			resume(tr, key, 0);	/* moves the last one here */
+			send_msg(tr, MSG_EXPIRED, key < 0 ? 0 : key, HOLD_MAX_MS, key);
 			continue;
 		}
 		if (h->until_ms < next)
@@ -334,7 +367,7 @@ static void finish(struct tracer *tr)
 	tr->closing = true;
 	reap(tr);	/* stops that came meanwhile: resumed, not reported */
 	while (tr->nheld)
-		resume(tr, tr->held[0].tid, 0);
+		resume(tr, tr->held[0].key, 0);
 	_exit(0);
 }
 
@@ -348,9 +381,9 @@ static void on_msg(struct tracer *tr)
 	if (n != (ssize_t)sizeof(m))
 		return;
 	if (m.op == MSG_SEIZE)
-		send_msg(tr, MSG_SEIZED, m.tid, seize(tr, m.tid));
-	else if (m.op == MSG_RELEASE && held_at(tr, m.tid) >= 0)
-		resume(tr, m.tid, 0);
+		send_msg(tr, MSG_SEIZED, m.tid, seize(tr, m.tid), 0);
+	else if (m.op == MSG_RELEASE && held_at(tr, m.key) >= 0)
+		resume(tr, m.key, 0);
 }
 
 static void close_span(unsigned int lo, unsigned int hi)
@@ -367,10 +400,26 @@ static void close_span(unsigned int lo, unsigned int hi)
 		close((int)fd);
 }
 
+/* every fd closed but @a and @b (-1: none) */
+static void close_all_but(int a, int b)
+{
+	int keep[2] = { a < b ? a : b, a < b ? b : a }, i;
+	unsigned int lo = 0;
+
+	for (i = 0; i < 2; i++) {
+		if (keep[i] < 0)
+			continue;
+		if ((unsigned int)keep[i] > lo)
+			close_span(lo, (unsigned int)keep[i] - 1);
+		lo = (unsigned int)keep[i] + 1;
+	}
+	close_span(lo, ~0U);
+}
+
 static int tracer_main(void *arg)
 {
 	struct tracer *tr = arg;
-	struct pollfd pf[2];
+	struct pollfd pf[3];
 	sigset_t chld;
 
 	setsid();
@@ -378,8 +427,7 @@ static int tracer_main(void *arg)
 		_exit(1);
 	prctl(PR_SET_NAME, "usdtkit-hold", 0, 0, 0);
 	/* our fds (BPF links above all) must not live on in here */
-	close_span(0, (unsigned int)tr->sock - 1);
-	close_span((unsigned int)tr->sock + 1, ~0U);
+	close_all_but(tr->sock, tr->group);
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	tr->sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -395,11 +443,15 @@ static int tracer_main(void *arg)
 
 		pf[0] = (struct pollfd){ .fd = tr->sock, .events = POLLIN };
 		pf[1] = (struct pollfd){ .fd = tr->sigfd, .events = POLLIN };
-		if (poll(pf, 2, expire(tr)) < 0 && errno != EINTR)
+		/* (a negative fd is skipped by poll()) */
+		pf[2] = (struct pollfd){ .fd = tr->group, .events = POLLIN };
+		if (poll(pf, 3, expire(tr)) < 0 && errno != EINTR)
 			finish(tr);
 		while (read(tr->sigfd, &si, sizeof(si)) > 0)
 			;
 		reap(tr);
+		if (pf[2].revents)
+			on_execs(tr);
 		if (pf[0].revents)
 			on_msg(tr);
 	}
@@ -410,6 +462,7 @@ static int tracer_main(void *arg)
 int usdtkit__hold_start(struct usdtkit__hold **out, const struct usdtkit__hold_opts *o)
 {
 	struct tracer tr = { .hold_sig = o->signal, .exits = o->exits,
+			     .group = o->execs ? o->exec_group : -1,
 			     .opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC };
 	struct usdtkit__hold *h = calloc(1, sizeof(*h));
 	sigset_t all, old;
@@ -534,13 +587,15 @@ int usdtkit__hold_next(struct usdtkit__hold *h, struct usdtkit__hold_event *ev)
 	}
 	ev->why = m.op == MSG_EXPIRED ? USDTKIT__HOLD_EXPIRED : m.arg;
 	ev->tid = m.tid;
-	ev->tgid = tgid_of(m.tid);
+	ev->key = m.key;
+	/* an exec's is its process already */
+	ev->tgid = m.key < 0 ? m.tid : tgid_of(m.tid);
 	return 1;
 }
 
-int usdtkit__hold_release(struct usdtkit__hold *h, int tid)
+int usdtkit__hold_release(struct usdtkit__hold *h, int key)
 {
-	struct hold_msg m = { .op = MSG_RELEASE, .tid = tid };
+	struct hold_msg m = { .op = MSG_RELEASE, .key = key };
 
 	return send(h->fd, &m, sizeof(m), MSG_NOSIGNAL) < 0 ? -errno : 0;
 }

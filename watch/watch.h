@@ -76,6 +76,25 @@ int usdtkit__watch_interp(const char *path, char *buf, size_t size);
  * of objects changes (the r_debug protocol of debuggers). */
 #define USDTKIT__LOADER_FUNC "_dl_debug_state"
 
+/* ---- exec.c: an exec held until the file it runs is attached ---- */
+
+/* A fanotify group for exec-open permission events: its fd, or -errno
+ * (-EPERM: no CAP_SYS_ADMIN; -EINVAL: a kernel without permission
+ * events). */
+int usdtkit__exec_group(void);
+/* Hold the execs of every file in directory @dir. 0 or -errno. */
+int usdtkit__exec_mark(int group, const char *dir);
+
+/* (the tracer's side) an exec waiting for its answer */
+struct usdtkit__exec_open {
+	int fd;		/* the file it opened, to answer by */
+	int pid;	/* the process that execs it */
+};
+/* The execs waiting now, at most @max: how many, or -errno. */
+int usdtkit__exec_read(int group, struct usdtkit__exec_open *ev, int max);
+/* Let the exec of @fd go on, and close @fd. */
+void usdtkit__exec_allow(int group, int fd);
+
 /* ---- hold.c: the tracer that holds a thread until it is attached ---- */
 
 struct usdtkit__hold;
@@ -87,11 +106,14 @@ enum {
 	USDTKIT__HOLD_EXIT,		/* its process is exiting */
 	USDTKIT__HOLD_EXPIRED,		/* no longer held: it was let go,
 					 * unanswered, after 2 s */
+	USDTKIT__HOLD_OPEN_EXEC,	/* process tid's execve() opened a
+					 * file of a watched directory (exec.c) */
 };
 
 struct usdtkit__hold_event {
 	int why;			/* USDTKIT__HOLD_* */
 	int tid, tgid;
+	int key;			/* what usdtkit__hold_release() takes */
 };
 
 struct usdtkit__hold_opts {
@@ -100,6 +122,9 @@ struct usdtkit__hold_opts {
 	bool exits;		/* hold a process at its exit (its address
 				 * space still there) */
 	int signal;		/* the signal the BPF side sends to hold */
+	bool execs;		/* hold the execs of exec_group's marks: */
+	int exec_group;		/* a group of exec.c, the tracer's from
+				 * now on (the caller closes its copy) */
 };
 
 /*
@@ -114,8 +139,8 @@ int usdtkit__hold_seize(struct usdtkit__hold *h, int tgid);
 /* The fd to poll for held threads, and the next one: 1 (@ev), 0 none. */
 int usdtkit__hold_fd(const struct usdtkit__hold *h);
 int usdtkit__hold_next(struct usdtkit__hold *h, struct usdtkit__hold_event *ev);
-/* Let thread @tid go on. 0 or -errno. */
-int usdtkit__hold_release(struct usdtkit__hold *h, int tid);
+/* Let the hold of @ev->key go on. 0 or -errno. */
+int usdtkit__hold_release(struct usdtkit__hold *h, int key);
 /* Stop the tracer: every held thread goes on, every process is let go
  * as it was (a stopped job stays stopped). */
 void usdtkit__hold_stop(struct usdtkit__hold *h);

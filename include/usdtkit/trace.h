@@ -253,8 +253,15 @@ USDTKIT_API int usdtkit_trace_go(struct usdtkit_trace *t);
  * cannot take, keeps its old link and is said once (a warning). A file
  * rewritten in place (same inode) is not seen: packages never do that.
  * PROVIDER:NAME targets of opts.pid are not refreshed: a restarted
- * process is another pid. Returns the number of probes attached again
- * (0: nothing changed), or -EINVAL (not attached) or -ENOMEM.
+ * process is another pid.
+ *
+ * Unless opts.no_hold, and where the kernel has fanotify permission
+ * events (and we CAP_SYS_ADMIN), an exec of a file in a PATH target's
+ * directory is held until this has been done for it, so a process
+ * started right after an upgrade loses no hit; those execs wait for
+ * usdtkit_trace_consume() (2 s at most). Returns the number of probes
+ * attached again since the last call, by it or by a held exec (0:
+ * nothing changed), or -EINVAL (not attached) or -ENOMEM.
  */
 USDTKIT_API int usdtkit_trace_refresh(struct usdtkit_trace *t);
 

@@ -2,35 +2,46 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "fx_run.h"
 
-/*
- * The exec's own errno, sent back through a close-on-exec pipe: a test
- * tells "this kernel cannot run that ELF" (-ENOEXEC: an i386 fixture on a
- * kernel without IA-32 emulation) from a fixture that broke.
- */
-static int exec_error(int fd)
+/* fx_exec beside the fixture, into @buf: "" when there is none */
+static void launcher(const char *path, char *buf, size_t size)
 {
-	int err = 0;
+	const char *slash = strrchr(path, '/');
+	int n = slash ? (int)(slash - path) : 1;
 
-	if (read(fd, &err, sizeof(err)) != sizeof(err))
-		err = 0;
-	close(fd);
-	return err;
+	snprintf(buf, size, "%.*s/fx_exec", n, slash ? path : ".");
+	if (access(buf, X_OK))
+		buf[0] = 0;
+}
+
+/* no "ready": why, from how the child ended (fx_exec's status) */
+static int start_error(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid)
+		return -EIO;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 126)
+		return -ENOEXEC;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 127 ? -ENOENT : -EIO;
 }
 
 int fx_start(struct fx_proc *p, const char *path, int lib)
 {
-	int to[2], from[2], ex[2], err;
-	char line[64];
+	const char *arg = lib ? "lib" : "nolib";
+	char line[64], via[4096];
+	int to[2], from[2];
 
 	memset(p, 0, sizeof(*p));
+	launcher(path, via, sizeof(via));
 	/* close-on-exec: a second fixture must not hold this one's pipes */
-	if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC) || pipe2(ex, O_CLOEXEC))
+	if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
 		return -errno;
 	p->pid = fork();
 	if (p->pid < 0)
@@ -40,29 +51,23 @@ int fx_start(struct fx_proc *p, const char *path, int lib)
 		dup2(from[1], 1);
 		close(to[1]);
 		close(from[0]);
-		execl(path, path, lib ? "lib" : "nolib", (char *)NULL);
-		err = errno;
-		if (write(ex[1], &err, sizeof(err)) < 0)
-			_exit(126);
-		_exit(127);
+		if (via[0])
+			execl(via, via, path, arg, (char *)NULL);
+		else
+			execl(path, path, arg, (char *)NULL);
+		_exit(errno == ENOEXEC ? 126 : 127);
 	}
 	close(to[0]);
 	close(from[1]);
-	close(ex[1]);
-	err = exec_error(ex[0]);
-	if (err) {
-		close(to[1]);
-		close(from[0]);
-		waitpid(p->pid, NULL, 0);
-		memset(p, 0, sizeof(*p));
-		return -err;
-	}
 	p->in = fdopen(to[1], "w");
 	p->out = fdopen(from[0], "r");
 	if (!p->in || !p->out || !fgets(line, sizeof(line), p->out) ||
 	    strncmp(line, "ready", 5)) {
+		int err = start_error(p->pid);
+
+		p->pid = 0;
 		fx_stop(p);
-		return -EIO;
+		return err;
 	}
 	return 0;
 }

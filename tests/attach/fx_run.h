@@ -13,8 +13,8 @@ struct fx_proc {
 };
 
 /*
- * Start @path (with "lib" when @lib) and wait for "ready"; 0 or -errno,
- * the exec's own when it failed (-ENOEXEC: this kernel cannot run it).
+ * Start @path (with "lib" when @lib) and wait for "ready"; 0 or -errno:
+ * -ENOEXEC when this kernel cannot run it (through fx_exec beside it).
  */
 int fx_start(struct fx_proc *p, const char *path, int lib);
 /* Fire @rounds rounds and wait until they are done; 0 or -errno. */

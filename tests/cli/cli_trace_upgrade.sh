@@ -3,7 +3,8 @@
 # blank and # lines skipped; bad files refused in one line), and a
 # traced file upgraded under a running trace, as dpkg does it (renamed
 # over): the trace says so once, and counts the new version's hits on
-# top of the old one's. Needs root and BPF.
+# top of the old one's, also those of a process started at once (its
+# exec held until the new file is attached). Needs root and BPF.
 # usage: cli_trace_upgrade.sh USDTKIT FX_UPG1 FX_UPG2
 set -u
 u=$1
@@ -60,6 +61,23 @@ hits=$(awk '$2 == "upg:tick" { print $1 }' "$tmp/up.out")
 [ "$hits" = 20 ] && ok ||
 	{ ko "hits: '$hits', want 20 (both versions)"; cat "$tmp/up.out" "$tmp/up.err"; }
 [ "$(grep -c "re-attached" "$tmp/up.err")" -eq 1 ] && ok || ko "re-attached said $(grep -c "re-attached" "$tmp/up.err") times, want once"
+
+# a process started right after the upgrade, before any refresh tick
+# (2 s): its exec is held until the new file is attached (fanotify), so
+# its first hits count; without that hold, these 30 hits were 0
+cp "$v1" "$fx"
+"$u" trace -v --counts "$fx:upg:tick" >"$tmp/up.out" 2>"$tmp/up.err" &
+tpid=$!
+wait_for "$tmp/up.err" "^Tracing 1 probe" 100 && ok || { ko "exec hold: not attached"; cat "$tmp/up.err"; }
+cp "$v2" "$fx.dpkg-new" && mv "$fx.dpkg-new" "$fx"
+for i in 1 2 3; do echo f | "$fx" >/dev/null; done
+kill -INT $tpid
+wait $tpid
+hits=$(awk '$2 == "upg:tick" { print $1 }' "$tmp/up.out")
+[ "$hits" = 30 ] && ok ||
+	{ ko "exec right after the upgrade: '$hits' hits, want 30"; cat "$tmp/up.out" "$tmp/up.err"; }
+grep -q "upgrades: 3 exec(s) of files in the targets' directories held" "$tmp/up.err" && ok ||
+	{ ko "exec hold: no account of 3 execs"; cat "$tmp/up.err"; }
 
 # the same under a running --serve, as the exporter service runs it: the
 # scraped counter goes on across the upgrade (10, then 20)

@@ -7,7 +7,9 @@
  *   - the tracer passes a job-control stop on to the parent as it came
  *     (the parent's waitpid(WUNTRACED) sees it) and a SIGUSR1 to the
  *     process's handler; it holds an exec until released; a process
- *     killed while seized holds nothing.
+ *     killed while seized holds nothing;
+ *   - an exec of a file in a directory of exec.c's group is held until
+ *     released, let go after 2 s unanswered or when the tracer stops.
  * Needs ptrace rights on its children (root, or Yama ptrace_scope 0).
  * usage: test_watch FIXTURE_DIR (where libfx_plug.so is)
  */
@@ -173,6 +175,106 @@ static void test_hold(void)
 	close(go[1]);
 }
 
+/* A child that execs @path (a copy of /bin/true) once told to: its
+ * fork first, so that only its exec is held. */
+static pid_t exec_child(int fd, const char *path)
+{
+	pid_t pid = fork();
+	char c;
+
+	if (pid)
+		return pid;
+	if (read(fd, &c, 1) != 1)
+		_exit(4);
+	execl(path, path, (char *)NULL);
+	_exit(5);
+}
+
+/* the child did not end (its exec not done) within @ms */
+static bool still_waits(pid_t pid, int ms)
+{
+	int st;
+
+	usleep((useconds_t)ms * 1000);
+	return waitpid(pid, &st, WNOHANG) == 0;
+}
+
+/*
+ * exec.c's group on a directory, answered by the tracer: an exec of a
+ * file there waits until released, then runs; one never released goes
+ * on after 2 s, said (EXPIRED, key < 0); the tracer's end lets a
+ * waiting exec go; an exec elsewhere is not held.
+ */
+static void test_exec_hold(void)
+{
+	struct usdtkit__hold_opts o = { .signal = SIGSTOP, .execs = true };
+	struct usdtkit__hold_event ev;
+	struct usdtkit__hold *h;
+	char dir[] = "/tmp/usdtkit-exec-XXXXXX", bin[64], cmd[128];
+	int go[2], st, group;
+	pid_t pid;
+
+	CHECK(mkdtemp(dir), "mkdtemp");
+	snprintf(bin, sizeof(bin), "%s/true", dir);
+	snprintf(cmd, sizeof(cmd), "cp /bin/true %s", bin);
+	CHECK(!system(cmd), "%s", cmd);
+	group = usdtkit__exec_group();
+	if (group == -EPERM || group == -EINVAL) {
+		printf("SKIP exec holds: no fanotify permission events here: %s\n",
+		       strerror(-group));
+		goto out;
+	}
+	CHECK(group >= 0, "exec_group: %s", strerror(-group));
+	CHECK(!usdtkit__exec_mark(group, dir), "mark %s", dir);
+	CHECK(usdtkit__exec_mark(group, "/nonexistent/dir") == -ENOENT, "mark a missing dir");
+	o.exec_group = group;
+	CHECK(!pipe(go), "pipe");
+	CHECK(!usdtkit__hold_start(&h, &o), "hold_start with a group");
+	close(group);
+
+	/* held, then released */
+	pid = exec_child(go[0], bin);
+	CHECK(write(go[1], "g", 1) == 1, "go");
+	CHECK(next_held(h, &ev, 5000) == 1 && ev.why == USDTKIT__HOLD_OPEN_EXEC &&
+	      ev.tid == pid && ev.tgid == pid && ev.key < 0,
+	      "the exec is held: why %d pid %d key %d", ev.why, ev.tid, ev.key);
+	CHECK(still_waits(pid, 200), "held: its exec waits");
+	CHECK(!usdtkit__hold_release(h, ev.key), "release");
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	      "it ran %s: %#x", bin, st);
+
+	/* an exec elsewhere: not held */
+	pid = exec_child(go[0], "/bin/true");
+	CHECK(write(go[1], "g", 1) == 1, "go");
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	      "/bin/true ran: %#x", st);
+	CHECK(next_held(h, &ev, 200) == 0, "an exec outside the directory is not held");
+
+	/* never answered: let go after 2 s, said */
+	pid = exec_child(go[0], bin);
+	CHECK(write(go[1], "g", 1) == 1, "go");
+	CHECK(next_held(h, &ev, 5000) == 1 && ev.why == USDTKIT__HOLD_OPEN_EXEC,
+	      "held again");
+	CHECK(next_held(h, &ev, 5000) == 1 && ev.why == USDTKIT__HOLD_EXPIRED &&
+	      ev.key < 0, "expired: why %d key %d", ev.why, ev.key);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	      "then it ran: %#x", st);
+
+	/* the tracer ends while an exec waits: it goes on */
+	pid = exec_child(go[0], bin);
+	CHECK(write(go[1], "g", 1) == 1, "go");
+	CHECK(next_held(h, &ev, 5000) == 1 && ev.why == USDTKIT__HOLD_OPEN_EXEC,
+	      "held before the stop");
+	usdtkit__hold_stop(h);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	      "let go by the stop: %#x", st);
+	close(go[0]);
+	close(go[1]);
+out:
+	unlink(bin);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -181,5 +283,6 @@ int main(int argc, char **argv)
 	}
 	test_objects(argv[1]);
 	test_hold();
+	test_exec_hold();
 	return check_done();
 }
