@@ -29,7 +29,8 @@ struct filter {
 struct list_opts {
 	bool json;
 	bool recursive;		/* -r: walk the directories among FILEs */
-	int pid;
+	bool all;		/* --all: every process with probes */
+	int pid;		/* -p, or the process --all lists now */
 	struct filter *filters;
 	size_t nfilters;
 	struct jw *out;		/* all of stdout goes through this buffer */
@@ -96,8 +97,12 @@ static void site_json(struct jw *w, const struct list_opts *o,
 	}
 	/* a site of a process always names it; its address when it has one */
 	if (p) {
+		const char *comm = usdtkit_proc_comm(p);
+
 		JW_LIT(w, ",\"pid\":");
 		json_i64(w, o->pid);
+		JW_LIT(w, ",\"comm\":");
+		json_str_bytes(w, comm, strlen(comm));
 	}
 	if (abs_pc) {
 		JW_LIT(w, ",\"abs_pc\":");
@@ -157,8 +162,14 @@ static void site_text(struct jw *w, const struct list_opts *o,
 	jw_hex_field(w, " (file offset ", usdtkit_site_pc_offset(s));
 	jw_putc(w, ')');
 	if (abs_pc || p) {
+		const char *comm = p ? usdtkit_proc_comm(p) : "";
+
 		JW_LIT(w, "  pid ");
 		json_i64(w, o->pid);
+		if (*comm) {
+			jw_putc(w, ' ');
+			jw_text_quoted(w, comm, strlen(comm));
+		}
 	}
 	if (abs_pc)
 		jw_hex_field(w, " at ", *abs_pc);
@@ -487,11 +498,41 @@ static int list_pid(struct list_opts *o)
 	return EXIT_OK;
 }
 
+/* ---- --all ---- */
+
+static int list_all(struct list_opts *o)
+{
+	unsigned warned = 0;
+	USDTKIT_OPTS(usdtkit_host_opts, ho, .print = print_msg, .print_ctx = &warned);
+	struct usdtkit_host *h = usdtkit_host_open(&ho);
+	struct usdtkit_proc *p;
+	size_t i, n = 0;
+
+	if (!h) {
+		fprintf(stderr, "usdtkit list: /proc: %s\n", strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	while ((p = usdtkit_host_next(h))) {
+		o->pid = usdtkit_proc_pid(p);
+		for (i = 0; i < usdtkit_proc_object_count(p); i++)
+			n += list_sites(o, usdtkit_proc_object(p, i), p);
+		usdtkit_proc_close(p);
+	}
+	if (errno)
+		fprintf(stderr, "usdtkit list: /proc: %s\n", strerror(errno));
+	if (!n)
+		fprintf(stderr, "usdtkit list: no process maps a USDT probe%s\n",
+			o->nfilters ? " that matches" : "");
+	usdtkit_host_close(h);
+	return EXIT_OK;
+}
+
 /* ---- options ---- */
 
 static const struct cli_opt list_options[] = {
 	{ 'j', 0, "json", NULL, "one JSON object per site" },
 	{ 'p', 'p', "pid", "PID", "every object mapped by PID, with addresses and semaphore values" },
+	{ 'a', 0, "all", NULL, "every process of the host that maps a probe (as -p does each)" },
 	{ 'P', 'P', "probe", "PROVIDER[:NAME]", "only these probes (shell globs; repeatable)" },
 	{ 'r', 'r', "recursive", NULL, "walk the directories among FILE (ELF files only)" },
 	{ 'h', 'h', "help", NULL, "print this help and exit" },
@@ -502,11 +543,12 @@ const struct cli_cmd cli_cmd_list = {
 	.name = "list",
 	.fn = cmd_list,
 	.summary = "list the USDT probes of ELF files or a process",
-	.synopsis = "[--json] [-p PID] [-P PROVIDER[:NAME]]... [-r] [FILE...]",
+	.synopsis = "[--json] [-p PID | --all] [-P PROVIDER[:NAME]]... [-r] [FILE...]",
 	.description =
 		"  List USDT probe sites of ELF files (any architecture) or of\n"
 		"  every object mapped by process PID, with the value of each\n"
-		"  semaphore in that process. -P selects probes by shell globs\n"
+		"  semaphore in that process; with --all, of every process of\n"
+		"  the host that maps one. -P selects probes by shell globs\n"
 		"  (\"-P 'libc:*'\", \"-P :setjmp\"); a site is listed when any -P\n"
 		"  matches. With -r, a directory FILE is walked in name order;\n"
 		"  symbolic links are not followed and files that are not ELF\n"
@@ -574,6 +616,9 @@ int cmd_list(int argc, char **argv)
 		case 'r':
 			o.recursive = true;
 			break;
+		case 'a':
+			o.all = true;
+			break;
 		case 'p':
 			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
 				cli_usage_err(c, "bad pid '%s'", p.val);
@@ -592,8 +637,12 @@ int cmd_list(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!nfiles && !o.pid) {
-		cli_usage_err(c, "no FILE and no -p PID");
+	if (o.all && o.pid) {
+		cli_usage_err(c, "-p and --all: one or the other");
+		goto usage;
+	}
+	if (!nfiles && !o.pid && !o.all) {
+		cli_usage_err(c, "no FILE, no -p PID and no --all");
 		goto usage;
 	}
 	o.out = malloc(sizeof(*o.out));
@@ -603,6 +652,8 @@ int cmd_list(int argc, char **argv)
 	}
 	jw_init(o.out, stdout);
 	if (o.pid && list_pid(&o))
+		rc = EXIT_BAD_INPUT;
+	if (o.all && list_all(&o))
 		rc = EXIT_BAD_INPUT;
 	for (i = 0; i < nfiles; i++)
 		if ((o.recursive ? list_tree(&o, files[i]) : list_path(&o, files[i])))

@@ -28,7 +28,7 @@ struct jw {
  * docs/JSON.md and docs/schema/ describe each one; keep them in step.
  */
 #define JSON_SCHEMA_PARSE	"usdtkit-parse/1.0"
-#define JSON_SCHEMA_LIST	"usdtkit-list/1.0"
+#define JSON_SCHEMA_LIST	"usdtkit-list/1.1"
 #define JSON_SCHEMA_TRACE	"usdtkit-trace/1.2"
 #define JSON_SCHEMA_FEATURES	"usdtkit-features/1.3"
 

@@ -52,6 +52,7 @@ struct object {
 
 struct usdtkit_proc {
 	int pid;
+	char comm[16];		/* /proc/PID/comm when opened ("" unread) */
 	/* /proc/PID/mem, or -errno of its open(): see usdtkit_proc_open() */
 	int mem_fd;
 	struct usdtkit_log log;
@@ -463,7 +464,82 @@ static int open_mem(int pid)
 	return fd >= 0 ? fd : errno == ENOENT ? -ESRCH : -errno;
 }
 
-struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *user)
+/* the process's name (what ps shows), its newline cut; "" when unread */
+static void read_comm(int pid, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, size - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = 0;
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+}
+
+/* ---- files known to have no probes, across the processes of a scan ---- */
+
+struct usdtkit__probe_cache {
+	struct file_id *none;		/* looked at: no probes */
+	size_t n, cap;
+	size_t opened;			/* files opened to know */
+};
+
+struct usdtkit__probe_cache *usdtkit__probe_cache_new(void)
+{
+	return calloc(1, sizeof(struct usdtkit__probe_cache));
+}
+
+void usdtkit__probe_cache_free(struct usdtkit__probe_cache *c)
+{
+	if (c)
+		free(c->none);
+	free(c);
+}
+
+size_t usdtkit__probe_cache_opened(const struct usdtkit__probe_cache *c)
+{
+	return c ? c->opened : 0;
+}
+
+static bool cache_none(const struct usdtkit__probe_cache *c, const struct file_id *id)
+{
+	size_t i;
+
+	for (i = 0; c && i < c->n; i++)
+		if (same_id(&c->none[i], id))
+			return true;
+	return false;
+}
+
+/* @o was opened: remember it when it has no probes (best effort: a
+ * cache without room opens the file again next time) */
+static void cache_note(struct usdtkit__probe_cache *c, const struct object *o)
+{
+	if (!c)
+		return;
+	c->opened++;
+	if (o->file && usdtkit_file_site_count(o->file))
+		return;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 64;
+		struct file_id *v = realloc(c->none, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		c->none = v;
+		c->cap = cap;
+	}
+	c->none[c->n++] = o->id;
+}
+
+static struct usdtkit_proc *proc_open(int pid, const struct usdtkit_open_opts *user,
+				      struct usdtkit__probe_cache *cache)
 {
 	struct usdtkit_open_opts o, *opts = &o;
 	struct usdtkit_proc *p;
@@ -478,6 +554,7 @@ struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *
 	if (!p)
 		return NULL;
 	p->pid = pid;
+	read_comm(pid, p->comm, sizeof(p->comm));
 	p->mem_fd = open_mem(pid);
 	if (opts) {
 		p->log.print = opts->print;
@@ -485,16 +562,38 @@ struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *
 	}
 	err = read_maps(p);
 	if (err) {
-		usdtkit__warn(&p->log, "pid %d: cannot read /proc/%d/maps: %s", pid,
-			      pid, strerror(-err));
+		/* a scan passes over what it cannot read, quietly */
+		if (!cache)
+			usdtkit__warn(&p->log, "pid %d: cannot read /proc/%d/maps: %s",
+				      pid, pid, strerror(-err));
 		usdtkit_proc_close(p);
 		errno = -err;
 		return NULL;
 	}
-	for (i = 0; i < p->nobjs; i++)
+	for (i = 0; i < p->nobjs; i++) {
+		if (!p->objs[i].exec || cache_none(cache, &p->objs[i].id))
+			continue;
 		open_object(p, &p->objs[i]);
+		cache_note(cache, &p->objs[i]);
+	}
 	prune(p);
 	return p;
+}
+
+struct usdtkit_proc *usdtkit_proc_open(int pid, const struct usdtkit_open_opts *opts)
+{
+	return proc_open(pid, opts, NULL);
+}
+
+struct usdtkit_proc *usdtkit__proc_open_cached(int pid, const struct usdtkit_open_opts *opts,
+					       struct usdtkit__probe_cache *cache)
+{
+	return proc_open(pid, opts, cache);
+}
+
+const char *usdtkit_proc_comm(const struct usdtkit_proc *p)
+{
+	return p->comm;
 }
 
 void usdtkit_proc_close(struct usdtkit_proc *p)

@@ -44,4 +44,18 @@ int usdtkit__maps_kpath(int pid, const char *path, uint64_t start,
 int usdtkit__proc_object_kpath(const struct usdtkit_proc *p, size_t i,
 			       char *buf, size_t size);
 
+/*
+ * What a scan of many processes knows of their files, by maps' device
+ * and inode: those without probes, opened once (core/elf/host.c).
+ */
+struct usdtkit__probe_cache;
+struct usdtkit__probe_cache *usdtkit__probe_cache_new(void);
+void usdtkit__probe_cache_free(struct usdtkit__probe_cache *c);
+/* files opened to know whether they have probes */
+size_t usdtkit__probe_cache_opened(const struct usdtkit__probe_cache *c);
+/* usdtkit_proc_open() that opens no file @cache knows has no probes,
+ * and tells it of those it opens; a process it cannot read is not said */
+struct usdtkit_proc *usdtkit__proc_open_cached(int pid, const struct usdtkit_open_opts *opts,
+					       struct usdtkit__probe_cache *cache);
+
 #endif

@@ -399,6 +399,9 @@ USDTKIT_API struct usdtkit_proc *
 usdtkit_proc_open(int pid, const struct usdtkit_open_opts *opts);
 USDTKIT_API void usdtkit_proc_close(struct usdtkit_proc *proc);
 USDTKIT_API int usdtkit_proc_pid(const struct usdtkit_proc *proc);
+/* Its name when opened (/proc/PID/comm, at most 15 bytes, as the
+ * process set it: any bytes; "" when it could not be read). */
+USDTKIT_API const char *usdtkit_proc_comm(const struct usdtkit_proc *proc);
 /* Mapped objects with at least one probe. */
 USDTKIT_API size_t usdtkit_proc_object_count(const struct usdtkit_proc *proc);
 USDTKIT_API const struct usdtkit_file *
@@ -425,6 +428,39 @@ USDTKIT_API int usdtkit_proc_site_addr(const struct usdtkit_proc *proc,
 USDTKIT_API int usdtkit_proc_semaphore(const struct usdtkit_proc *proc,
 				       const struct usdtkit_site *site,
 				       uint16_t *value);
+
+/* ------------------------------------------------------------------ */
+/* The host: every process with probes                                */
+/* ------------------------------------------------------------------ */
+
+struct usdtkit_host;
+
+struct usdtkit_host_opts {
+	size_t sz;			/* sizeof(struct usdtkit_host_opts) */
+	usdtkit_print_fn print;		/* objects that cannot be read */
+	void *print_ctx;
+	size_t :0;			/* new fields go above */
+};
+#define usdtkit_host_opts__last_field print_ctx
+
+/*
+ * The processes of this host (this pid namespace's /proc) that map an
+ * object with USDT probes, in pid order: usdtkit_host_next() gives each
+ * one opened (usdtkit_proc_open(): objects read through the process,
+ * whatever its root), to usdtkit_proc_close(). A process's maps are read
+ * first, and an object is opened only when no process before mapped the
+ * same file (device and inode): whether a file has probes is looked at
+ * once per scan, so a host of a thousand processes sharing a libc opens
+ * it once. NULL with errno.
+ */
+USDTKIT_API struct usdtkit_host *usdtkit_host_open(const struct usdtkit_host_opts *opts);
+/* The next such process; NULL at the end (errno 0) or with errno. A
+ * process that exits meanwhile, or that cannot be read, is passed over. */
+USDTKIT_API struct usdtkit_proc *usdtkit_host_next(struct usdtkit_host *h);
+/* Processes read and files opened so far (the scan's work). */
+USDTKIT_API void usdtkit_host_stats(const struct usdtkit_host *h, size_t *procs,
+				    size_t *files);
+USDTKIT_API void usdtkit_host_close(struct usdtkit_host *h);
 
 /* ------------------------------------------------------------------ */
 /* Shared libraries an executable needs                               */

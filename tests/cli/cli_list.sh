@@ -1,6 +1,7 @@
 #!/bin/sh
 # `usdtkit list` options: -P filters (repeatable, never positional), -r
-# directory walks, the semaphore value of a live process with -p, usage
+# directory walks, the semaphore value of a live process with -p and
+# --all (every process: one in a chroot, one named by an escape), usage
 # errors (exit 2, one line), one error line per unreadable file.
 # usage: cli_list.sh USDTKIT CC
 set -u
@@ -194,6 +195,53 @@ grep -q " = 258 (active)" "$tmp/out" && ok || ko "-p text raised: $(cat "$tmp/ou
 # without -p there is no process, and no value
 run "file only" 0 "$u" list --json -P 'sema:*' "$prog"
 grep -q semaphore_value "$tmp/out" && ko "file: a semaphore_value" || ok
+
+# ---- --all: every process of the host that maps a probe ----
+# the same process, found without its pid, with its name and the value
+# its semaphore has now
+run "--all" 0 "$u" list --all --json -P 'sema:on'
+python3 - "$tmp/out" "$pid" <<'EOF' && ok || ko "--all: $(cat "$tmp/out")"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+mine = [r for r in rows if r["pid"] == int(sys.argv[2])]
+assert len(mine) == 1, rows
+assert mine[0]["comm"] == "sema" and mine[0]["semaphore_value"] == 258, mine
+EOF
+run "--all text" 0 "$u" list --all -P 'sema:on'
+grep -q "pid $pid \"sema\" at 0x[0-9a-f]*  semaphore .* = 258 (active)" "$tmp/out" && ok ||
+	ko "--all text: $(cat "$tmp/out")"
+run "--all and -p" 2 "$u" list --all -p "$pid"
+err_is "--all and -p" "-p and --all: one or the other"
+run "--all, no match" 0 "$u" list --all -P 'no_such_provider:*'
+err_is "--all, no match" "no process maps a USDT probe that matches"
+# a process in a chroot (maps names its file from our root) and one
+# whose name is a terminal escape (comm comes from the file exec'd):
+# both found, the escape never printed raw
+if "$cc" -static -O1 -o "$tmp/sema_static" "$tmp/main.c" "$tmp/sema.c" 2>/dev/null; then
+	mkdir -p "$tmp/box"
+	cp "$tmp/sema_static" "$tmp/box/app"
+	chroot "$tmp/box" /app >"$tmp/box.addr" &
+	boxed=$!
+	esc=$(printf 'e\033[31mx')
+	ln -s "$tmp/sema" "$tmp/$esc"
+	"$tmp/$esc" >/dev/null &
+	escp=$!
+	sleep 0.3
+	run "--all: chroot and escape" 0 "$u" list --all --json -P 'sema:on'
+	python3 - "$tmp/out" "$boxed" "$escp" <<'EOF' && ok || ko "--all, chroot and escape: $(cat "$tmp/out")"
+import json, sys
+rows = {r["pid"]: r for r in map(json.loads, open(sys.argv[1]))}
+assert rows[int(sys.argv[2])]["comm"] == "app", rows
+assert rows[int(sys.argv[3])]["comm"] == "e\x1b[31mx", rows
+EOF
+	run "--all text: escape" 0 "$u" list --all -P 'sema:on'
+	grep -q "$(printf '\033')" "$tmp/out" && ko "--all: a raw escape printed" || ok
+	grep -q "pid $escp \"e\\\\x1b\[31mx\"" "$tmp/out" && ok ||
+		ko "--all: the escape not shown as \\x1b: $(grep "pid $escp" "$tmp/out")"
+	kill "$boxed" "$escp"; wait "$boxed" "$escp" 2>/dev/null
+else
+	echo "cli_list: no static libc: --all in a chroot not checked"
+fi
 kill "$pid"; wait "$pid" 2>/dev/null; pid=
 
 finish cli_list

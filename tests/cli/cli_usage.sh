@@ -62,7 +62,7 @@ usage_err "parse no arch" "--arch is required" parse 8@%rax
 usage_err "parse bad arch" "unknown architecture 'vax'" parse --arch vax 8@%rax
 usage_err "parse option after spec" "options go before specs: --json" parse --arch x86_64 8@%rax --json
 if echo "$cmds" | grep -qx list; then
-	usage_err "list no file" "no FILE and no -p PID" list
+	usage_err "list no file" "no FILE, no -p PID and no --all" list
 	usage_err "list bad pid" "bad pid 'x'" list -p x
 	usage_err "list pid 0" "bad pid '0'" list -p 0
 fi

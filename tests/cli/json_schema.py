@@ -15,7 +15,7 @@ TEST is one of:
   parse    specs of every architecture, every status (ok, invalid,
            unresolved, unreadable, bad_size, unsupported), constants at
            the edges of 64 bits, more than 12 arguments
-  list     every fixture of tests/elf (--elf-dir), and `list -p` of a
+  list     every fixture of tests/elf (--elf-dir), `list --all`, and `list -p` of a
            running fixture
   trace    a short live trace of examples/demo (--demo; root, BPF)
   features `usdtkit features --json`
@@ -40,6 +40,12 @@ from jsonschema import Draft202012Validator
 
 SAFE = 2 ** 53 - 1
 STREAMS = ("parse", "list", "trace", "trace-agg", "features")
+# each stream's version now (docs/JSON.md); 1.0 when not named
+VERSIONS = {"list": "1.1", "trace": "1.2", "features": "1.3", "trace-agg": "1.2"}
+
+
+def version(stream):
+    return "usdtkit-%s/%s" % (stream, VERSIONS.get(stream, "1.0"))
 passed = failed = 0
 
 
@@ -152,7 +158,7 @@ def both_modes(stream, args, what, rc=(0,)):
           "%s: --json-u64-strings differs from --json beyond the big integers"
           % what)
     for o in objs:
-        check(o.get("schema") == "usdtkit-%s/1.0" % stream,
+        check(o.get("schema") == version(stream),
               "%s: schema %r" % (what, o.get("schema")))
     return objs
 
@@ -246,6 +252,11 @@ def test_list():
         live = both_modes("list", ["list", "-p", str(p.pid)], "list -p")
         check(live and all(o.get("pid") == p.pid and "abs_pc" in o for o in live),
               "list -p: every site with pid and abs_pc")
+        # --all: the same sites among the host's, each with its pid and comm
+        host = both_modes("list", ["list", "--all"], "list --all")
+        mine = [o for o in host if o.get("pid") == p.pid]
+        check(len(mine) == len(live) and all(o.get("comm") == "fix_live" for o in mine),
+              "list --all: fix_live's %d sites, named (got %d)" % (len(live), len(mine)))
     finally:
         p.stdin.close()
         p.wait()
@@ -364,9 +375,7 @@ def put(o, path, v):
 def test_schemas():
     for s in STREAMS:
         Draft202012Validator.check_schema(load(s))
-        check(load(s)["properties"]["schema"]["const"] ==
-              "usdtkit-%s/%s" % (s, {"trace": "1.2", "features": "1.3",
-                                     "trace-agg": "1.2"}.get(s, "1.0")),
+        check(load(s)["properties"]["schema"]["const"] == version(s),
               "%s: schema const" % s)
     check(load("parse")["$defs"]["arg"] == load("list")["$defs"]["arg"] and
           load("parse")["$defs"]["reg"] == load("list")["$defs"]["reg"],
