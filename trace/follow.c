@@ -105,6 +105,7 @@ static void hold_begin(struct usdtkit_trace *t, int group)
 			  "ptrace is denied (Yama ptrace_scope)" : "");
 		usdtkit__hold_stop(f->hold);
 		f->hold = NULL;
+		f->execs = false;
 		return;
 	}
 	t->skel->bss->hold_sig = SIGSTOP;

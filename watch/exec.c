@@ -48,22 +48,21 @@ int usdtkit__exec_mark(int group, const char *dir)
 /* (in the tracer: system calls only) */
 int usdtkit__exec_read(int group, struct usdtkit__exec_open *ev, int max)
 {
-	char buf[4096] __attribute__((aligned(8)));
-	ssize_t len = read(group, buf, sizeof(buf));
-	struct fanotify_event_metadata *m = (void *)buf;
+	struct fanotify_event_metadata buf[USDTKIT__EXEC_BATCH], *m = buf;
+	size_t room = (size_t)(max < USDTKIT__EXEC_BATCH ? max : USDTKIT__EXEC_BATCH);
+	/* a read gives whole events only, as many as fit: sized to the
+	 * caller's room, none is read that could not be held (the rest
+	 * wait in the group for the next read) */
+	ssize_t len = read(group, buf, room * sizeof(buf[0]));
 	int n = 0;
 
 	if (len < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-	/* a full read takes at most max events: a buffer of 4096 holds 170
-	 * of 24 bytes, the caller's room is at least that */
 	for (; FAN_EVENT_OK(m, len); m = FAN_EVENT_NEXT(m, len)) {
+		/* (no reporting of names or fids is asked for: every event is
+		 * bare metadata, and one without a file needs no answer) */
 		if (m->vers != FANOTIFY_METADATA_VERSION || m->fd < 0)
 			continue;
-		if (n == max) {
-			usdtkit__exec_allow(group, m->fd);
-			continue;
-		}
 		ev[n].fd = m->fd;
 		ev[n].pid = m->pid;
 		n++;

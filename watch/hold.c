@@ -88,8 +88,7 @@ struct hold_msg {
 /* exec holds are keyed by the fd of their event, apart from tids */
 #define EXEC_KEY(fd) (-(fd) - 1)
 #define EXEC_FD(key) (-(key) - 1)
-/* exec events taken per read of the group */
-#define EXEC_BATCH 64
+
 
 struct usdtkit__hold {
 	int pid;			/* the tracer */
@@ -197,10 +196,10 @@ static void hold(struct tracer *tr, int tid, int why)
 /* the execs waiting on the group, each held */
 static void on_execs(struct tracer *tr)
 {
-	struct usdtkit__exec_open ev[EXEC_BATCH];
+	struct usdtkit__exec_open ev[USDTKIT__EXEC_BATCH];
 	int i, n;
 
-	while ((n = usdtkit__exec_read(tr->group, ev, EXEC_BATCH)) > 0)
+	while ((n = usdtkit__exec_read(tr->group, ev, USDTKIT__EXEC_BATCH)) > 0)
 		for (i = 0; i < n; i++)
 			hold_key(tr, EXEC_KEY(ev[i].fd), ev[i].pid, USDTKIT__HOLD_OPEN_EXEC);
 }

@@ -90,7 +90,9 @@ struct usdtkit__exec_open {
 	int fd;		/* the file it opened, to answer by */
 	int pid;	/* the process that execs it */
 };
-/* The execs waiting now, at most @max: how many, or -errno. */
+/* The execs waiting now, at most @max (and USDTKIT__EXEC_BATCH): how
+ * many, or -errno; those past @max stay waiting for the next call. */
+#define USDTKIT__EXEC_BATCH 64
 int usdtkit__exec_read(int group, struct usdtkit__exec_open *ev, int max);
 /* Let the exec of @fd go on, and close @fd. */
 void usdtkit__exec_allow(int group, int fd);

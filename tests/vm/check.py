@@ -141,6 +141,18 @@ def trace_info(err_lines):
     return attached, skipped
 
 
+def json_lines(v, files, name, tag):
+    """The objects of FILE trace_NAME.json, one a line; a line that is
+    not JSON is a failure, named."""
+    out = []
+    for i, line in enumerate(files.get("trace_%s.json" % name, [])):
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            v.check(False, "%s: line %d is not JSON: %r" % (tag, i + 1, line))
+    return out
+
+
 def check_trace(v, log, name, want_mode):
     """One trace: its events per pid against the workloads' hits."""
     files = log["files"]
@@ -161,12 +173,7 @@ def check_trace(v, log, name, want_mode):
         v.check(any(":%s:" % FP_PROBE in l and "FP/vector register" in l for l in err),
                 "%s: %s skipped without saying its arguments are in FP registers"
                 % (tag, FP_PROBE))
-    events = []
-    for i, line in enumerate(files.get("trace_%s.json" % name, [])):
-        try:
-            events.append(json.loads(line))
-        except ValueError:
-            v.check(False, "%s: line %d is not JSON: %r" % (tag, i + 1, line))
+    events = json_lines(v, files, name, tag)
     pids = {pid: key for trace, key, pid in log["pids"] if trace == "trace_" + name}
     v.check(pids, "%s: no workload" % tag)
     for e in events:
@@ -334,12 +341,7 @@ def check_forms(v, log):
         attached, _ = trace_info(err)
         v.check(attached and set(attached.values()) == {mode},
                 "%s: modes %s, want %s" % (tag, attached, mode))
-        events = []
-        for line in files.get("trace_%s.json" % cell, []):
-            try:
-                events.append(json.loads(line))
-            except ValueError:
-                v.check(False, "%s: not JSON: %r" % (tag, line))
+        events = json_lines(v, files, cell, tag)
         got = [(e.get("name"), e.get("args")) for e in events]
         v.check(sorted(got) == sorted(want), "%s: hits %s, want %s" % (tag, got, want))
         pids = {e.get("pid") for e in events}
@@ -414,12 +416,7 @@ def check_follow(v, log):
         v.check({g[1] for g in later} == {"fire", "init"} and
                 {int(g[0]) for g in later} == set(pid),
                 "%s: attached when mapped: %s" % (tag, later))
-        events = []
-        for line in files.get("trace_%s.json" % cell, []):
-            try:
-                events.append(json.loads(line))
-            except ValueError:
-                v.check(False, "%s: not JSON: %r" % (tag, line))
+        events = json_lines(v, files, cell, tag)
         got = [(e.get("name"), e.get("args")) for e in events]
         v.check(got == want, "%s: %d hits, want %d: %s" % (tag, len(got), len(want), got))
         pids = {e.get("pid") for e in events}
@@ -606,12 +603,7 @@ def agg_objects(v, log, name):
     err = files.get("trace_%s.err" % name, [])
     v.check(log["rc"].get("trace_" + name) == 0, "%s: exit status %s (stderr: %s)"
             % (tag, log["rc"].get("trace_" + name), " | ".join(err[-5:])))
-    objs = []
-    for i, line in enumerate(files.get("trace_%s.json" % name, [])):
-        try:
-            objs.append(json.loads(line))
-        except ValueError:
-            v.check(False, "%s: line %d is not JSON: %r" % (tag, i + 1, line))
+    objs = json_lines(v, files, name, tag)
     for o in objs:
         v.check(o.get("schema", "").startswith("usdtkit-trace-agg/1."),
                 "%s: schema %s in %s" % (tag, o.get("schema"), json.dumps(o)))

@@ -19,23 +19,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static int wait_go(const char *dir)
-{
-	char path[256];
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "%s/info", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return 1;
-	fprintf(f, "pid %d\n", (int)getpid());
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/go", dir);
-	for (n = 0; n < 12000 && access(path, F_OK); n++)
-		usleep(10000);
-	return 0;
-}
+#include "vm_go.h"
 
 int main(int argc, char **argv)
 {
@@ -47,7 +31,7 @@ int main(int argc, char **argv)
 	}
 	nr = atoi(argv[2]);
 	nk = atoi(argv[3]);
-	if (argc == 5 && wait_go(argv[4]))
+	if (argc == 5 && vm_wait_go(argv[4]))
 		return 1;
 	for (r = 0; r < nr; r++) {
 		void (*fire)(int);

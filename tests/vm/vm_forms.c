@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "vm_go.h"
+
 void vm_forms_lib(int i);
 
 static void fire(int base)
@@ -30,31 +32,16 @@ static void fire(int base)
 	}
 }
 
-static int wait_go(const char *dir)
-{
-	char path[256];
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "%s/info", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return 1;
-	fprintf(f, "pid %d\n", (int)getpid());
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/go", dir);
-	for (n = 0; n < 12000 && access(path, F_OK); n++)
-		usleep(10000);
-	fire(100);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	pid_t c;
 
-	if (argc == 3 && !strcmp(argv[1], "wait"))
-		return wait_go(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "wait")) {
+		if (vm_wait_go(argv[2]))
+			return 1;
+		fire(100);
+		return 0;
+	}
 	if (argc == 2 && !strcmp(argv[1], "now")) {
 		fire(200);
 		return 0;
