@@ -299,8 +299,7 @@ static void attach_late(struct usdtkit_trace *t, size_t i,
 	struct usdtkit_link **v, *l;
 	size_t obj;
 
-	s = first_site(proc, only, p->pending ? p->provider : p->provider,
-		       p->name, &obj);
+	s = first_site(proc, only, p->provider, p->name, &obj);
 	if (!s)
 		return;
 	v = realloc(p->late, (p->nlate + 1) * sizeof(*v));
