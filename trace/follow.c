@@ -363,9 +363,10 @@ static void on_held(struct usdtkit_trace *t, const struct usdtkit__hold_event *e
 {
 	if (ev->why == USDTKIT__HOLD_EXPIRED && ev->key < 0) {
 		if (!t->follow.said_expired)
-			trace_err(t, "an exec held until a replaced file was attached "
-				  "went on unanswered after 2 s (the trace's events were "
-				  "not read): its first hits may be lost");
+			trace_err(t, "pid %d: its exec, held until a replaced file "
+				  "was attached, went on unanswered after 2 s (the "
+				  "trace's events were not read): its first hits may "
+				  "be lost", ev->tgid);
 		t->follow.said_expired = true;
 		return;
 	}

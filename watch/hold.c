@@ -103,6 +103,7 @@ struct usdtkit__hold {
 
 struct held {
 	int key;
+	int tid;			/* the thread, or the process of an exec */
 	unsigned long long until_ms;	/* let go then, answered or not */
 };
 
@@ -183,7 +184,7 @@ static void hold_key(struct tracer *tr, int key, int tid, int why)
 		resume(tr, key, 0);
 		return;
 	}
-	tr->held[tr->nheld++] = (struct held){ .key = key,
+	tr->held[tr->nheld++] = (struct held){ .key = key, .tid = tid,
 					       .until_ms = now_ms() + HOLD_MAX_MS };
 	send_msg(tr, MSG_HELD, tid, why, key);
 }
@@ -215,10 +216,10 @@ static int expire(struct tracer *tr)
 		struct held *h = &tr->held[i];
 
 		if (h->until_ms <= now) {
-			int key = h->key;
+			int key = h->key, tid = h->tid;
 
 			resume(tr, key, 0);	/* moves the last one here */
-			send_msg(tr, MSG_EXPIRED, key < 0 ? 0 : key, HOLD_MAX_MS, key);
+			send_msg(tr, MSG_EXPIRED, tid, HOLD_MAX_MS, key);
 			continue;
 		}
 		if (h->until_ms < next)

@@ -79,6 +79,26 @@ hits=$(awk '$2 == "upg:tick" { print $1 }' "$tmp/up.out")
 grep -q "upgrades: 3 exec(s) of files in the targets' directories held" "$tmp/up.err" && ok ||
 	{ ko "exec hold: no account of 3 execs"; cat "$tmp/up.err"; }
 
+# a trace that does not answer (stopped): an exec there waits 2 s at
+# most, the tracer process lets it go, and the trace says so once it
+# runs again
+cp "$v1" "$fx"
+"$u" trace --counts "$fx:upg:tick" >"$tmp/up.out" 2>"$tmp/up.err" &
+tpid=$!
+wait_for "$tmp/up.err" "^Tracing 1 probe" 100 && ok || { ko "stopped: not attached"; cat "$tmp/up.err"; }
+kill -STOP $tpid
+t0=$(date +%s)
+echo f | timeout 10 "$fx" >/dev/null
+rc=$? t1=$(date +%s)
+[ $rc -eq 0 ] && [ $((t1 - t0)) -le 4 ] && ok ||
+	ko "stopped trace: the exec took $((t1 - t0)) s (exit $rc), want at most the 2 s hold"
+kill -CONT $tpid
+wait_for "$tmp/up.err" "went on unanswered" 100 && ok || { ko "stopped: not said"; cat "$tmp/up.err"; }
+grep -q "^usdtkit trace: pid [0-9]*: its exec, held until a replaced file was attached, went on unanswered after 2 s" \
+	"$tmp/up.err" && ok || { ko "stopped: the line"; cat "$tmp/up.err"; }
+kill -INT $tpid
+wait $tpid
+
 # the same under a running --serve, as the exporter service runs it: the
 # scraped counter goes on across the upgrade (10, then 20)
 scrape() {

@@ -256,7 +256,8 @@ static void test_exec_hold(void)
 	CHECK(next_held(h, &ev, 5000) == 1 && ev.why == USDTKIT__HOLD_OPEN_EXEC,
 	      "held again");
 	CHECK(next_held(h, &ev, 5000) == 1 && ev.why == USDTKIT__HOLD_EXPIRED &&
-	      ev.key < 0, "expired: why %d key %d", ev.why, ev.key);
+	      ev.key < 0 && ev.tgid == pid, "expired: why %d key %d pid %d",
+	      ev.why, ev.key, ev.tgid);
 	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
 	      "then it ran: %#x", st);
 
