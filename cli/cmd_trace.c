@@ -345,7 +345,7 @@ static const struct cli_opt trace_options[] = {
 	{ 'f', 'f', "filter", "EXPR", "keep only the hits where EXPR holds (in the kernel)" },
 	{ OPT_COUNTS, 0, "counts", NULL, "count the hits of each probe" },
 	{ OPT_COUNT_BY, 0, "count-by", "KEY", "count hits by KEY (argN, str(argN), pid, tid, comm, "
-	  "ustack, or up to 3 joined by ','): a top-N table" },
+	  "ustack, cgroup, or up to 3 joined by ','): a top-N table" },
 	{ OPT_BY, 0, "by", "KEY", "--hist, --sum..., --latency per KEY (as --count-by's)" },
 	{ OPT_TOP, 0, "top", "N", "rows (keys) of a keyed table (default 20)" },
 	{ OPT_STACK_DEPTH, 0, "stack-depth", "N", "frames of a ustack key (default 16, max 127)" },

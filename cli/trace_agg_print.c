@@ -426,6 +426,13 @@ static void part_text(struct report *r, const struct usdtkit_trace_key_value *v)
 	case USDTKIT_TRACE_PART_COMM:
 		jw_text(w, v->str, v->str_len);
 		return;
+	case USDTKIT_TRACE_PART_CGROUP:
+		/* its path; one removed before the report has only its id */
+		if (v->str)
+			jw_text(w, v->str, v->str_len);
+		else
+			line(w, "<cgroup id %llu, removed>", (unsigned long long)v->value);
+		return;
 	case USDTKIT_TRACE_PART_USTACK:
 		/* bpftrace's: one frame a line, indented */
 		if (v->stack_err)
@@ -454,6 +461,13 @@ static void part_json(struct report *r, const struct usdtkit_trace_key_value *v)
 			json_str_bytes(w, v->str, v->str_len);
 		else
 			JW_LIT(w, "null");
+		return;
+	case USDTKIT_TRACE_PART_CGROUP:
+		/* its path, or (removed before the report) its id */
+		if (v->str)
+			json_str_bytes(w, v->str, v->str_len);
+		else
+			json_num_u64(w, v->value);
 		return;
 	case USDTKIT_TRACE_PART_USTACK:
 		JW_LIT(w, "{\"pid\":");

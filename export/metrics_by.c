@@ -57,6 +57,21 @@ void usdtkit__by_labels_free(struct by_labels *bl)
 		free(bl->buf[i]);
 }
 
+/* room for @need bytes in label @i's buffer: 0 or -ENOMEM */
+static int room(struct by_labels *bl, unsigned int i, size_t need)
+{
+	char *nb;
+
+	if (need <= bl->cap[i])
+		return 0;
+	nb = realloc(bl->buf[i], need);
+	if (!nb)
+		return -ENOMEM;
+	bl->buf[i] = nb;
+	bl->cap[i] = need;
+	return 0;
+}
+
 /* a ustack: "PID;frame;frame..." */
 static int stack_value(struct by_labels *bl, unsigned int i,
 		       const struct usdtkit_trace_key_value *v)
@@ -65,18 +80,29 @@ static int stack_value(struct by_labels *bl, unsigned int i,
 
 	for (f = 0; f < v->nframes; f++)
 		need += strlen(v->frames[f]) + 1;
-	if (need > bl->cap[i]) {
-		char *nb = realloc(bl->buf[i], need);
-
-		if (!nb)
-			return -ENOMEM;
-		bl->buf[i] = nb;
-		bl->cap[i] = need;
-	}
+	if (room(bl, i, need))
+		return -ENOMEM;
 	at = (size_t)snprintf(bl->buf[i], bl->cap[i], "%llu", (unsigned long long)v->value);
 	for (f = 0; f < v->nframes; f++)
 		at += (size_t)snprintf(bl->buf[i] + at, bl->cap[i] - at, ";%s", v->frames[f]);
 	bl->len[i] = at;
+	return 0;
+}
+
+/* a cgroup: its path, however long (one removed before the scrape: its
+ * id) */
+static int cgroup_value(struct by_labels *bl, unsigned int i,
+			const struct usdtkit_trace_key_value *v)
+{
+	if (!v->str) {
+		bl->len[i] = (size_t)snprintf(bl->buf[i], bl->cap[i], "%llu",
+					      (unsigned long long)v->value);
+		return 0;
+	}
+	if (room(bl, i, v->str_len + 1))
+		return -ENOMEM;
+	memcpy(bl->buf[i], v->str, v->str_len);
+	bl->len[i] = v->str_len;
 	return 0;
 }
 
@@ -91,6 +117,11 @@ static int part_value(struct by_labels *bl, unsigned int i,
 	char *b = bl->buf[i];
 
 	switch (v->kind) {
+	case USDTKIT_TRACE_PART_CGROUP: {
+		int err = cgroup_value(bl, i, v);
+
+		return err ? err : 1;
+	}
 	case USDTKIT_TRACE_PART_STR:
 	case USDTKIT_TRACE_PART_COMM:
 		if (!v->str || v->str_len + 4 > bl->cap[i] ||

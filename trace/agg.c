@@ -670,4 +670,5 @@ void usdtkit__agg_free(struct usdtkit_trace *t)
 	free((char *)t->agg.lat_start);
 	free((char *)t->agg.lat_end);
 	free(t->agg.cfgs);
+	usdtkit__cgroups_free(t->agg.by_key.cgroups);
 }

@@ -79,6 +79,8 @@ struct trace_key {
 	bool stack_ids;			/* a ustack part is a stack id
 					 * (usdtkit_trace_by): struct
 					 * usdtkit_trace_by_stack_id */
+	struct usdtkit__cgroups *cgroups; /* a cgroup part: ids named
+					 * (cgroup.c) */
 };
 
 /* What the request asks for, before the probes are known. */
@@ -294,6 +296,13 @@ int usdtkit__key_set(struct usdtkit_trace *t, const char *opt,
 		     const struct usdtkit_trace_key *k, unsigned int depth,
 		     size_t entries);
 void usdtkit__key_layout(struct usdtkit_trace *t);
+/* cgroup.c: cgroup v2 ids named by their path under the cgroup2 mount */
+struct usdtkit__cgroups;
+struct usdtkit__cgroups *usdtkit__cgroups_new(void);
+bool usdtkit__cgroups_mounted(const struct usdtkit__cgroups *c);
+void usdtkit__cgroups_free(struct usdtkit__cgroups *c);
+/* the path of cgroup @id ("/" the root), NULL when unknown (removed) */
+const char *usdtkit__cgroup_path(struct usdtkit__cgroups *c, uint64_t id);
 /* the arguments part @i of the key reads, of probe @p: 0 or -EINVAL */
 int usdtkit__key_check(struct usdtkit_trace *t, const struct probe *p);
 /* key bytes @kb's part @i into @out (strings pointing into @kb) */

@@ -19,6 +19,7 @@ _Static_assert((int)USDTKIT_TRACE_PART_ARG == USDTKIT_TRACE_BY_ARG &&
 	       (int)USDTKIT_TRACE_PART_TID == USDTKIT_TRACE_BY_TID &&
 	       (int)USDTKIT_TRACE_PART_COMM == USDTKIT_TRACE_BY_COMM &&
 	       (int)USDTKIT_TRACE_PART_USTACK == USDTKIT_TRACE_BY_USTACK &&
+	       (int)USDTKIT_TRACE_PART_CGROUP == USDTKIT_TRACE_BY_CGROUP &&
 	       USDTKIT_TRACE_KEY_PARTS == USDTKIT_TRACE_BY_PARTS &&
 	       USDTKIT_TRACE_STACK_MAX_FRAMES == USDTKIT_TRACE_STACK_MAX &&
 	       USDTKIT_TRACE_STACK_DEPTH == USDTKIT_TRACE_STACK_DEFAULT, "key kinds");
@@ -90,6 +91,15 @@ static void decode_str(const struct usdtkit_trace *t, const unsigned char *b,
 	out->str_len = strnlen(s->str, usdtkit__key_str_bytes(t));
 }
 
+/* cgroup: its id, and its path when it still has one */
+static void decode_cgroup(const struct usdtkit_trace *t, const unsigned char *b,
+			  struct usdtkit_trace_key_value *out)
+{
+	memcpy(&out->value, b, sizeof(out->value));
+	out->str = usdtkit__cgroup_path(t->agg.by_key.cgroups, out->value);
+	out->str_len = out->str ? strlen(out->str) : 0;
+}
+
 static void decode_stack(const struct usdtkit_trace *t, const unsigned char *b,
 			 struct usdtkit_trace_key_value *out)
 {
@@ -120,6 +130,7 @@ static const struct key_kind key_kinds[USDTKIT_TRACE_BY_NR] = {
 	[USDTKIT_TRACE_BY_COMM] = { "comm", false, size_comm, 0, decode_comm },
 	[USDTKIT_TRACE_BY_USTACK] = { "ustack", false, size_stack, USDTKIT_TRACE_NEED_ID,
 				      decode_stack },
+	[USDTKIT_TRACE_BY_CGROUP] = { "cgroup", false, size_u64, 0, decode_cgroup },
 };
 
 const char *usdtkit_trace_part_name(enum usdtkit_trace_part kind)
@@ -210,6 +221,28 @@ static void key_text(const struct trace_key *k, char *buf, size_t n)
 	}
 }
 
+static bool cgroup_part(const struct trace_key *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < k->nparts; i++)
+		if (k->parts[i].kind == USDTKIT_TRACE_BY_CGROUP)
+			return true;
+	return false;
+}
+
+/* the names of a cgroup key's ids; said once where there are none */
+static int key_cgroups(struct usdtkit_trace *t, struct trace_key *k)
+{
+	k->cgroups = usdtkit__cgroups_new();
+	if (!k->cgroups)
+		return -ENOMEM;
+	if (!usdtkit__cgroups_mounted(k->cgroups))
+		trace_err(t, "key cgroup: no cgroup2 is mounted (/proc/self/mountinfo): "
+			  "each cgroup is shown by its id");
+	return 0;
+}
+
 int usdtkit__key_set(struct usdtkit_trace *t, const char *opt,
 		     const struct usdtkit_trace_key *k, unsigned int depth,
 		     size_t entries)
@@ -251,6 +284,8 @@ int usdtkit__key_set(struct usdtkit_trace *t, const char *opt,
 		tk->nparts = nk.nparts;
 		tk->need = nk.need;
 		tk->str = nk.str;
+		if (cgroup_part(tk) && key_cgroups(t, tk))
+			return -ENOMEM;
 	}
 	if (depth)
 		tk->stack_depth = depth;

@@ -189,6 +189,8 @@ enum usdtkit_trace_part {
 	USDTKIT_TRACE_PART_TID,		/* the thread */
 	USDTKIT_TRACE_PART_COMM,	/* the thread's name (/proc/PID/task/TID/comm) */
 	USDTKIT_TRACE_PART_USTACK,	/* the user stack, with the pid */
+	USDTKIT_TRACE_PART_CGROUP,	/* the process's cgroup (v2): its id,
+					 * and its path as str */
 };
 
 struct usdtkit_trace_key {
@@ -199,10 +201,10 @@ struct usdtkit_trace_key {
 	} parts[USDTKIT_TRACE_KEY_PARTS];
 };
 
-/* "argN", "str(argN)", "pid", "tid", "comm" or "ustack", or up to 3 of
+/* "argN", "str(argN)", "pid", "tid", "comm", "ustack" or "cgroup", or up to 3 of
  * them joined by ',' (spaces around each allowed): 0, or -EINVAL */
 USDTKIT_API int usdtkit_trace_key_parse(const char *text, struct usdtkit_trace_key *key);
-/* "arg", "str", "pid", "tid", "comm", "ustack"; "?" */
+/* "arg", "str", "pid", "tid", "comm", "ustack", "cgroup"; "?" */
 USDTKIT_API const char *usdtkit_trace_part_name(enum usdtkit_trace_part kind);
 
 /*
@@ -459,10 +461,13 @@ struct usdtkit_trace_key_value {
 	enum usdtkit_trace_part kind;
 	unsigned int arg;	/* ARG, STR */
 	uint64_t value;		/* ARG (signed as is_signed), PID, TID;
-				 * USTACK: the pid */
+				 * USTACK: the pid; CGROUP: its id */
 	bool is_signed;
 	/* STR, COMM: str_len bytes, NUL-terminated too; NULL for STR: a
-	 * bad pointer, or unread (below). Raw bytes: escape them to show */
+	 * bad pointer, or unread (below). CGROUP: its path under the
+	 * cgroup2 mount ("/system.slice/x.service"), NULL when it was
+	 * removed before the report or no cgroup2 is mounted. Raw bytes:
+	 * escape them to show */
 	const char *str;
 	size_t str_len;
 	bool cut, late, unread;	/* STR: as usdtkit_trace_key_count's */

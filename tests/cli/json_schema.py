@@ -321,6 +321,7 @@ def test_trace_agg():
                      ["--latency", ARGS.demo + ":demo:request", ARGS.demo + ":demo:tick",
                       "--by", "str(arg3),tid"],
                      ["--count-by", "ustack"], ["--count-by", "comm,tid"],
+                     ["--count-by", "cgroup,pid"],
                      ["--hist", "arg1", "--by", "comm"]):
             out = run(["trace", "-q", mode, "-c", ARGS.demo + " -n 40 -i 0"] + opts +
                       [ARGS.demo + ":demo:request"])

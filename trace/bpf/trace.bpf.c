@@ -719,6 +719,11 @@ static __always_inline void by_part(struct pt_regs *ctx, unsigned char *k,
 		if (off <= room - 8)
 			*(unsigned long long *)(k + off) = h->tid;
 		return;
+	case USDTKIT_TRACE_BY_CGROUP:
+		/* the process's cgroup v2 (Linux 4.18); named by the engine */
+		if (off <= room - 8)
+			*(unsigned long long *)(k + off) = bpf_get_current_cgroup_id();
+		return;
 	case USDTKIT_TRACE_BY_COMM:
 		/* the helper zero-pads the 16 bytes: equal names, equal keys */
 		if (off <= room - 16)

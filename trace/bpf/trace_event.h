@@ -185,6 +185,7 @@ enum usdtkit_trace_by_kind {
 	USDTKIT_TRACE_BY_TID,		/* u64: the tid */
 	USDTKIT_TRACE_BY_COMM,		/* char[16]: bpf_get_current_comm() */
 	USDTKIT_TRACE_BY_USTACK,	/* struct usdtkit_trace_by_stack */
+	USDTKIT_TRACE_BY_CGROUP,	/* u64: bpf_get_current_cgroup_id() */
 	USDTKIT_TRACE_BY_NR
 };
 
