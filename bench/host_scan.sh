@@ -39,7 +39,7 @@ while [ $i -lt $((n / 2)) ]; do
 	i=$((i + 1))
 done
 sleep 1
-procs=$(ls -d /proc/[0-9]* | wc -l)
+procs=$(ls -d /proc/[0-9]* 2>/dev/null | wc -l)
 
 for r in $(seq "$runs"); do
 	t0=$(ms)
