@@ -28,8 +28,8 @@
  * The tracer also answers the exec-open permission events of exec.c's
  * group, when it is given one: an exec is held like a thread, by the
  * same rules (2 s at most, let go when the tracer ends). A hold is known
- * by its key: a thread's tid, or -(fd + 1) for an exec, by the fd of the
- * file it opened.
+ * by a key of its own (negative for an exec), not by its tid or fd: a
+ * release that comes after the hold expired lets nothing else go.
  *
  * What shows: a debugger cannot attach while the tracer has the process
  * (one tracer per thread), and /proc/PID/status shows TracerPid. Other
@@ -85,9 +85,13 @@ struct hold_msg {
 	int key;	/* the hold's (MSG_HELD, _RELEASE, _EXPIRED) */
 };
 
-/* exec holds are keyed by the fd of their event, apart from tids */
-#define EXEC_KEY(fd) (-(fd) - 1)
-#define EXEC_FD(key) (-(key) - 1)
+/*
+ * A hold's key is its own, never a tid's or an fd's again: a release
+ * the engine sends late (after the hold expired) must not let go a
+ * later hold of the same thread, or of an exec whose event reused the
+ * fd. Positive for a thread, negative for an exec.
+ */
+#define KEY_MAX 0x3fffffff
 
 
 struct usdtkit__hold {
@@ -104,6 +108,7 @@ struct usdtkit__hold {
 struct held {
 	int key;
 	int tid;			/* the thread, or the process of an exec */
+	int fd;				/* an exec's event's, or -1 */
 	unsigned long long until_ms;	/* let go then, answered or not */
 };
 
@@ -116,6 +121,7 @@ struct tracer {
 	unsigned char *seized;		/* a bitmap by tid */
 	struct held *held;		/* HELD_MAX, the first nheld in use */
 	unsigned int nheld;
+	int last_key;			/* the newest hold's, unsigned */
 };
 
 static unsigned long long now_ms(void)
@@ -159,39 +165,60 @@ static void send_msg(struct tracer *tr, int op, int tid, int arg, int key)
 		;
 }
 
-static void unhold(struct tracer *tr, int key)
+/* a thread that is not held (any more) on its way */
+static void resume(int tid, int sig)
 {
-	int i = held_at(tr, key);
-
-	if (i >= 0)
-		tr->held[i] = tr->held[--tr->nheld];
+	ptrace(PTRACE_CONT, tid, 0, (void *)(long)sig);
 }
 
-static void resume(struct tracer *tr, int key, int sig)
+/* the hold at @i let go: its thread resumed, or its exec allowed */
+static void let_go(struct tracer *tr, unsigned int i)
 {
-	unhold(tr, key);
-	if (key < 0)
-		usdtkit__exec_allow(tr->group, EXEC_FD(key));
+	struct held h = tr->held[i];
+
+	tr->held[i] = tr->held[--tr->nheld];
+	if (h.fd >= 0)
+		usdtkit__exec_allow(tr->group, h.fd);
 	else
-		ptrace(PTRACE_CONT, key, 0, (void *)(long)sig);
+		resume(h.tid, 0);
 }
 
 /* a stop the engine must see, or (while closing, or with no room) one
- * it never will; @tid: the thread, or the process of an exec */
-static void hold_key(struct tracer *tr, int key, int tid, int why)
+ * it never will; @tid: the thread, or the process of an exec; @fd: an
+ * exec's event's, or -1 */
+static void hold_one(struct tracer *tr, int tid, int fd, int why)
 {
+	int key;
+
 	if (tr->closing || tr->nheld == HELD_MAX) {
-		resume(tr, key, 0);
+		if (fd >= 0)
+			usdtkit__exec_allow(tr->group, fd);
+		else
+			resume(tid, 0);
 		return;
 	}
-	tr->held[tr->nheld++] = (struct held){ .key = key, .tid = tid,
+	tr->last_key = tr->last_key == KEY_MAX ? 1 : tr->last_key + 1;
+	key = fd >= 0 ? -tr->last_key : tr->last_key;
+	tr->held[tr->nheld++] = (struct held){ .key = key, .tid = tid, .fd = fd,
 					       .until_ms = now_ms() + HOLD_MAX_MS };
 	send_msg(tr, MSG_HELD, tid, why, key);
 }
 
 static void hold(struct tracer *tr, int tid, int why)
 {
-	hold_key(tr, tid, tid, why);
+	hold_one(tr, tid, -1, why);
+}
+
+/* a thread gone: its hold with it */
+static void forget(struct tracer *tr, int tid)
+{
+	unsigned int i;
+
+	for (i = 0; i < tr->nheld; i++)
+		if (tr->held[i].fd < 0 && tr->held[i].tid == tid) {
+			tr->held[i] = tr->held[--tr->nheld];
+			return;
+		}
 }
 
 /* the execs waiting on the group, each held */
@@ -202,7 +229,7 @@ static void on_execs(struct tracer *tr)
 
 	while ((n = usdtkit__exec_read(tr->group, ev, USDTKIT__EXEC_BATCH)) > 0)
 		for (i = 0; i < n; i++)
-			hold_key(tr, EXEC_KEY(ev[i].fd), ev[i].pid, USDTKIT__HOLD_OPEN_EXEC);
+			hold_one(tr, ev[i].pid, ev[i].fd, USDTKIT__HOLD_OPEN_EXEC);
 }
 
 /* the threads held past HOLD_MAX_MS go, said; how long until the next
@@ -218,7 +245,7 @@ static int expire(struct tracer *tr)
 		if (h->until_ms <= now) {
 			int key = h->key, tid = h->tid;
 
-			resume(tr, key, 0);	/* moves the last one here */
+			let_go(tr, i);	/* moves the last one here */
 			send_msg(tr, MSG_EXPIRED, tid, HOLD_MAX_MS, key);
 			continue;
 		}
@@ -240,7 +267,7 @@ static void on_signal(struct tracer *tr, int tid, int sig)
 		hold(tr, tid, USDTKIT__HOLD_LOADER);
 		return;
 	}
-	resume(tr, tid, sig);
+	resume(tid, sig);
 }
 
 static void on_event(struct tracer *tr, int tid, int sig, int ev)
@@ -253,7 +280,7 @@ static void on_event(struct tracer *tr, int tid, int sig, int ev)
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
 			ptrace(PTRACE_LISTEN, tid, 0, 0);
 		else
-			resume(tr, tid, 0);	/* a new thread or child's first stop */
+			resume(tid, 0);	/* a new thread or child's first stop */
 		return;
 	case PTRACE_EVENT_EXEC:
 		hold(tr, tid, USDTKIT__HOLD_EXEC);
@@ -262,17 +289,17 @@ static void on_event(struct tracer *tr, int tid, int sig, int ev)
 		if (tr->exits)
 			hold(tr, tid, USDTKIT__HOLD_EXIT);
 		else
-			resume(tr, tid, 0);
+			resume(tid, 0);
 		return;
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
 	case PTRACE_EVENT_CLONE:
 		if (!ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg))
 			set_bit(tr->seized, (int)msg, true);
-		resume(tr, tid, 0);
+		resume(tid, 0);
 		return;
 	default:
-		resume(tr, tid, 0);
+		resume(tid, 0);
 	}
 }
 
@@ -283,7 +310,7 @@ static void reap(struct tracer *tr)
 	while ((tid = waitpid(-1, &st, __WALL | WNOHANG)) > 0) {
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			set_bit(tr->seized, tid, false);
-			unhold(tr, tid);
+			forget(tr, tid);
 		} else if (WIFSTOPPED(st) && (st >> 16)) {
 			on_event(tr, tid, WSTOPSIG(st), st >> 16);
 		} else if (WIFSTOPPED(st)) {
@@ -367,7 +394,7 @@ static void finish(struct tracer *tr)
 	tr->closing = true;
 	reap(tr);	/* stops that came meanwhile: resumed, not reported */
 	while (tr->nheld)
-		resume(tr, tr->held[0].key, 0);
+		let_go(tr, 0);
 	_exit(0);
 }
 
@@ -375,6 +402,7 @@ static void on_msg(struct tracer *tr)
 {
 	struct hold_msg m;
 	ssize_t n = recv(tr->sock, &m, sizeof(m), 0);
+	int i;
 
 	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
 		finish(tr);
@@ -382,8 +410,8 @@ static void on_msg(struct tracer *tr)
 		return;
 	if (m.op == MSG_SEIZE)
 		send_msg(tr, MSG_SEIZED, m.tid, seize(tr, m.tid), 0);
-	else if (m.op == MSG_RELEASE && held_at(tr, m.key) >= 0)
-		resume(tr, m.key, 0);
+	else if (m.op == MSG_RELEASE && (i = held_at(tr, m.key)) >= 0)
+		let_go(tr, (unsigned int)i);
 }
 
 static void close_span(unsigned int lo, unsigned int hi)

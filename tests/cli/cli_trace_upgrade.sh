@@ -83,7 +83,7 @@ grep -q "upgrades: 3 exec(s) of files in the targets' directories held" "$tmp/up
 # most, the tracer process lets it go, and the trace says so once it
 # runs again
 cp "$v1" "$fx"
-"$u" trace --counts "$fx:upg:tick" >"$tmp/up.out" 2>"$tmp/up.err" &
+"$u" trace -v --counts "$fx:upg:tick" >"$tmp/up.out" 2>"$tmp/up.err" &
 tpid=$!
 wait_for "$tmp/up.err" "^Tracing 1 probe" 100 && ok || { ko "stopped: not attached"; cat "$tmp/up.err"; }
 kill -STOP $tpid
@@ -93,7 +93,8 @@ rc=$? t1=$(date +%s)
 [ $rc -eq 0 ] && [ $((t1 - t0)) -le 4 ] && ok ||
 	ko "stopped trace: the exec took $((t1 - t0)) s (exit $rc), want at most the 2 s hold"
 kill -CONT $tpid
-wait_for "$tmp/up.err" "went on unanswered" 100 && ok || { ko "stopped: not said"; cat "$tmp/up.err"; }
+wait_for "$tmp/up.err" "went on unanswered" 100 && ok ||
+	{ ko "stopped: not said (the exec took $((t1 - t0)) s)"; cat "$tmp/up.err"; }
 grep -q "^usdtkit trace: pid [0-9]*: its exec, held until a replaced file was attached, went on unanswered after 2 s" \
 	"$tmp/up.err" && ok || { ko "stopped: the line"; cat "$tmp/up.err"; }
 kill -INT $tpid

@@ -211,7 +211,7 @@ static void test_exec_hold(void)
 	struct usdtkit__hold_event ev;
 	struct usdtkit__hold *h;
 	char dir[] = "/tmp/usdtkit-exec-XXXXXX", bin[64], cmd[128];
-	int go[2], st, group;
+	int go[2], st, group, late;
 	pid_t pid;
 
 	CHECK(mkdtemp(dir), "mkdtemp");
@@ -260,6 +260,19 @@ static void test_exec_hold(void)
 	      ev.why, ev.key, ev.tgid);
 	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
 	      "then it ran: %#x", st);
+	late = ev.key;
+
+	/* a release that comes after its hold expired lets no later hold
+	 * go (the next exec's event may well have the same fd) */
+	pid = exec_child(go[0], bin);
+	CHECK(write(go[1], "g", 1) == 1, "go");
+	CHECK(next_held(h, &ev, 5000) == 1 && ev.why == USDTKIT__HOLD_OPEN_EXEC &&
+	      ev.key != late, "held once more, under a key of its own: %d", ev.key);
+	CHECK(!usdtkit__hold_release(h, late), "the late release");
+	CHECK(still_waits(pid, 300), "the late release let the new hold go");
+	CHECK(!usdtkit__hold_release(h, ev.key), "its own release");
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	      "released: %#x", st);
 
 	/* the tracer ends while an exec waits: it goes on */
 	pid = exec_child(go[0], bin);
