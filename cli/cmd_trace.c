@@ -328,6 +328,8 @@ static void cleanup(struct tracer *t)
 static const struct cli_opt trace_options[] = {
 	{ 'p', 'p', "pid", "PID", "only this process; PROVIDER:NAME targets are its objects" },
 	{ 'c', 'c', "command", "CMD", "run CMD, traced from its start, until it exits" },
+	{ OPT_ALL, 0, "all", NULL,
+	  "every process of the host, now and later: PROVIDER:NAME targets" },
 	{ OPT_CHILDREN, 0, "children", NULL,
 	  "with -p or -c: also the processes it forks, and theirs" },
 	{ OPT_NO_HOLD, 0, "no-hold", NULL,
@@ -377,7 +379,7 @@ const struct cli_cmd cli_cmd_trace = {
 	.name = "trace",
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
-	.synopsis = "[-p PID | -c CMD] [--children] [--no-hold] [--mode auto|multi|perf|ipmap|inst] [--count N]\n"
+	.synopsis = "[-p PID | -c CMD | --all] [--children] [--no-hold] [--mode auto|multi|perf|ipmap|inst] [--count N]\n"
 		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L]\n"
 		"                     [--no-fault-in] [-v] [-q]\n"
 		"                     [--filter EXPR] [--counts] [--count-by KEY [--top N]]\n"
@@ -391,7 +393,10 @@ const struct cli_cmd cli_cmd_trace = {
 		"  probe and arguments with their sign and width. TARGET is\n"
 		"  PATH:PROVIDER:NAME, or PROVIDER:NAME with -p (every object that\n"
 		"  PID maps); PROVIDER and NAME are shell globs. -p also limits a\n"
-		"  PATH target to that process. Stops on Ctrl-C, after N hits or\n"
+		"  PATH target to that process. --all: PROVIDER:NAME in every process\n"
+		"  of the host that maps an object with it, running or started later\n"
+		"  (each exec held until its program is attached: CAP_SYS_ADMIN).\n"
+		"  Stops on Ctrl-C, after N hits or\n"
 		"  SEC seconds; lost events are reported on stderr. Once every\n"
 		"  target is attached, a line on stderr says so (-q: not).\n"
 		"  -c CMD: run CMD (split into words; quotes but no expansions),\n"
@@ -516,6 +521,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 		case OPT_NO_HOLD:
 			t->no_hold = true;
 			break;
+		case OPT_ALL:
+			t->all = true;
+			break;
 		case 'p':
 			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
 				cli_usage_err(c, "bad pid '%s'", p.val);
@@ -570,6 +578,10 @@ done:
 		cli_usage_err(c, "-p and -c exclude each other");
 		return -EXIT_USAGE;
 	}
+	if (t->all && (t->pid || t->cmd || t->children)) {
+		cli_usage_err(c, "--all excludes -p, -c and --children");
+		return -EXIT_USAGE;
+	}
 	if (t->children && !t->pid && !t->cmd) {
 		cli_usage_err(c, "--children goes with -p PID or -c CMD");
 		return -EXIT_USAGE;
@@ -595,7 +607,8 @@ static void say_tracing(const struct tracer *t)
 		const struct usdtkit_trace_probe *p = usdtkit_trace_probe(t->tr, i);
 
 		waiting += p->waiting;
-		if (!p->link)
+		/* (--all: links per object, none of the probe's own) */
+		if (!p->link && !p->sites)
 			continue;
 		probes++;
 		sites += p->sites;
@@ -614,8 +627,9 @@ static void say_tracing(const struct tracer *t)
 			 usdtkit_mode_str((enum usdtkit_mode)m));
 	}
 	if (waiting)
-		snprintf(more, sizeof(more), "%s%zu waiting for a library",
-			 probes ? "; " : "", waiting);
+		snprintf(more, sizeof(more), "%s%zu waiting for %s",
+			 probes ? "; " : "", waiting,
+			 t->all ? "a process that maps it" : "a library");
 	if (!probes)
 		fprintf(stderr, "Tracing %s. Ctrl-C to end.\n", more);
 	else
@@ -645,7 +659,8 @@ static int make_trace(struct tracer *t, int ntargets, char **targets)
 		     .str_len = t->str_len, .best_effort = t->best_effort,
 		     .print = trace_print_msg, .print_ctx = t, .on_hit = on_hit,
 		     .hit_ctx = t, .children = t->children,
-		     .no_fault_in = t->no_fault_in, .no_hold = t->no_hold);
+		     .no_fault_in = t->no_fault_in, .no_hold = t->no_hold,
+		     .all = t->all);
 	int k, err;
 
 	t->tr = usdtkit_trace_new(&o);

@@ -90,14 +90,16 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 	/* the processes followed, before a probe can fire */
 	err = usdtkit__children_start(t);
 	if (!err)
-		err = usdtkit__follow_start(t);
+		err = t->all ? usdtkit__all_start(t) : usdtkit__follow_start(t);
 	if (err)
 		return err;
 	for (i = 0; i < t->nprobes; i++) {
 		char *why = NULL;
 
-		if (t->probes[i].pending) {
-			pending++;	/* attached once an object has it */
+		/* attached once an object has it; under --all, in every
+		 * object that has it (all.c), at the start or later */
+		if (t->probes[i].pending || t->all) {
+			pending++;
 			continue;
 		}
 		err = attach_one(t, i, &why);
@@ -132,7 +134,7 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 		trace_err(t, "ring buffer: %s", strerror(-err));
 		return err;
 	}
-	err = usdtkit__follow_fd(t);
+	err = usdtkit__follow_fd(t, usdtkit__all_tick(t));
 	if (err)
 		return err;
 	t->attached = true;

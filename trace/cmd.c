@@ -303,7 +303,7 @@ int usdtkit_trace_set_command(struct usdtkit_trace *t, char *const argv[])
 	size_t n = 0, i;
 	char **copy;
 
-	if (!argv || !argv[0] || t->pid || t->has_cmd)
+	if (!argv || !argv[0] || t->pid || t->has_cmd || t->all)
 		return -EINVAL;
 	while (argv[n])
 		n++;

@@ -44,6 +44,7 @@ int usdtkit__follow_prepare(struct usdtkit_trace *t)
 
 	for (i = 0; i < t->nprobes; i++)
 		f->on |= t->probes[i].follow;
+	f->on |= t->all;
 	/* a process whose stacks are named later is held at its exit too,
 	 * whatever its targets */
 	f->on |= (t->pid || t->has_cmd) && usdtkit__stack_keyed(t);
@@ -73,21 +74,22 @@ static int seize_children(struct usdtkit_trace *t)
 
 /* The tracer, holding the execs of @group (-1: none), and when
  * following, the traced processes; said once when it cannot. */
-static void hold_begin(struct usdtkit_trace *t, int group)
+void usdtkit__follow_hold_begin(struct usdtkit_trace *t, int group)
 {
 	struct trace_follow *f = &t->follow;
 	/* a process's exit held too where its stacks are named later: its
 	 * mappings read before they go, however soon after its hits */
 	struct usdtkit__hold_opts o = { .forks = t->kids.on, .signal = SIGSTOP,
 					.exits = usdtkit__stack_keyed(t),
-					.execs = group >= 0, .exec_group = group };
+					.execs = group >= 0, .exec_group = group,
+					.exec_elf_only = t->all };
 	int err;
 
 	err = usdtkit__hold_start(&f->hold, &o);
 	if (group >= 0)
 		close(group);	/* the tracer's: closed when it ends */
 	f->execs = !err && group >= 0;
-	if (!f->on) {
+	if (!f->on || t->all) {
 		if (err)
 			trace_err(t, "cannot start the tracer that holds an exec of a "
 				  "replaced file: %s", strerror(-err));
@@ -115,7 +117,7 @@ static void hold_begin(struct usdtkit_trace *t, int group)
 }
 
 /* The uprobe on the loader at @path, for the traced processes. */
-static int loader_attach(struct usdtkit_trace *t, const char *path)
+int usdtkit__follow_loader_path(struct usdtkit_trace *t, const char *path)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = USDTKIT__LOADER_FUNC);
 	struct trace_follow *f = &t->follow;
@@ -127,7 +129,7 @@ static int loader_attach(struct usdtkit_trace *t, const char *path)
 		return -ENOMEM;
 	f->loaders = v;
 	l = bpf_program__attach_uprobe_opts(t->skel->progs.usdtkit_trace_loader,
-					    t->kids.on ? -1 : t->pid, path, 0, &uo);
+					    t->kids.on || t->all ? -1 : t->pid, path, 0, &uo);
 	if (!l) {
 		/* (a loader in Thumb code, which uprobes cannot probe) */
 		err = -errno;
@@ -145,13 +147,13 @@ static int loader_attach(struct usdtkit_trace *t, const char *path)
 }
 
 /* The loader of process @pid, watched unless it is already. */
-static void loader_of(struct usdtkit_trace *t, int pid)
+void usdtkit__follow_loader(struct usdtkit_trace *t, int pid)
 {
 	char path[4352];
 	int err = usdtkit__watch_loader(t->follow.w, pid, path, sizeof(path));
 
 	if (!err)
-		loader_attach(t, path);
+		usdtkit__follow_loader_path(t, path);
 }
 
 /* -c: the loader the command asks for, before it runs */
@@ -161,7 +163,7 @@ static void loader_of_cmd(struct usdtkit_trace *t)
 
 	if (!usdtkit__watch_interp(t->cmd.path, path, sizeof(path)) &&
 	    !usdtkit__watch_loader_path(t->follow.w, path))
-		loader_attach(t, path);
+		usdtkit__follow_loader_path(t, path);
 }
 
 int usdtkit__follow_start(struct usdtkit_trace *t)
@@ -169,11 +171,12 @@ int usdtkit__follow_start(struct usdtkit_trace *t)
 	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
 		     .print_ctx = t);
 	struct trace_follow *f = &t->follow;
-	int err, group = f->no_hold ? -1 : usdtkit__refresh_group(t);
+	int err, group;
 
+	group = f->no_hold ? -1 : usdtkit__refresh_group(t);
 	if (!f->on) {
 		if (group >= 0)
-			hold_begin(t, group);
+			usdtkit__follow_hold_begin(t, group);
 		return 0;
 	}
 	/* ipmap's map holds addresses: a library loaded again elsewhere is
@@ -185,7 +188,7 @@ int usdtkit__follow_start(struct usdtkit_trace *t)
 		return err;
 	}
 	if (!f->no_hold)
-		hold_begin(t, group);
+		usdtkit__follow_hold_begin(t, group);
 	if (t->has_cmd) {
 		loader_of_cmd(t);
 		return 0;
@@ -194,7 +197,7 @@ int usdtkit__follow_start(struct usdtkit_trace *t)
 	 * takes is what is marked attached, and nothing mapped between two
 	 * reads is attached twice or never */
 	f->snap = usdtkit_proc_open(t->pid, &oo);
-	loader_of(t, t->pid);
+	usdtkit__follow_loader(t, t->pid);
 	return 0;
 }
 
@@ -241,7 +244,7 @@ static const struct usdtkit_site *first_site(const struct usdtkit_proc *proc,
  * for those types and put in place before it is attached: it must fit
  * the program as loaded (it was loaded for a probe of any types).
  */
-static int type_pending(struct usdtkit_trace *t, size_t i, const struct usdtkit_site *s)
+int usdtkit__follow_type(struct usdtkit_trace *t, size_t i, const struct usdtkit_site *s)
 {
 	struct probe *p = &t->probes[i], np = *p;
 	struct usdtkit_trace_cfg c;
@@ -278,7 +281,7 @@ static struct usdtkit_link *attach_objects(struct usdtkit_trace *t, size_t i,
 	char *name = p->pending ? strdup(p->name) : usdtkit__glob_quote(p->name);
 	USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = i + 1,
 		     .mode = t->attach_mode, .print = usdtkit__trace_msg,
-		     .print_ctx = t, .any_process = t->kids.on);
+		     .print_ctx = t, .any_process = t->kids.on || t->all);
 	struct usdtkit_link *l = NULL;
 
 	if (prov && name)
@@ -290,9 +293,11 @@ static struct usdtkit_link *attach_objects(struct usdtkit_trace *t, size_t i,
 	return l;
 }
 
-/* Probe @i in the new objects @only of @proc, when one has it. */
-static void attach_late(struct usdtkit_trace *t, size_t i,
-			const struct usdtkit_proc *proc, const bool *only)
+/* Probe @i in the new objects @only of @proc, when one has it: its
+ * link (also in the probe's late ones), or NULL. */
+struct usdtkit_link *usdtkit__follow_attach(struct usdtkit_trace *t, size_t i,
+					    const struct usdtkit_proc *proc,
+					    const bool *only)
 {
 	struct probe *p = &t->probes[i];
 	const struct usdtkit_site *s;
@@ -301,19 +306,19 @@ static void attach_late(struct usdtkit_trace *t, size_t i,
 
 	s = first_site(proc, only, p->provider, p->name, &obj);
 	if (!s)
-		return;
+		return NULL;
 	v = realloc(p->late, (p->nlate + 1) * sizeof(*v));
 	if (!v)
-		return;
+		return NULL;
 	p->late = v;
-	if (p->pending && type_pending(t, i, s))
-		return;
+	if (p->pending && usdtkit__follow_type(t, i, s))
+		return NULL;
 	l = attach_objects(t, i, proc, only);
 	if (!l) {
 		trace_err(t, "pid %d: cannot attach %s:%s in %s, which it mapped "
 			  "later: %s", usdtkit_proc_pid(proc), p->provider, p->name,
 			  usdtkit_proc_object_path(proc, obj), strerror(errno));
-		return;
+		return NULL;
 	}
 	p->late[p->nlate++] = l;
 	p->pending = p->pub.waiting = false;
@@ -322,6 +327,7 @@ static void attach_late(struct usdtkit_trace *t, size_t i,
 	usdtkit__info(&t->log, "pid %d: %s:%s: %zu site(s) in %s, mapped later",
 		      usdtkit_proc_pid(proc), p->provider, p->name,
 		      usdtkit_link_site_count(l), usdtkit_proc_object_path(proc, obj));
+	return l;
 }
 
 /*
@@ -348,9 +354,12 @@ void usdtkit__follow_mapped(struct usdtkit_trace *t, int pid)
 	}
 	f->reads++;
 	if (!usdtkit__watch_unseen(f->w, proc, &only, &n) && n) {
-		for (i = 0; i < t->nprobes; i++)
-			if (t->probes[i].follow)
-				attach_late(t, i, proc, only);
+		if (f->on_objects)
+			f->on_objects(t, proc, only);
+		else
+			for (i = 0; i < t->nprobes; i++)
+				if (t->probes[i].follow)
+					usdtkit__follow_attach(t, i, proc, only);
 		usdtkit__watch_see(f->w, proc, only);
 	}
 	usdtkit__watch_looked(f->w, news);
@@ -370,6 +379,10 @@ static void on_held(struct usdtkit_trace *t, const struct usdtkit__hold_event *e
 		t->follow.said_expired = true;
 		return;
 	}
+	if (ev->why == USDTKIT__HOLD_OPEN_EXEC && t->follow.on_open) {
+		t->follow.on_open(t, ev);
+		return;
+	}
 	if (ev->why == USDTKIT__HOLD_OPEN_EXEC) {
 		usdtkit__refresh_exec(t);
 		usdtkit__hold_release(t->follow.hold, ev->key);
@@ -385,7 +398,7 @@ static void on_held(struct usdtkit_trace *t, const struct usdtkit__hold_event *e
 		return;
 	}
 	if (ev->why == USDTKIT__HOLD_EXEC)
-		loader_of(t, ev->tgid);
+		usdtkit__follow_loader(t, ev->tgid);
 	if (ev->why != USDTKIT__HOLD_EXIT)
 		usdtkit__follow_mapped(t, ev->tgid);
 	else if (ev->tid == ev->tgid)
@@ -486,19 +499,21 @@ int usdtkit__follow_poll(struct usdtkit_trace *t)
 	return 0;
 }
 
-/* usdtkit_trace_fd(): the ring buffer's and the tracer's, in one */
-int usdtkit__follow_fd(struct usdtkit_trace *t)
+/* usdtkit_trace_fd(): the ring buffer's and the tracer's, in one, and
+ * @tick's (a timer, or -1) */
+int usdtkit__follow_fd(struct usdtkit_trace *t, int tick)
 {
 	struct trace_follow *f = &t->follow;
 	struct epoll_event ev = { .events = EPOLLIN };
 
-	if (!f->hold || f->epfd >= 0)
+	if ((!f->hold && tick < 0) || f->epfd >= 0)
 		return 0;
 	f->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (f->epfd < 0)
 		return -errno;
 	if (epoll_ctl(f->epfd, EPOLL_CTL_ADD, ring_buffer__epoll_fd(t->rb), &ev) ||
-	    epoll_ctl(f->epfd, EPOLL_CTL_ADD, usdtkit__hold_fd(f->hold), &ev)) {
+	    (f->hold && epoll_ctl(f->epfd, EPOLL_CTL_ADD, usdtkit__hold_fd(f->hold), &ev)) ||
+	    (tick >= 0 && epoll_ctl(f->epfd, EPOLL_CTL_ADD, tick, &ev))) {
 		int err = -errno;
 
 		close(f->epfd);
@@ -513,11 +528,11 @@ void usdtkit__follow_stop(struct usdtkit_trace *t)
 	struct trace_follow *f = &t->follow;
 	size_t i;
 
-	if (f->on && t->attached)
+	if (f->on && t->attached && !t->all)
 		usdtkit__info(&t->log, "following: %llu thread(s) held and let go, "
 			      "%llu process read(s) for objects mapped later",
 			      (unsigned long long)f->holds, (unsigned long long)f->reads);
-	if (f->execs && t->attached)
+	if (f->execs && t->attached && !t->all)
 		usdtkit__info(&t->log, "upgrades: %llu exec(s) of files in the targets' "
 			      "directories held until their file was looked at",
 			      (unsigned long long)f->exec_holds);

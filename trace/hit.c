@@ -175,9 +175,10 @@ int usdtkit__on_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*e))
 		return 0;
 	/* a loader says its process mapped objects: where no tracer
-	 * holds the thread, read it now (else the tracer says it) */
+	 * holds the thread (--all holds none), read it now (else the
+	 * tracer says it) */
 	if (e->flags & USDTKIT_TRACE_EV_MAPPED) {
-		if (!t->follow.hold)
+		if (!t->follow.hold || t->all)
 			usdtkit__follow_mapped(t, (int)e->pid);
 		return 0;
 	}

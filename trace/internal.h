@@ -130,6 +130,7 @@ struct trace_cmd {
  * a thread until they are attached */
 struct usdtkit__watch;
 struct usdtkit__hold;
+struct usdtkit__hold_event;
 struct usdtkit_proc;
 struct trace_follow {
 	bool on;			/* some probe follows (-p, -c) */
@@ -154,6 +155,11 @@ struct trace_follow {
 	uint64_t poll_ns;		/* a loader could not be watched: its
 					 * processes' maps read each second
 					 * (the last time; 0: never) */
+	/* where objects go that a process mapped later, and a held open,
+	 * when not to follow.c's own ways (--all: all.c's) */
+	void (*on_objects)(struct usdtkit_trace *t, const struct usdtkit_proc *proc,
+			   const bool *only);
+	void (*on_open)(struct usdtkit_trace *t, const struct usdtkit__hold_event *ev);
 };
 
 /* children: children.c */
@@ -182,6 +188,8 @@ struct usdtkit_trace {
 
 	struct trace_cmd cmd;
 	bool has_cmd;
+	bool all;			/* --all: every process (all.c) */
+	struct trace_all *every;	/* all.c's state, once started */
 
 	struct trace_aggs agg;
 	struct trace_children kids;
@@ -352,8 +360,31 @@ int usdtkit__follow_start(struct usdtkit_trace *t);
 void usdtkit__follow_attached(struct usdtkit_trace *t);
 void usdtkit__follow_mapped(struct usdtkit_trace *t, int pid);
 int usdtkit__follow_poll(struct usdtkit_trace *t);
-int usdtkit__follow_fd(struct usdtkit_trace *t);
+int usdtkit__follow_fd(struct usdtkit_trace *t, int tick);
 void usdtkit__follow_stop(struct usdtkit_trace *t);
+/* follow.c, for all.c: the tracer started (holding @group's execs);
+ * probe @i attached in the objects @only of @proc (its link, also in
+ * the probe's late ones, or NULL); a process's loader watched */
+void usdtkit__follow_hold_begin(struct usdtkit_trace *t, int group);
+struct usdtkit_link *usdtkit__follow_attach(struct usdtkit_trace *t, size_t i,
+					    const struct usdtkit_proc *proc,
+					    const bool *only);
+void usdtkit__follow_loader(struct usdtkit_trace *t, int pid);
+/* a pending probe @i typed by its first site @s (0, or -errno said) */
+int usdtkit__follow_type(struct usdtkit_trace *t, size_t i, const struct usdtkit_site *s);
+int usdtkit__follow_loader_path(struct usdtkit_trace *t, const char *path);
+
+/* all.c: --all, every process of the host that maps a probe's object,
+ * now and later: started in place of follow's start (the objects a
+ * process maps and the opens held, through follow's callbacks); the
+ * objects no process maps any more detached (each few seconds, at each
+ * consume); released before follow stops */
+struct trace_all;
+int usdtkit__all_start(struct usdtkit_trace *t);
+void usdtkit__all_sweep(struct usdtkit_trace *t);
+/* a timerfd that wakes the trace for its sweep, or -1 (not --all) */
+int usdtkit__all_tick(struct usdtkit_trace *t);
+void usdtkit__all_free(struct usdtkit_trace *t);
 
 /* refresh.c: the identity of the file probe @p was attached from, and
  * the links of replaced files, released with the others */

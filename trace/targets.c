@@ -409,6 +409,41 @@ static int add_pid_target(struct usdtkit_trace *t, const char *prov, const char 
 }
 
 /*
+ * --all PROVIDER:NAME: a probe for each one the processes running now
+ * map (their objects read once each, usdtkit_host_*), attached in every
+ * object that has it, now and later (all.c); one that none has waits
+ * for a process that will.
+ */
+static int add_all_target(struct usdtkit_trace *t, const char *prov, const char *name)
+{
+	USDTKIT_OPTS(usdtkit_host_opts, ho, .print = usdtkit__trace_msg, .print_ctx = t);
+	struct usdtkit_host *h = usdtkit_host_open(&ho);
+	struct usdtkit_proc *p;
+	size_t i, n = 0;
+	int err = 0;
+
+	if (!h) {
+		err = -errno;
+		trace_err(t, "--all: cannot read the processes of this host: %s",
+			  strerror(-err));
+		return err;
+	}
+	while (!err && (p = usdtkit_host_next(h))) {
+		for (i = 0; !err && i < usdtkit_proc_object_count(p); i++)
+			if (usdtkit_proc_object(p, i))
+				err = add_file(t, NULL, usdtkit_proc_object(p, i), prov,
+					       name, &n);
+		usdtkit_proc_close(p);
+	}
+	usdtkit_host_close(h);
+	if (err || n)
+		return err;
+	trace_err(t, "--all: no process maps a probe %s:%s yet: waiting for one "
+		  "that does", prov ? prov : "*", name ? name : "*");
+	return add_pending(t, prov, name);
+}
+
+/*
  * PATH:PROVIDER:NAME, split from the right (a path may hold ':'), or
  * PROVIDER:NAME with -p. An empty PROVIDER or NAME matches any.
  */
@@ -432,10 +467,16 @@ int usdtkit__trace_add_target(struct usdtkit_trace *t, const char *target)
 	}
 	if (path && !*path)
 		goto bad;
-	if (!path && !t->pid && !t->cmd.path)
+	if (!path && !t->pid && !t->cmd.path && !t->all)
 		goto bad;
 	t->adding_follow = !path;
-	if (path)
+	if (path && t->all) {
+		trace_err(t, "bad target '%s': --all takes PROVIDER:NAME, the probes "
+			  "of every process", target);
+		err = -EINVAL;
+	} else if (t->all)
+		err = add_all_target(t, *prov ? prov : NULL, *name ? name : NULL);
+	else if (path)
 		err = add_path_target(t, path, *prov ? prov : NULL, *name ? name : NULL);
 	else if (t->cmd.path)
 		err = add_cmd_target(t, *prov ? prov : NULL, *name ? name : NULL);
@@ -446,7 +487,7 @@ int usdtkit__trace_add_target(struct usdtkit_trace *t, const char *target)
 bad:
 	trace_err(t, "bad target '%s': want PATH:PROVIDER:NAME%s", target,
 		t->pid || t->cmd.path ? " or PROVIDER:NAME" :
-		" (or PROVIDER:NAME with -p PID or -c CMD)");
+		" (or PROVIDER:NAME with -p PID, -c CMD or --all)");
 	free(s);
 	return -EINVAL;
 }

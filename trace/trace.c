@@ -27,6 +27,7 @@ struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 
 	err = usdtkit__opts_copy(&o, usdtkit_trace_opts, opts);
 	if (!err && (o.str_len > USDTKIT_TRACE_STRLEN_MAX || o.pid < 0 ||
+		     (o.all && (o.pid || o.children)) ||
 		     o.str_mask >> MAX_ARGS || (unsigned int)o.mode > USDTKIT_MODE_INST))
 		err = -EINVAL;
 	t = err ? NULL : calloc(1, sizeof(*t));
@@ -43,6 +44,7 @@ struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 	t->on_hit = o.on_hit;
 	t->hit_ctx = o.hit_ctx;
 	t->kids.on = o.children;
+	t->all = o.all;
 	t->follow.no_hold = o.no_hold;
 	t->follow.epfd = -1;
 	t->no_fault_in = o.no_fault_in;
@@ -108,6 +110,7 @@ int usdtkit_trace_consume(struct usdtkit_trace *t)
 		return -EINVAL;
 	n = ring_buffer__consume(t->rb);
 	usdtkit__follow_poll(t);
+	usdtkit__all_sweep(t);
 	return n;
 }
 
@@ -145,6 +148,8 @@ void usdtkit_trace_free(struct usdtkit_trace *t)
 		return;
 	/* threads the tracer holds go on first, then a command, maybe
 	 * not yet exec'd */
+	/* (no exec waits on our copy of the tracer's group first) */
+	usdtkit__all_free(t);
 	usdtkit__follow_stop(t);
 	usdtkit__cmd_free(t);
 	ring_buffer__free(t->rb);

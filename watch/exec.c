@@ -22,7 +22,10 @@
  * CONFIG_FANOTIFY_ACCESS_PERMISSIONS (Linux 5.0 for the exec event).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/fanotify.h>
@@ -31,8 +34,10 @@
 
 int usdtkit__exec_group(void)
 {
+	/* (O_NONBLOCK: the fd of a fifo's open event must not wait for a
+	 * writer) */
 	int fd = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK,
-			       O_RDONLY | O_CLOEXEC | O_LARGEFILE);
+			       O_RDONLY | O_CLOEXEC | O_LARGEFILE | O_NONBLOCK);
 
 	return fd < 0 ? -errno : fd;
 }
@@ -43,6 +48,121 @@ int usdtkit__exec_mark(int group, const char *dir)
 			  AT_FDCWD, dir))
 		return -errno;
 	return 0;
+}
+
+#ifndef FAN_MARK_EVICTABLE
+#define FAN_MARK_EVICTABLE 0x00000200	/* Linux 5.19 */
+#endif
+
+/*
+ * Filesystems that hold no program anyone execs, or that fanotify
+ * cannot mark whole: not marked. (A program on one of them, which no
+ * distribution puts there, is found at its loader's news instead.)
+ */
+static const char *const no_programs[] = {
+	"proc", "sysfs", "cgroup", "cgroup2", "devpts", "mqueue", "debugfs",
+	"tracefs", "securityfs", "pstore", "bpf", "configfs", "fusectl",
+	"hugetlbfs", "autofs", "binfmt_misc", "nsfs", "efivarfs", "rpc_pipefs",
+	"selinuxfs", "ramfs", "devtmpfs",
+};
+
+/* memory filesystems: execs held, not opens (see the header) */
+static const char *const in_memory[] = { "tmpfs", "shm" };
+
+static bool in_table(const char *const *v, size_t n, const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(type, v[i]))
+			return true;
+	return false;
+}
+
+static bool holds_programs(const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(no_programs) / sizeof(no_programs[0]); i++)
+		if (!strcmp(type, no_programs[i]))
+			return false;
+	return true;
+}
+
+/* mountinfo's octal escapes (\040 a space) undone, in place */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++, d++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*d = *s;
+		}
+	}
+	*d = 0;
+}
+
+/*
+ * A filesystem mark for each mount's superblock (marking one twice adds
+ * nothing). A mount that cannot be marked (a filesystem without the
+ * ids fanotify needs) is passed over: its execs are not held.
+ */
+int usdtkit__exec_mark_mounts(int group, bool opens)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int n = 0;
+	uint64_t mask;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char mnt[4096], type[64], *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(dash + 3, "%63s", type) != 1 || !holds_programs(type))
+			continue;
+		unescape(mnt);
+		mask = opens && !in_table(in_memory, sizeof(in_memory) / sizeof(in_memory[0]),
+					  type) ? FAN_OPEN_PERM : FAN_OPEN_EXEC_PERM;
+		if (!fanotify_mark(group, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, mask,
+				   AT_FDCWD, mnt))
+			n++;
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
+/* (in the tracer: system calls only) */
+int usdtkit__exec_ignore(int group, int fd)
+{
+	if (fanotify_mark(group, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK | FAN_MARK_EVICTABLE,
+			  FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM, fd, NULL))
+		return -errno;
+	return 0;
+}
+
+bool usdtkit__exec_can_remember(int group)
+{
+	/* an evictable mark on a file of ours, taken back at once */
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = !fanotify_mark(group, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK | FAN_MARK_EVICTABLE,
+			    FAN_OPEN_EXEC_PERM, fd, NULL);
+	if (ok)
+		fanotify_mark(group, FAN_MARK_REMOVE | FAN_MARK_IGNORED_MASK,
+			      FAN_OPEN_EXEC_PERM, fd, NULL);
+	close(fd);
+	return ok;
 }
 
 /* (in the tracer: system calls only) */

@@ -83,6 +83,9 @@ enum { MSG_SEIZE = 1, MSG_SEIZED, MSG_HELD, MSG_RELEASE, MSG_EXPIRED };
 struct hold_msg {
 	int op, tid, arg;
 	int key;	/* the hold's (MSG_HELD, _RELEASE, _EXPIRED) */
+	int fd;		/* MSG_HELD of an exec: the tracer's fd of its file;
+			 * MSG_RELEASE: 1 to remember the answer for the
+			 * file (usdtkit__exec_ignore()) */
 };
 
 /*
@@ -115,6 +118,8 @@ struct held {
 struct tracer {
 	int sock, sigfd;
 	int group;			/* exec.c's, or -1 */
+	bool elf_only;			/* only an ELF file's open is held */
+	int engine;			/* the engine's pid (our parent) */
 	unsigned long opts;		/* PTRACE_O_* */
 	int hold_sig;
 	bool exits, closing;
@@ -157,9 +162,9 @@ static void set_bit(unsigned char *m, int tid, bool on)
 		m[tid / 8] &= (unsigned char)~(1u << (tid % 8));
 }
 
-static void send_msg(struct tracer *tr, int op, int tid, int arg, int key)
+static void send_msg(struct tracer *tr, int op, int tid, int arg, int key, int fd)
 {
-	struct hold_msg m = { .op = op, .tid = tid, .arg = arg, .key = key };
+	struct hold_msg m = { .op = op, .tid = tid, .arg = arg, .key = key, .fd = fd };
 
 	while (send(tr->sock, &m, sizeof(m), MSG_NOSIGNAL) < 0 && errno == EINTR)
 		;
@@ -201,7 +206,7 @@ static void hold_one(struct tracer *tr, int tid, int fd, int why)
 	key = fd >= 0 ? -tr->last_key : tr->last_key;
 	tr->held[tr->nheld++] = (struct held){ .key = key, .tid = tid, .fd = fd,
 					       .until_ms = now_ms() + HOLD_MAX_MS };
-	send_msg(tr, MSG_HELD, tid, why, key);
+	send_msg(tr, MSG_HELD, tid, why, key, fd);
 }
 
 static void hold(struct tracer *tr, int tid, int why)
@@ -221,7 +226,28 @@ static void forget(struct tracer *tr, int tid)
 		}
 }
 
-/* the execs waiting on the group, each held */
+/*
+ * Whether the open of @fd by @pid needs the engine's answer. Not the
+ * engine's own opens (it reads the files it is asked about: waiting for
+ * itself, it would wait its 2 s), nor, with elf_only, a file that is no
+ * ELF object: let go at once, and the answer kept with the inode.
+ */
+static bool needs_engine(const struct tracer *tr, int pid, int fd)
+{
+	unsigned char magic[4];
+
+	if (pid == tr->engine)
+		return false;
+	if (!tr->elf_only)
+		return true;
+	if (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+	    !memcmp(magic, "\177ELF", 4))
+		return true;
+	usdtkit__exec_ignore(tr->group, fd);
+	return false;
+}
+
+/* the execs (opens) waiting on the group, each held */
 static void on_execs(struct tracer *tr)
 {
 	struct usdtkit__exec_open ev[USDTKIT__EXEC_BATCH];
@@ -229,7 +255,10 @@ static void on_execs(struct tracer *tr)
 
 	while ((n = usdtkit__exec_read(tr->group, ev, USDTKIT__EXEC_BATCH)) > 0)
 		for (i = 0; i < n; i++)
-			hold_one(tr, ev[i].pid, ev[i].fd, USDTKIT__HOLD_OPEN_EXEC);
+			if (needs_engine(tr, ev[i].pid, ev[i].fd))
+				hold_one(tr, ev[i].pid, ev[i].fd, USDTKIT__HOLD_OPEN_EXEC);
+			else
+				usdtkit__exec_allow(tr->group, ev[i].fd);
 }
 
 /* the threads held past HOLD_MAX_MS go, said; how long until the next
@@ -246,7 +275,7 @@ static int expire(struct tracer *tr)
 			int key = h->key, tid = h->tid;
 
 			let_go(tr, i);	/* moves the last one here */
-			send_msg(tr, MSG_EXPIRED, tid, HOLD_MAX_MS, key);
+			send_msg(tr, MSG_EXPIRED, tid, HOLD_MAX_MS, key, -1);
 			continue;
 		}
 		if (h->until_ms < next)
@@ -409,9 +438,12 @@ static void on_msg(struct tracer *tr)
 	if (n != (ssize_t)sizeof(m))
 		return;
 	if (m.op == MSG_SEIZE)
-		send_msg(tr, MSG_SEIZED, m.tid, seize(tr, m.tid), 0);
-	else if (m.op == MSG_RELEASE && (i = held_at(tr, m.key)) >= 0)
+		send_msg(tr, MSG_SEIZED, m.tid, seize(tr, m.tid), 0, -1);
+	else if (m.op == MSG_RELEASE && (i = held_at(tr, m.key)) >= 0) {
+		if (m.fd == 1 && tr->held[i].fd >= 0)
+			usdtkit__exec_ignore(tr->group, tr->held[i].fd);
 		let_go(tr, (unsigned int)i);
+	}
 }
 
 static void close_span(unsigned int lo, unsigned int hi)
@@ -491,6 +523,7 @@ int usdtkit__hold_start(struct usdtkit__hold **out, const struct usdtkit__hold_o
 {
 	struct tracer tr = { .hold_sig = o->signal, .exits = o->exits,
 			     .group = o->execs ? o->exec_group : -1,
+			     .elf_only = o->exec_elf_only, .engine = getpid(),
 			     .opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC };
 	struct usdtkit__hold *h = calloc(1, sizeof(*h));
 	sigset_t all, old;
@@ -616,16 +649,27 @@ int usdtkit__hold_next(struct usdtkit__hold *h, struct usdtkit__hold_event *ev)
 	ev->why = m.op == MSG_EXPIRED ? USDTKIT__HOLD_EXPIRED : m.arg;
 	ev->tid = m.tid;
 	ev->key = m.key;
+	ev->fd = m.op == MSG_HELD && m.key < 0 ? m.fd : -1;
 	/* an exec's is its process already */
 	ev->tgid = m.key < 0 ? m.tid : tgid_of(m.tid);
 	return 1;
 }
 
-int usdtkit__hold_release(struct usdtkit__hold *h, int key)
+int usdtkit__hold_pid(const struct usdtkit__hold *h)
 {
-	struct hold_msg m = { .op = MSG_RELEASE, .key = key };
+	return h ? h->pid : -1;
+}
+
+int usdtkit__hold_answer(struct usdtkit__hold *h, int key, bool remember)
+{
+	struct hold_msg m = { .op = MSG_RELEASE, .key = key, .fd = remember };
 
 	return send(h->fd, &m, sizeof(m), MSG_NOSIGNAL) < 0 ? -errno : 0;
+}
+
+int usdtkit__hold_release(struct usdtkit__hold *h, int key)
+{
+	return usdtkit__hold_answer(h, key, false);
 }
 
 void usdtkit__hold_stop(struct usdtkit__hold *h)

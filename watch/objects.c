@@ -130,6 +130,23 @@ static int object_id(const struct usdtkit__watch *w, const struct usdtkit_proc *
 	return err;
 }
 
+static void set_drop(struct inode_id *v, size_t *n, uint64_t ino)
+{
+	size_t i = 0;
+
+	while (i < *n)
+		if (v[i].ino == ino)
+			v[i] = v[--*n];
+		else
+			i++;
+}
+
+void usdtkit__watch_forget(struct usdtkit__watch *w, uint64_t ino)
+{
+	set_drop(w->seen, &w->nseen, ino);
+	set_drop(w->looked, &w->nlooked, ino);
+}
+
 int usdtkit__watch_see_path(struct usdtkit__watch *w, const char *path)
 {
 	struct inode_id id;

@@ -45,6 +45,17 @@ int usdtkit__watch_news(struct usdtkit__watch *w, int pid,
 int usdtkit__watch_looked(struct usdtkit__watch *w, struct usdtkit__watch_news *news);
 void usdtkit__watch_news_free(struct usdtkit__watch_news *news);
 
+/* The file of inode @ino (on any device) neither seen nor looked at any
+ * more: detached, it is attached again when a process maps it. */
+void usdtkit__watch_forget(struct usdtkit__watch *w, uint64_t ino);
+
+/* ---- mapped.c: what the host's processes map ---- */
+
+/* The inodes of the files whose code some process of this host maps
+ * now, sorted, into *@inos (malloc'ed, *@n of them). 0 or -errno. */
+int usdtkit__watch_mapped(uint64_t **inos, size_t *n);
+bool usdtkit__watch_in_mapped(const uint64_t *inos, size_t n, uint64_t ino);
+
 /* Mark the file at @path seen (attached by its path). 0 or -errno. */
 int usdtkit__watch_see_path(struct usdtkit__watch *w, const char *path);
 
@@ -84,6 +95,23 @@ int usdtkit__watch_interp(const char *path, char *buf, size_t size);
 int usdtkit__exec_group(void);
 /* Hold the execs of every file in directory @dir. 0 or -errno. */
 int usdtkit__exec_mark(int group, const char *dir);
+/* Hold the execs of every file of every filesystem mounted here (those
+ * that hold programs: not proc, sysfs and the like), each once, and
+ * with @opens every open of a file there (a library's, before the
+ * loader maps it) but on memory filesystems (tmpfs: a container's /dev
+ * has devices, whose opens we would open again): how many filesystems
+ * are marked, or -errno. Called again when the mounts change, it marks
+ * the new ones. */
+int usdtkit__exec_mark_mounts(int group, bool opens);
+/* Whether this kernel keeps an answer with the inode, as an ignore mark
+ * it may drop (FAN_MARK_EVICTABLE, Linux 5.19): without, holding every
+ * open would cost each open a round trip, forever. */
+bool usdtkit__exec_can_remember(int group);
+/* (the tracer's side) the execs of the file of @fd not held any more:
+ * an ignore mark that the kernel may drop with the inode (Linux 5.19),
+ * and drops when the file is written. 0 or -errno (an older kernel:
+ * -EINVAL, each exec is held and answered again). */
+int usdtkit__exec_ignore(int group, int fd);
 
 /* (the tracer's side) an exec waiting for its answer */
 struct usdtkit__exec_open {
@@ -116,6 +144,8 @@ struct usdtkit__hold_event {
 	int why;			/* USDTKIT__HOLD_* */
 	int tid, tgid;
 	int key;			/* what usdtkit__hold_release() takes */
+	int fd;				/* an exec's: the tracer's fd of the
+					 * file (usdtkit__hold_pid()), or -1 */
 };
 
 struct usdtkit__hold_opts {
@@ -127,6 +157,9 @@ struct usdtkit__hold_opts {
 	bool execs;		/* hold the execs of exec_group's marks: */
 	int exec_group;		/* a group of exec.c, the tracer's from
 				 * now on (the caller closes its copy) */
+	bool exec_elf_only;	/* the group's opens of a file that is no
+				 * ELF object are let go at once, the
+				 * answer kept (usdtkit__exec_ignore()) */
 };
 
 /*
@@ -143,6 +176,11 @@ int usdtkit__hold_fd(const struct usdtkit__hold *h);
 int usdtkit__hold_next(struct usdtkit__hold *h, struct usdtkit__hold_event *ev);
 /* Let the hold of @ev->key go on. 0 or -errno. */
 int usdtkit__hold_release(struct usdtkit__hold *h, int key);
+/* The same, and for an exec with @remember, the answer kept for its
+ * file (usdtkit__exec_ignore(): its next execs are not held). */
+int usdtkit__hold_answer(struct usdtkit__hold *h, int key, bool remember);
+/* The tracer's pid: an exec's file is /proc/PID/fd/FD (-1: none). */
+int usdtkit__hold_pid(const struct usdtkit__hold *h);
 /* Stop the tracer: every held thread goes on, every process is let go
  * as it was (a stopped job stays stopped). */
 void usdtkit__hold_stop(struct usdtkit__hold *h);

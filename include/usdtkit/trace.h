@@ -82,9 +82,15 @@ struct usdtkit_trace_opts {
 				 * the thread that loaded it (no ptrace
 				 * tracer: a debugger can attach meanwhile),
 				 * so its first hits may be lost */
+	bool all;		/* every process of the host, now and later:
+				 * PROVIDER:NAME targets are any object's
+				 * that a process maps (not with pid or
+				 * children, nor a command); needs
+				 * CAP_SYS_ADMIN to hold an exec until its
+				 * program is attached (docs/USING.md) */
 	size_t :0;		/* new fields go above */
 };
-#define usdtkit_trace_opts__last_field no_hold
+#define usdtkit_trace_opts__last_field all
 
 USDTKIT_API struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts);
 
