@@ -6,7 +6,9 @@
 # the whole command (ms), the processes it listed, and per process read
 # (/proc had that many more). The peer, bpftrace, has no host-wide list:
 # `bpftrace -l 'usdt:*' -p PID` asks one process at a time; its median
-# over PEER of the copies (per process) is the row beside ours.
+# over PEER of the copies (per process) is the row beside ours. Then
+# `usdtkit trace --all` on the copies' probe, its start to "Tracing",
+# beside bpftrace's start on the copies' one file.
 #
 # usage: bench/host_scan.sh USDTKIT FX [N [RUNS [PEER]]]
 #        (root; default N 1000, RUNS 5, PEER 20; FX blocks reading its
@@ -53,6 +55,43 @@ t=$(median <"$tmp/list.ms")
 printf 'usdtkit list --all          %s ms median (runs: %s), %s processes with probes of %s read, %s us a process\n' \
 	"$t" "$(tr '\n' ' ' <"$tmp/list.ms" | sed 's/ $//')" "$listed" "$procs" \
 	"$(awk -v t="$t" -v p="$procs" 'BEGIN { printf "%.0f", t * 1000 / p }')"
+
+# trace --all: its start (to "Tracing"), every process read and each
+# object with the probe attached once; beside bpftrace's start on the
+# copies' file (one path: it cannot find the processes itself)
+started() { # started FILE: until FILE says the probes are attached
+	_i=0
+	while [ $_i -lt 6000 ] && ! grep -q "$1" "$tmp/t.err"; do
+		sleep 0.005; _i=$((_i + 1))
+	done
+}
+for r in $(seq "$runs"); do
+	: >"$tmp/t.err"
+	t0=$(ms)
+	"$u" trace --all --counts fxplain:tick >/dev/null 2>"$tmp/t.err" &
+	tp=$!
+	started "^Tracing"
+	echo $(($(ms) - t0)) >>"$tmp/trace.ms"
+	kill -INT $tp
+	wait $tp
+done
+printf 'usdtkit trace --all         %s ms median to "Tracing" (runs: %s)\n' \
+	"$(median <"$tmp/trace.ms")" "$(tr '\n' ' ' <"$tmp/trace.ms" | sed 's/ $//')"
+if command -v bpftrace >/dev/null; then
+	for r in $(seq "$runs"); do
+		: >"$tmp/t.err"
+		t0=$(ms)
+		__BPFTRACE_NOTIFY_PROBES_ATTACHED=1 bpftrace -e "usdt:$fx:fxplain:tick { @ = count(); }" \
+			>/dev/null 2>"$tmp/t.err" &
+		tp=$!
+		started "^__BPFTRACE_NOTIFY_PROBES_ATTACHED"
+		echo $(($(ms) - t0)) >>"$tmp/bts.ms"
+		kill -INT $tp
+		wait $tp
+	done
+	printf 'bpftrace usdt:FX:...        %s ms median to attached (runs: %s)\n' \
+		"$(median <"$tmp/bts.ms")" "$(tr '\n' ' ' <"$tmp/bts.ms" | sed 's/ $//')"
+fi
 
 if command -v bpftrace >/dev/null; then
 	k=0
