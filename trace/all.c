@@ -160,7 +160,7 @@ static void all_objects(struct usdtkit_trace *t, const struct usdtkit_proc *proc
 		char kpath[4352];
 		struct stat st;
 
-		if (!only[j] || !usdtkit_proc_object(proc, j) ||
+		if (!only[j] || !usdtkit__watch_native(usdtkit_proc_object(proc, j)) ||
 		    usdtkit__proc_object_kpath(proc, j, kpath, sizeof(kpath)) ||
 		    stat(kpath, &st))
 			continue;
@@ -244,7 +244,7 @@ static int exec_file(struct usdtkit_trace *t, const char *path, int pid,
 	exec_loader(t, path, pid);
 	/* (a script, or a file of no known machine: no probe of ours) */
 	f = usdtkit_file_open(path, &oo);
-	for (i = 0; f && i < t->nprobes; i++) {
+	for (i = 0; f && usdtkit__watch_native(f) && i < t->nprobes; i++) {
 		struct usdtkit_link *l = attach_file(t, i, path, f);
 
 		if (l) {

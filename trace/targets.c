@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "trace/internal.h"
+#include "watch/watch.h"
 
 /* ---- targets -> probes ---- */
 
@@ -429,8 +430,9 @@ static int add_all_target(struct usdtkit_trace *t, const char *prov, const char 
 		return err;
 	}
 	while (!err && (p = usdtkit_host_next(h))) {
+		/* (not a program of another machine, under qemu-user) */
 		for (i = 0; !err && i < usdtkit_proc_object_count(p); i++)
-			if (usdtkit_proc_object(p, i))
+			if (usdtkit__watch_native(usdtkit_proc_object(p, i)))
 				err = add_file(t, NULL, usdtkit_proc_object(p, i), prov,
 					       name, &n);
 		usdtkit_proc_close(p);

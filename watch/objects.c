@@ -338,6 +338,25 @@ int usdtkit__watch_loader_path(struct usdtkit__watch *w, const char *path)
 	return set_add(&w->loaders, &w->nloaders, &w->lcap, &id);
 }
 
+bool usdtkit__watch_native(const struct usdtkit_file *f)
+{
+	const struct usdtkit_arch *a = f ? usdtkit_file_arch(f) : NULL;
+	unsigned char eh[EI_NIDENT + 4];
+	uint16_t machine;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : pread(fd, eh, sizeof(eh), 0);
+
+	if (fd >= 0)
+		close(fd);
+	if (!a || n != (ssize_t)sizeof(eh))
+		return false;
+	/* our own header, in our own byte order */
+	memcpy(&machine, eh + EI_NIDENT + 2, sizeof(machine));
+	return usdtkit_arch_e_machine(a) == machine &&
+	       usdtkit_arch_elf_class(a) == eh[EI_CLASS] &&
+	       usdtkit_arch_elf_data(a) == eh[EI_DATA];
+}
+
 int usdtkit__watch_interp(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -ENOENT;

@@ -83,6 +83,11 @@ int usdtkit__watch_loader_path(struct usdtkit__watch *w, const char *path);
  * it names it). 0, -ENOENT (static), or -errno. */
 int usdtkit__watch_interp(const char *path, char *buf, size_t size);
 
+/* Whether @f is of this process's machine and class: under --all, an
+ * object of another (a program qemu-user runs) is not attached: a
+ * breakpoint of ours in its code would be an instruction of its. */
+bool usdtkit__watch_native(const struct usdtkit_file *f);
+
 /* The function of every loader that the loader calls each time its list
  * of objects changes (the r_debug protocol of debuggers). */
 #define USDTKIT__LOADER_FUNC "_dl_debug_state"

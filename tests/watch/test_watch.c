@@ -14,6 +14,7 @@
  * usage: test_watch FIXTURE_DIR (where libfx_plug.so is)
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -78,6 +79,31 @@ static void test_objects(const char *dir)
 	CHECK(usdtkit__watch_loader_path(w, interp) == -EALREADY, "seen by its path");
 	CHECK(usdtkit__watch_loader(w, 0x7fffffff, path, sizeof(path)) == -ESRCH,
 	      "a pid that does not exist");
+
+	/* --all attaches only what this machine runs: the plugin, and not
+	 * the same file made an arm64 one (its e_machine) */
+	{
+		char foreign[] = "/tmp/usdtkit-foreign-XXXXXX";
+		unsigned short em = 183;	/* EM_AARCH64 */
+		struct usdtkit_file *f = usdtkit_file_open(lib, &oo);
+		int fd = mkstemp(foreign), src = open(lib, O_RDONLY);
+		char buf[65536];
+		ssize_t got;
+
+		CHECK(f && usdtkit__watch_native(f), "the plugin is native");
+		usdtkit_file_close(f);
+		while (fd >= 0 && src >= 0 && (got = read(src, buf, sizeof(buf))) > 0)
+			CHECK(write(fd, buf, (size_t)got) == got, "copy");
+		CHECK(fd >= 0 && pwrite(fd, &em, sizeof(em), 18) == sizeof(em), "e_machine");
+		f = usdtkit_file_open(foreign, &oo);
+		CHECK(!usdtkit__watch_native(f), "an arm64 file is not (opened: %d)", f != NULL);
+		usdtkit_file_close(f);
+		if (src >= 0)
+			close(src);
+		if (fd >= 0)
+			close(fd);
+		unlink(foreign);
+	}
 	usdtkit__watch_free(w);
 	dlclose(h);
 }
