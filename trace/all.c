@@ -78,6 +78,7 @@ struct trace_all {
 	int group;		/* the tracer's exec group (our copy), or -1 */
 	int tick;		/* a timerfd: the trace woken for its sweep */
 	bool opens;		/* every open held, not only execs */
+	char execs_only[256];	/* a disk's mount whose opens are not */
 	uint64_t swept_ns;
 	uint64_t execs, reads, detached;
 };
@@ -176,36 +177,6 @@ static void all_objects(struct usdtkit_trace *t, const struct usdtkit_proc *proc
 	free(one);
 }
 
-/* probe @i in the file at @path (an exec's), for any process */
-static struct usdtkit_link *attach_file(struct usdtkit_trace *t, size_t i,
-					const char *path, const struct usdtkit_file *f)
-{
-	struct probe *p = &t->probes[i];
-	const struct usdtkit_site *s = usdtkit_file_next_site(f, NULL, p->provider, p->name);
-	char *prov, *name;
-	struct usdtkit_link *l = NULL, **v;
-
-	if (!s || (p->pending && usdtkit__follow_type(t, i, s)))
-		return NULL;
-	v = realloc(p->late, (p->nlate + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	p->late = v;
-	prov = p->pending ? strdup(p->provider) : usdtkit__glob_quote(p->provider);
-	name = p->pending ? strdup(p->name) : usdtkit__glob_quote(p->name);
-	if (prov && name)
-		l = usdtkit__trace_link(t, i, path, prov, name, f);
-	free(prov);
-	free(name);
-	if (!l)
-		return NULL;
-	p->late[p->nlate++] = l;
-	p->pending = p->pub.waiting = false;
-	p->pub.sites += usdtkit_link_site_count(l);
-	p->pub.mode = usdtkit_link_mode(l);
-	return l;
-}
-
 /* The loader the program at @path asks for, as process @pid (its root)
  * will find it, watched before the program runs. */
 static void exec_loader(struct usdtkit_trace *t, const char *path, int pid)
@@ -231,7 +202,9 @@ static int exec_file(struct usdtkit_trace *t, const char *path, int pid,
 					  st->st_mtim.tv_nsec };
 	struct usdtkit_file *f;
 	struct all_obj *o = obj_find(a, st->st_ino);
+	char name[PATH_MAX];
 	bool any = false;
+	ssize_t n;
 	size_t i;
 
 	if (o) {
@@ -244,15 +217,19 @@ static int exec_file(struct usdtkit_trace *t, const char *path, int pid,
 	exec_loader(t, path, pid);
 	/* (a script, or a file of no known machine: no probe of ours) */
 	f = usdtkit_file_open(path, &oo);
-	for (i = 0; f && usdtkit__watch_native(f) && i < t->nprobes; i++) {
-		struct usdtkit_link *l = attach_file(t, i, path, f);
+	if (f && !usdtkit__watch_native(f)) {
+		usdtkit_file_close(f);
+		f = NULL;
+	}
+	/* (its name as we see it, for messages) */
+	n = readlink(path, name, sizeof(name) - 1);
+	name[n > 0 ? n : 0] = 0;
+	for (i = 0; f && i < t->nprobes; i++) {
+		struct usdtkit_link *l = usdtkit__follow_attach_file(t, i, path, name, f, pid);
 
 		if (l) {
 			any = true;
 			obj_add(a, st->st_dev, st->st_ino, i, l);
-			usdtkit__info(&t->log, "pid %d: %s:%s: %zu site(s) in a "
-				      "file it opens", pid, t->probes[i].provider,
-				      t->probes[i].name, usdtkit_link_site_count(l));
 		}
 	}
 	usdtkit_file_close(f);
@@ -306,7 +283,7 @@ static void mounts_changed(struct trace_all *a)
 
 	if (a->group < 0 || poll(&pf, 1, 0) <= 0 || !(pf.revents & POLLPRI))
 		return;
-	usdtkit__exec_mark_mounts(a->group, a->opens);
+	usdtkit__exec_mark_mounts(a->group, a->opens, a->execs_only, sizeof(a->execs_only));
 }
 
 void usdtkit__all_sweep(struct usdtkit_trace *t)
@@ -358,7 +335,8 @@ static void hold_execs(struct usdtkit_trace *t)
 
 	if (group >= 0) {
 		a->opens = usdtkit__exec_can_remember(group);
-		n = usdtkit__exec_mark_mounts(group, a->opens);
+		n = usdtkit__exec_mark_mounts(group, a->opens, a->execs_only,
+					      sizeof(a->execs_only));
 		if (n <= 0) {
 			close(group);
 			group = n ? n : -ENODEV;
@@ -448,11 +426,15 @@ int usdtkit__all_start(struct usdtkit_trace *t)
 	if (err)
 		trace_err(t, "--all: cannot read the processes of this host: %s",
 			  strerror(-err));
-	if (!a->opens)
+	if (!a->opens || a->execs_only[0])
 		trace_err(t, "--all: a library new to the trace is attached once its "
-			  "loader has mapped it, while its process runs on (holding "
-			  "its open needs Linux 5.19's evictable fanotify marks): "
-			  "its first hits, about a millisecond's, may be lost");
+			  "loader has mapped it, while its process runs on (%s%s%s): "
+			  "its first hits, about a millisecond's, may be lost",
+			  a->opens ? "the opens of " : "holding its open needs "
+			  "Linux 5.19's evictable fanotify marks",
+			  a->opens ? a->execs_only : "", a->opens ? " are not held: "
+			  "its filesystem has devices in its own /dev, or cannot be "
+			  "marked" : "");
 	return err;
 }
 

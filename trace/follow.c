@@ -244,7 +244,7 @@ static const struct usdtkit_site *first_site(const struct usdtkit_proc *proc,
  * for those types and put in place before it is attached: it must fit
  * the program as loaded (it was loaded for a probe of any types).
  */
-int usdtkit__follow_type(struct usdtkit_trace *t, size_t i, const struct usdtkit_site *s)
+static int type_pending(struct usdtkit_trace *t, size_t i, const struct usdtkit_site *s)
 {
 	struct probe *p = &t->probes[i], np = *p;
 	struct usdtkit_trace_cfg c;
@@ -271,9 +271,12 @@ int usdtkit__follow_type(struct usdtkit_trace *t, size_t i, const struct usdtkit
 	return 0;
 }
 
+/* Probe @i attached in the objects @only of @proc, or (no @proc) in
+ * the file at @path, @f read already. NULL and errno. */
 static struct usdtkit_link *attach_objects(struct usdtkit_trace *t, size_t i,
 					   const struct usdtkit_proc *proc,
-					   const bool *only)
+					   const bool *only, const char *path,
+					   const struct usdtkit_file *f)
 {
 	const struct probe *p = &t->probes[i];
 	/* a pending probe is the glob it was given, the others exact */
@@ -284,50 +287,73 @@ static struct usdtkit_link *attach_objects(struct usdtkit_trace *t, size_t i,
 		     .print_ctx = t, .any_process = t->kids.on || t->all);
 	struct usdtkit_link *l = NULL;
 
-	if (prov && name)
+	if (!prov || !name)
+		errno = ENOMEM;
+	else if (proc)
 		l = usdtkit__attach_proc(t->prog, proc, only, prov, name, &o);
 	else
-		errno = ENOMEM;
+		l = usdtkit__trace_link(t, i, path, prov, name, f);
 	free(prov);
 	free(name);
 	return l;
 }
 
-/* Probe @i in the new objects @only of @proc, when one has it: its
- * link (also in the probe's late ones), or NULL. */
-struct usdtkit_link *usdtkit__follow_attach(struct usdtkit_trace *t, size_t i,
-					    const struct usdtkit_proc *proc,
-					    const bool *only)
+/* Probe @i, whose first site there is @s, attached in the objects @only
+ * of @proc or in the file at @path (@f): the link kept with the probe's
+ * late ones, the probe typed if it waited. NULL when it could not be. */
+static struct usdtkit_link *attach_at(struct usdtkit_trace *t, size_t i,
+				      const struct usdtkit_site *s,
+				      const struct usdtkit_proc *proc, const bool *only,
+				      const char *path, const struct usdtkit_file *f,
+				      int pid, const char *where)
 {
 	struct probe *p = &t->probes[i];
-	const struct usdtkit_site *s;
 	struct usdtkit_link **v, *l;
-	size_t obj;
 
-	s = first_site(proc, only, p->provider, p->name, &obj);
-	if (!s)
-		return NULL;
 	v = realloc(p->late, (p->nlate + 1) * sizeof(*v));
 	if (!v)
 		return NULL;
 	p->late = v;
-	if (p->pending && usdtkit__follow_type(t, i, s))
+	if (p->pending && type_pending(t, i, s))
 		return NULL;
-	l = attach_objects(t, i, proc, only);
+	l = attach_objects(t, i, proc, only, path, f);
 	if (!l) {
-		trace_err(t, "pid %d: cannot attach %s:%s in %s, which it mapped "
-			  "later: %s", usdtkit_proc_pid(proc), p->provider, p->name,
-			  usdtkit_proc_object_path(proc, obj), strerror(errno));
+		trace_err(t, "pid %d: cannot attach %s:%s in %s, which it %s: %s", pid,
+			  p->provider, p->name, where, proc ? "mapped later" : "opens",
+			  strerror(errno));
 		return NULL;
 	}
 	p->late[p->nlate++] = l;
 	p->pending = p->pub.waiting = false;
 	p->pub.sites += usdtkit_link_site_count(l);
 	p->pub.mode = usdtkit_link_mode(l);
-	usdtkit__info(&t->log, "pid %d: %s:%s: %zu site(s) in %s, mapped later",
-		      usdtkit_proc_pid(proc), p->provider, p->name,
-		      usdtkit_link_site_count(l), usdtkit_proc_object_path(proc, obj));
+	usdtkit__info(&t->log, "pid %d: %s:%s: %zu site(s) in %s, %s", pid, p->provider,
+		      p->name, usdtkit_link_site_count(l), where,
+		      proc ? "mapped later" : "opened");
 	return l;
+}
+
+struct usdtkit_link *usdtkit__follow_attach(struct usdtkit_trace *t, size_t i,
+					    const struct usdtkit_proc *proc,
+					    const bool *only)
+{
+	const struct probe *p = &t->probes[i];
+	const struct usdtkit_site *s;
+	size_t obj;
+
+	s = first_site(proc, only, p->provider, p->name, &obj);
+	return s ? attach_at(t, i, s, proc, only, NULL, NULL, usdtkit_proc_pid(proc),
+			     usdtkit_proc_object_path(proc, obj)) : NULL;
+}
+
+struct usdtkit_link *usdtkit__follow_attach_file(struct usdtkit_trace *t, size_t i,
+						 const char *path, const char *name,
+						 const struct usdtkit_file *f, int pid)
+{
+	const struct probe *p = &t->probes[i];
+	const struct usdtkit_site *s = usdtkit_file_next_site(f, NULL, p->provider, p->name);
+
+	return s ? attach_at(t, i, s, NULL, NULL, path, f, pid, name) : NULL;
 }
 
 /*

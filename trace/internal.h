@@ -369,9 +369,12 @@ void usdtkit__follow_hold_begin(struct usdtkit_trace *t, int group);
 struct usdtkit_link *usdtkit__follow_attach(struct usdtkit_trace *t, size_t i,
 					    const struct usdtkit_proc *proc,
 					    const bool *only);
+/* the same in the file at @path (@f, read already; @name for messages)
+ * that process @pid opens */
+struct usdtkit_link *usdtkit__follow_attach_file(struct usdtkit_trace *t, size_t i,
+						 const char *path, const char *name,
+						 const struct usdtkit_file *f, int pid);
 void usdtkit__follow_loader(struct usdtkit_trace *t, int pid);
-/* a pending probe @i typed by its first site @s (0, or -errno said) */
-int usdtkit__follow_type(struct usdtkit_trace *t, size_t i, const struct usdtkit_site *s);
 int usdtkit__follow_loader_path(struct usdtkit_trace *t, const char *path);
 
 /* all.c: --all, every process of the host that maps a probe's object,

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/fanotify.h>
+#include <sys/stat.h>
 
 #include "watch/watch.h"
 
@@ -63,11 +64,11 @@ static const char *const no_programs[] = {
 	"proc", "sysfs", "cgroup", "cgroup2", "devpts", "mqueue", "debugfs",
 	"tracefs", "securityfs", "pstore", "bpf", "configfs", "fusectl",
 	"hugetlbfs", "autofs", "binfmt_misc", "nsfs", "efivarfs", "rpc_pipefs",
-	"selinuxfs", "ramfs", "devtmpfs",
+	"selinuxfs", "devtmpfs",
 };
 
 /* memory filesystems: execs held, not opens (see the header) */
-static const char *const in_memory[] = { "tmpfs", "shm" };
+static const char *const in_memory[] = { "tmpfs", "shm", "ramfs" };
 
 static bool in_table(const char *const *v, size_t n, const char *type)
 {
@@ -107,16 +108,34 @@ static void unescape(char *s)
 }
 
 /*
+ * Whether the filesystem mounted at @mnt keeps device nodes of its own
+ * in its /dev (a board's static /dev on its root): its opens are not
+ * held, only its execs. Holding an open makes fanotify open the file
+ * for us too, and opening a device is not free of effects (a watchdog
+ * opened, then closed, is armed).
+ */
+static bool own_devices(const char *mnt)
+{
+	char dev[4200];
+	struct stat a, b;
+
+	snprintf(dev, sizeof(dev), "%s/dev", strcmp(mnt, "/") ? mnt : "");
+	return !stat(mnt, &a) && !stat(dev, &b) && S_ISDIR(b.st_mode) &&
+	       a.st_dev == b.st_dev;
+}
+
+/*
  * A filesystem mark for each mount's superblock (marking one twice adds
  * nothing). A mount that cannot be marked (a filesystem without the
  * ids fanotify needs) is passed over: its execs are not held.
  */
-int usdtkit__exec_mark_mounts(int group, bool opens)
+int usdtkit__exec_mark_mounts(int group, bool opens, char *execs_only, size_t size)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	int n = 0;
 	uint64_t mask;
+	bool memory;
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 
 	if (!f)
@@ -128,11 +147,17 @@ int usdtkit__exec_mark_mounts(int group, bool opens)
 		    sscanf(dash + 3, "%63s", type) != 1 || !holds_programs(type))
 			continue;
 		unescape(mnt);
-		mask = opens && !in_table(in_memory, sizeof(in_memory) / sizeof(in_memory[0]),
-					  type) ? FAN_OPEN_PERM : FAN_OPEN_EXEC_PERM;
+		memory = in_table(in_memory, sizeof(in_memory) / sizeof(in_memory[0]), type);
+		mask = opens && !memory && !own_devices(mnt) ? FAN_OPEN_PERM :
+			FAN_OPEN_EXEC_PERM;
 		if (!fanotify_mark(group, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, mask,
 				   AT_FDCWD, mnt))
 			n++;
+		else if (opens && !memory)
+			mask = 0;
+		/* a disk's whose opens are not held: named, the first */
+		if (opens && !memory && mask != FAN_OPEN_PERM && size && !*execs_only)
+			snprintf(execs_only, size, "%s", mnt);
 	}
 	free(line);
 	fclose(f);

@@ -66,6 +66,7 @@
 #include <sys/ptrace.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -235,12 +236,15 @@ static void forget(struct tracer *tr, int tid)
 static bool needs_engine(const struct tracer *tr, int pid, int fd)
 {
 	unsigned char magic[4];
+	struct stat st;
 
 	if (pid == tr->engine)
 		return false;
 	if (!tr->elf_only)
 		return true;
-	if (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+	/* (a device or a fifo is not read: a read may take its data) */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
 	    !memcmp(magic, "\177ELF", 4))
 		return true;
 	usdtkit__exec_ignore(tr->group, fd);

@@ -104,10 +104,11 @@ int usdtkit__exec_mark(int group, const char *dir);
  * that hold programs: not proc, sysfs and the like), each once, and
  * with @opens every open of a file there (a library's, before the
  * loader maps it) but on memory filesystems (tmpfs: a container's /dev
- * has devices, whose opens we would open again): how many filesystems
- * are marked, or -errno. Called again when the mounts change, it marks
- * the new ones. */
-int usdtkit__exec_mark_mounts(int group, bool opens);
+ * has devices, whose opens we would open again) and those with device
+ * nodes in their own /dev: how many filesystems are marked, or -errno;
+ * in @execs_only (when empty) the first other mount whose opens are not
+ * held. Called again when the mounts change, it marks the new ones. */
+int usdtkit__exec_mark_mounts(int group, bool opens, char *execs_only, size_t size);
 /* Whether this kernel keeps an answer with the inode, as an ignore mark
  * it may drop (FAN_MARK_EVICTABLE, Linux 5.19): without, holding every
  * open would cost each open a round trip, forever. */

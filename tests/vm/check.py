@@ -425,6 +425,47 @@ def check_follow(v, log):
               % (tag, len(got), FOLLOW_N, pid, len(later)))
 
 
+# ---- the "all" scenario (guest.sh scenario_all: trace --all) ----
+
+ALL_LOSS = re.compile(r"usdtkit trace: --all: a library new to the trace is attached "
+                      r"once its loader has mapped it")
+
+
+def check_all(v, log):
+    """trace --all: three vm_follow, running before the trace, started
+    after it, in a chroot; every hit of each counted in order, each pid
+    its own, where the kernel holds the opens (Linux 5.19); before, the
+    loss is said once and what came is the workloads' hits in order."""
+    files = log["files"]
+    err = [l for l in files.get("trace_all.err", []) if l.strip()]
+    tag = "all"
+    v.check(log["rc"].get("trace_all") == 0, "%s: exit %s: %s"
+            % (tag, log["rc"].get("trace_all"), " | ".join(err[-3:])))
+    pids = [p for t, _, p in log["pids"] if t == "trace_all"]
+    v.check(len(pids) == 3, "%s: the workloads' pids: %s" % (tag, pids))
+    for o in ("all_a.out", "all_l.out", "all_b.out"):
+        v.check("vm_follow: done %d" % (FOLLOW_N * FOLLOW_K) in files.get(o, []),
+                "%s: %s did not finish: %s" % (tag, o, files.get(o, [])[-3:]))
+    events = json_lines(v, files, "all", tag)
+    want = follow_hits()
+    held = not any(ALL_LOSS.match(l) for l in err)
+    for p in pids:
+        got = [(e.get("name"), e.get("args")) for e in events if e.get("pid") == p]
+        if held:
+            v.check(got == want, "%s: pid %s: %d hits, want %d: %s"
+                    % (tag, p, len(got), len(want), got))
+        else:
+            it = iter(want)
+            v.check(all(g in it for g in got), "%s: pid %s: hits not in order: %s"
+                    % (tag, p, got))
+    v.check({e.get("pid") for e in events} <= set(pids),
+            "%s: hits of other processes: %s" % (tag, events))
+    lines = sum(bool(ALL_LOSS.match(l)) for l in err)
+    v.check(lines <= 1, "%s: the loss said %d times" % (tag, lines))
+    print("%s: %d hits of 3 processes, %s" % (tag, len(events),
+          "every one (opens held)" if held else "the library's may be lost (said)"))
+
+
 def follow_workload(v, log, cell, err):
     """The pid of CELL's vm_follow, which must have fired every hit"""
     tag = "follow %s" % cell
@@ -839,6 +880,8 @@ def check_scenario(v, s, log, args):
         check_forms(v, log)
     elif s == "follow":
         check_follow(v, log)
+    elif s == "all":
+        check_all(v, log)
     elif s == "agg":
         check_agg(v, log)
         check_load_configs(v, log)

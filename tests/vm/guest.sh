@@ -393,6 +393,44 @@ scenario_follow() {
 	emit boxpid.out /tmp/fb.out
 }
 
+# --all (trace/all.c): every process that maps the plugin, on this
+# kernel: vm_follow running before the trace, one started after it and
+# one in the /box chroot started after it; each loads its plugin late.
+# Every hit of the three, each pid its own, where the kernel holds the
+# opens (5.19); before, a library's first hits may be lost: said once.
+scenario_all() {
+	local t d n="$FOLLOW_N $FOLLOW_K"
+	mkdir -p /tmp/fa /tmp/fl
+	rm -f /box/run/*
+	# shellcheck disable=SC2086 # N K
+	/w/vm_follow /w/libvmfollow.so $n /tmp/fa > /tmp/fa/out 2>&1 &
+	wait_until 30 test -s /tmp/fa/info || note "all: no running workload"
+	$CLI trace --all --json -v follow:fire follow:init > /tmp/trace_all.json \
+		2> /tmp/trace_all.err &
+	t=$!
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_all.err || ! alive $t" ||
+		note "all: not attached after 120 s"
+	# shellcheck disable=SC2086
+	/w/vm_follow /w/libvmfollow.so $n /tmp/fl > /tmp/fl/out 2>&1 &
+	# shellcheck disable=SC2086
+	chroot /box /app/vm_follow /app/libvmfollow.so $n /run > /tmp/fb.out 2>&1 &
+	wait_until 30 test -s /tmp/fl/info || note "all: no later workload"
+	wait_until 30 test -s /box/run/info || note "all: no chroot workload"
+	for d in /tmp/fa /tmp/fl /box/run; do
+		echo "@@pid trace_all w $(sed -n 's/^pid //p' $d/info)"
+	done
+	touch /tmp/fa/go /tmp/fl/go /box/run/go
+	wait_until 120 eval "grep -qs 'vm_follow: done' /tmp/fa/out &&
+		grep -qs 'vm_follow: done' /tmp/fl/out && grep -qs 'vm_follow: done' /tmp/fb.out" ||
+		note "all: the workloads did not finish"
+	sleep 1
+	kill -INT "$t"
+	finish_trace all "$t"
+	emit all_a.out /tmp/fa/out
+	emit all_l.out /tmp/fl/out
+	emit all_b.out /tmp/fb.out
+}
+
 # armhf: the workload in Thumb-2, Debian's default. The 32-bit arm kernel
 # has no Thumb uprobes; usdtkit must either trace a probe right or refuse
 # it saying why, and never harm the process. Bounded: the workload gets
