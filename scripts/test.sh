@@ -37,7 +37,8 @@ run() {	# run BUILD_DIR [cmake args...]
 }
 
 timed gcc run build
-timed asan run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
+timed asan run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF \
+	-DUSDTKIT_CHURN_N=2000
 
 # The same tree with clang, warnings as errors: every target builds, and
 # the unit, CLI and install tests and the whole BPF suite pass (attach,
@@ -46,7 +47,7 @@ timed asan run build-asan -DUSDTKIT_SANITIZE=ON -DUSDTKIT_BUILD_BENCH=OFF
 # user the design names, and clang leaves what gcc zeroes uninitialised.
 clang_suite() {
 	CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DUSDTKIT_WERROR=ON -DUSDTKIT_BUILD_BENCH=OFF >/dev/null
+		-DUSDTKIT_WERROR=ON -DUSDTKIT_BUILD_BENCH=OFF -DUSDTKIT_CHURN_N=2000 >/dev/null
 	cmake --build build-clang -j "$jobs" >/dev/null
 	ctest --test-dir build-clang --output-on-failure -j "$jobs" -L "unit|cli|install|bpf"
 }
