@@ -59,39 +59,31 @@ printf 'usdtkit list --all          %s ms median (runs: %s), %s processes with p
 # trace --all: its start (to "Tracing"), every process read and each
 # object with the probe attached once; beside bpftrace's start on the
 # copies' file (one path: it cannot find the processes itself)
-started() { # started FILE: until FILE says the probes are attached
-	_i=0
-	while [ $_i -lt 6000 ] && ! grep -q "$1" "$tmp/t.err"; do
-		sleep 0.005; _i=$((_i + 1))
-	done
-}
-for r in $(seq "$runs"); do
-	: >"$tmp/t.err"
-	t0=$(ms)
-	"$u" trace --all --counts fxplain:tick >/dev/null 2>"$tmp/t.err" &
-	tp=$!
-	started "^Tracing"
-	echo $(($(ms) - t0)) >>"$tmp/trace.ms"
-	kill -INT $tp
-	wait $tp
-done
-printf 'usdtkit trace --all         %s ms median to "Tracing" (runs: %s)\n' \
-	"$(median <"$tmp/trace.ms")" "$(tr '\n' ' ' <"$tmp/trace.ms" | sed 's/ $//')"
-if command -v bpftrace >/dev/null; then
+# starts LABEL WORD OUT COMMAND...: RUNS times COMMAND in the background
+# until its stderr has WORD, then Ctrl-C; the median time to WORD
+starts() {
+	_label=$1 _word=$2 _out=$3
+	shift 3
 	for r in $(seq "$runs"); do
 		: >"$tmp/t.err"
 		t0=$(ms)
-		__BPFTRACE_NOTIFY_PROBES_ATTACHED=1 bpftrace -e "usdt:$fx:fxplain:tick { @ = count(); }" \
-			>/dev/null 2>"$tmp/t.err" &
+		"$@" >/dev/null 2>"$tmp/t.err" &
 		tp=$!
-		started "^__BPFTRACE_NOTIFY_PROBES_ATTACHED"
-		echo $(($(ms) - t0)) >>"$tmp/bts.ms"
+		_i=0
+		while [ $_i -lt 6000 ] && ! grep -q "$_word" "$tmp/t.err"; do
+			sleep 0.005; _i=$((_i + 1))
+		done
+		echo $(($(ms) - t0)) >>"$tmp/$_out"
 		kill -INT $tp
 		wait $tp
 	done
-	printf 'bpftrace usdt:FX:...        %s ms median to attached (runs: %s)\n' \
-		"$(median <"$tmp/bts.ms")" "$(tr '\n' ' ' <"$tmp/bts.ms" | sed 's/ $//')"
-fi
+	printf '%-27s %s ms median (runs: %s)\n' "$_label" "$(median <"$tmp/$_out")" \
+		"$(tr '\n' ' ' <"$tmp/$_out" | sed 's/ $//')"
+}
+starts 'usdtkit trace --all' '^Tracing' trace.ms "$u" trace --all --counts fxplain:tick
+command -v bpftrace >/dev/null &&
+	starts 'bpftrace usdt:FX:...' '^__BPFTRACE_NOTIFY_PROBES_ATTACHED' bts.ms \
+		env __BPFTRACE_NOTIFY_PROBES_ATTACHED=1 bpftrace -e "usdt:$fx:fxplain:tick { @ = count(); }"
 
 if command -v bpftrace >/dev/null; then
 	k=0

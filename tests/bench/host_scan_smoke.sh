@@ -13,7 +13,7 @@ row=$(grep '^usdtkit list --all ' "$tmp/out")
 listed=$(echo "$row" | sed -n 's/.*), \([0-9]*\) processes with probes of \([0-9]*\) read.*/\1/p')
 [ "${listed:-0}" -ge 5 ] && ok || { ko "row list --all: '$row'"; cat "$tmp/out" "$tmp/err"; }
 grep -q '^bpftrace -l usdt:\* -p PID ' "$tmp/out" && ok || { ko "row bpftrace"; cat "$tmp/out"; }
-grep -q '^usdtkit trace --all  *[0-9]* ms median to "Tracing"' "$tmp/out" && ok ||
+grep -q '^usdtkit trace --all  *[0-9]* ms median (runs' "$tmp/out" && ok ||
 	{ ko "row trace --all"; cat "$tmp/out" "$tmp/err"; }
 
 finish host_scan_smoke

@@ -20,13 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# $ERR's exit, or a trace whose exec holds this kernel cannot have
-if ! "$u" trace --all --counts -d 0.1 x:y >"$tmp/out" 2>"$tmp/err"; then
-	if grep -q "cannot hold" "$tmp/err"; then
-		echo "SKIP: $(grep "cannot hold" "$tmp/err")"
-		exit 77
-	fi
-fi
+skip_no_all_hold "$u"
 
 C=2 K=5
 # the chroots: the static box alone; the dynamic one with its libraries

@@ -17,12 +17,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if ! "$u" trace --all --counts -d 0.1 x:y >"$tmp/out" 2>"$tmp/err"; then
-	if grep -q "cannot hold" "$tmp/err"; then
-		echo "SKIP: $(grep "cannot hold" "$tmp/err")"
-		exit 77
-	fi
-fi
+skip_no_all_hold "$u"
 mkdir -p "$tmp/root/app" && cp "$box" "$tmp/root/app/boxed"
 
 "$u" trace --all -v --counts box:tick plug:fire >"$tmp/out" 2>"$tmp/err" &

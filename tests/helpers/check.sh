@@ -33,3 +33,12 @@ finish() {
 	echo "${1:+$1: }$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 }
+
+# skip_no_all_hold USDTKIT: exit 77 (a skip, said) where trace --all can
+# hold no exec on this kernel or with these privileges
+skip_no_all_hold() {
+	"$1" trace --all --counts -d 0.1 x:y >"$tmp/out" 2>"$tmp/err" && return 0
+	grep -q "cannot hold" "$tmp/err" || return 0
+	echo "SKIP: $(grep "cannot hold" "$tmp/err")"
+	exit 77
+}
