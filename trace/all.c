@@ -334,7 +334,7 @@ static void hold_execs(struct usdtkit_trace *t)
 	int group = t->follow.no_hold ? -EPERM : usdtkit__exec_group(), n = 0;
 
 	if (group >= 0) {
-		a->opens = usdtkit__exec_can_remember(group);
+		a->opens = t->follow.remember = usdtkit__exec_can_remember(group);
 		n = usdtkit__exec_mark_mounts(group, a->opens, a->execs_only,
 					      sizeof(a->execs_only));
 		if (n <= 0) {

@@ -82,7 +82,8 @@ void usdtkit__follow_hold_begin(struct usdtkit_trace *t, int group)
 	struct usdtkit__hold_opts o = { .forks = t->kids.on, .signal = SIGSTOP,
 					.exits = usdtkit__stack_keyed(t),
 					.execs = group >= 0, .exec_group = group,
-					.exec_elf_only = t->all };
+					.exec_elf_only = t->all,
+					.exec_remember = f->remember };
 	int err;
 
 	err = usdtkit__hold_start(&f->hold, &o);

@@ -148,6 +148,8 @@ struct trace_follow {
 	bool said_expired;		/* a hold went unanswered: said */
 	bool execs;			/* the tracer holds the execs of the
 					 * PATH targets' directories */
+	bool remember;			/* and keeps its answers with the
+					 * inodes (--all, Linux 5.19) */
 	uint64_t exec_holds;		/* execs held and let go */
 	int refreshed;			/* probes re-attached at a held exec,
 					 * not yet returned by

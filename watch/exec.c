@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <sys/fanotify.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "watch/watch.h"
 
@@ -175,10 +176,18 @@ int usdtkit__exec_ignore(int group, int fd)
 
 bool usdtkit__exec_can_remember(int group)
 {
-	/* an evictable mark on a file of ours, taken back at once */
-	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	struct utsname u;
+	int fd, major = 0, minor = 0;
 	bool ok;
 
+	/* a kernel before 5.19 takes the flag and ignores it (Debian's
+	 * 5.10 did): a mark that pins its inode, a deleted file's blocks
+	 * kept; so the version first, then an evictable mark on a file of
+	 * ours, taken back at once */
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
+	    major * 1000 + minor < 5019)
+		return false;
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	ok = !fanotify_mark(group, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK | FAN_MARK_EVICTABLE,

@@ -120,6 +120,7 @@ struct tracer {
 	int sock, sigfd;
 	int group;			/* exec.c's, or -1 */
 	bool elf_only;			/* only an ELF file's open is held */
+	bool remember;			/* answers kept with the inode */
 	int engine;			/* the engine's pid (our parent) */
 	unsigned long opts;		/* PTRACE_O_* */
 	int hold_sig;
@@ -247,7 +248,8 @@ static bool needs_engine(const struct tracer *tr, int pid, int fd)
 	    pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
 	    !memcmp(magic, "\177ELF", 4))
 		return true;
-	usdtkit__exec_ignore(tr->group, fd);
+	if (tr->remember)
+		usdtkit__exec_ignore(tr->group, fd);
 	return false;
 }
 
@@ -444,7 +446,7 @@ static void on_msg(struct tracer *tr)
 	if (m.op == MSG_SEIZE)
 		send_msg(tr, MSG_SEIZED, m.tid, seize(tr, m.tid), 0, -1);
 	else if (m.op == MSG_RELEASE && (i = held_at(tr, m.key)) >= 0) {
-		if (m.fd == 1 && tr->held[i].fd >= 0)
+		if (m.fd == 1 && tr->remember && tr->held[i].fd >= 0)
 			usdtkit__exec_ignore(tr->group, tr->held[i].fd);
 		let_go(tr, (unsigned int)i);
 	}
@@ -528,6 +530,7 @@ int usdtkit__hold_start(struct usdtkit__hold **out, const struct usdtkit__hold_o
 	struct tracer tr = { .hold_sig = o->signal, .exits = o->exits,
 			     .group = o->execs ? o->exec_group : -1,
 			     .elf_only = o->exec_elf_only, .engine = getpid(),
+			     .remember = o->exec_remember,
 			     .opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC };
 	struct usdtkit__hold *h = calloc(1, sizeof(*h));
 	sigset_t all, old;

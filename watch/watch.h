@@ -164,8 +164,10 @@ struct usdtkit__hold_opts {
 	int exec_group;		/* a group of exec.c, the tracer's from
 				 * now on (the caller closes its copy) */
 	bool exec_elf_only;	/* the group's opens of a file that is no
-				 * ELF object are let go at once, the
-				 * answer kept (usdtkit__exec_ignore()) */
+				 * ELF object are let go at once */
+	bool exec_remember;	/* and the answer kept with the inode
+				 * (usdtkit__exec_ignore()): only where
+				 * usdtkit__exec_can_remember() */
 };
 
 /*

@@ -439,8 +439,14 @@ def check_all(v, log):
     files = log["files"]
     err = [l for l in files.get("trace_all.err", []) if l.strip()]
     tag = "all"
-    v.check(log["rc"].get("trace_all") == 0, "%s: exit %s: %s"
-            % (tag, log["rc"].get("trace_all"), " | ".join(err[-3:])))
+    held = not any(ALL_LOSS.match(l) for l in err)
+    rc = log["rc"].get("trace_all")
+    # where the loss was said, a plugin mapped for a moment each round
+    # may never be seen: exit 1, nothing attached, both probes named
+    nomap = sum(bool(re.match(r"usdtkit trace: follow:(fire|init): no process mapped "
+                              r"an object that has it$", l)) for l in err)
+    v.check(rc == 0 or not held and rc == 1 and nomap == 2, "%s: exit %s: %s"
+            % (tag, rc, " | ".join(err[-3:])))
     pids = [p for t, _, p in log["pids"] if t == "trace_all"]
     v.check(len(pids) == 3, "%s: the workloads' pids: %s" % (tag, pids))
     for o in ("all_a.out", "all_l.out", "all_b.out"):
@@ -448,7 +454,6 @@ def check_all(v, log):
                 "%s: %s did not finish: %s" % (tag, o, files.get(o, [])[-3:]))
     events = json_lines(v, files, "all", tag)
     want = follow_hits()
-    held = not any(ALL_LOSS.match(l) for l in err)
     for p in pids:
         got = [(e.get("name"), e.get("args")) for e in events if e.get("pid") == p]
         if held:
