@@ -18,6 +18,8 @@ for who in untraced "usdtkit --all"; do
 	done
 done
 grep -q '^start: usdtkit trace --all: [0-9]* ms$' "$tmp/out" && ok || { ko "no start"; cat "$tmp/out"; }
+grep -q '^window, not held (--no-hold)  *first hit seen at \([0-9]* \|none \)\{5\}us' "$tmp/out" && ok ||
+	{ ko "no window row"; cat "$tmp/out" "$tmp/err"; }
 if command -v bpftrace >/dev/null; then
 	grep -q '^dlopen, probe, bpftrace  *dlopen median' "$tmp/out" && ok ||
 		{ ko "no bpftrace rows"; cat "$tmp/out" "$tmp/err"; }
