@@ -228,11 +228,35 @@ static void forget(struct tracer *tr, int tid)
 		}
 }
 
+/* Whether process @pid is another trace's: usdtkit's CLI, or a tracer
+ * process (comm, without stdio). */
+static bool other_trace(int pid)
+{
+	char path[40] = "/proc/", comm[32];
+	int fd, n = 6, d = 1000000000;
+	ssize_t got;
+
+	for (; d > pid && d > 1; d /= 10)
+		;
+	for (; d; d /= 10)
+		path[n++] = (char)('0' + pid / d % 10);
+	memcpy(path + n, "/comm", 6);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	got = read(fd, comm, sizeof(comm) - 1);
+	close(fd);
+	comm[got > 0 ? got : 0] = 0;
+	return !strcmp(comm, "usdtkit\n") || !strcmp(comm, "usdtkit-hold\n");
+}
+
 /*
  * Whether the open of @fd by @pid needs the engine's answer. Not the
  * engine's own opens (it reads the files it is asked about: waiting for
- * itself, it would wait its 2 s), nor, with elf_only, a file that is no
- * ELF object: let go at once, and the answer kept with the inode.
+ * itself, it would wait its 2 s), nor another trace's (two traces under
+ * --all would each wait for the other, 2 s an open), nor, with
+ * elf_only, a file that is no ELF object: let go at once, and the
+ * answer kept with the inode where that can be.
  */
 static bool needs_engine(const struct tracer *tr, int pid, int fd)
 {
@@ -247,7 +271,7 @@ static bool needs_engine(const struct tracer *tr, int pid, int fd)
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
 	    pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
 	    !memcmp(magic, "\177ELF", 4))
-		return true;
+		return !other_trace(pid);
 	if (tr->remember)
 		usdtkit__exec_ignore(tr->group, fd);
 	return false;

@@ -101,6 +101,27 @@ fi
 [ "$(echo "$body" | awk '/^usdtkit_probe_hits_total\{/ { s += $2 } END { print s }')" = 6 ] && ok ||
 	{ ko "--serve: want 6 hits"; echo "$body"; }
 
+# --interval, and --textfile with a histogram: two --all traces at once,
+# each letting the other's opens go (it timed out when each held the
+# other's, 2 s an open)
+"$u" trace --all --counts --interval 1 upg:tick >"$tmp/iv.out" 2>"$tmp/iv.err" &
+tpid=$!
+"$u" trace --all --hist arg0 --textfile "$tmp/m.prom" upg:tick >/dev/null 2>"$tmp/tf.err" &
+rpid=$!
+wait_for "$tmp/iv.err" "^Tracing " 300 $tpid && wait_for "$tmp/tf.err" "^Tracing " 300 $rpid &&
+	ok || { ko "--interval, --textfile: not attached"; cat "$tmp/iv.err" "$tmp/tf.err"; }
+echo f | "$upg" >/dev/null
+sleep 1.5
+kill -INT $tpid $rpid
+wait $tpid $rpid
+tpid="" rpid=""
+# the 10 hits in one interval, none in another
+[ "$(awk '$2 == "upg:tick" { print $1 }' "$tmp/iv.out" | sort -n | tr '\n' ' ')" = "0 10 " ] &&
+	ok || { ko "--interval: want an interval of 10 and one of 0"; cat "$tmp/iv.out"; }
+grep -q '^usdtkit_probe_hits_total{probe="upg:tick"} 10$' "$tmp/m.prom" &&
+	grep -q '^usdtkit_probe_arg_bucket{probe="upg:tick",arg="arg0",le="+Inf"} 10$' "$tmp/m.prom" &&
+	ok || { ko "--textfile: want 10 hits in the count and the histogram"; cat "$tmp/m.prom"; }
+
 # usage
 run "--all with -p" 2 "$u" trace --all -p 1 x:y
 grep -q -- "--all excludes -p" "$tmp/err" && ok || ko "--all -p: $(cat "$tmp/err")"
