@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -19,6 +20,7 @@
 #include "attach/proc.h"
 #include "base/opts.h"
 #include "elf/proc.h"
+#include "spec/arch.h"
 #include "spec/spectable.h"
 
 #define ET_EXEC_TYPE 2
@@ -115,6 +117,31 @@ static int site_check(const struct usdtkit_link *l, const struct usdtkit_file *f
 	return usdtkit_site_status(s);
 }
 
+/*
+ * A kernel that runs @f's processes but fires no uprobe in them (the
+ * manifest's no_uprobe_kernels: an arm64 kernel and AArch32 code, whose
+ * uprobes it accepts and never fires): refused in one line rather than
+ * attached to count nothing.
+ */
+static int uprobes_fire(const struct usdtkit_link *l, const struct usdtkit_file *f,
+			const struct usdtkit_proc *proc)
+{
+	const struct usdtkit_arch *a = usdtkit_file_arch(f);
+	struct utsname u;
+	char who[32] = "";
+
+	if (!a || uname(&u) || !usdtkit__machine_in(a->no_uprobe_kernels, u.machine))
+		return 0;
+	if (proc)
+		snprintf(who, sizeof(who), " (pid %d)", usdtkit_proc_pid(proc));
+	usdtkit__warn(&l->log, "%s%s: a %s program on this %s kernel (Linux %s), "
+		      "which runs it but fires no uprobe in its code: nothing "
+		      "attached, as its hits would never be seen "
+		      "(docs/ARCHES.md: what traces it)", usdtkit_file_name(f), who,
+		      usdtkit_arch_name(a), u.machine, u.release);
+	return -EOPNOTSUPP;
+}
+
 /* Everything one file contributes, then one backend call for it. */
 static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 		       const char *kpath, const struct usdtkit_file *f,
@@ -123,7 +150,7 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 	const struct usdtkit_site *s = NULL;
 	struct usdtkit_target *t = NULL;
 	size_t n = 0;
-	int err = 0;
+	int err = uprobes_fire(l, f, proc);
 
 	while (!err && (s = usdtkit_file_next_site(f, s, r->provider, r->name))) {
 		struct usdtkit_target tg = { .path = kpath, .offset = usdtkit_site_pc_offset(s),

@@ -20,21 +20,12 @@
  */
 static enum usdtkit_layout_kind kernel_layout(const struct usdtkit_arch *arch)
 {
-	const char *k = arch->compat64_kernels;
 	struct utsname u;
-	size_t n;
 
-	if (!k || !arch->compat64 || uname(&u))
+	if (!arch->compat64 || uname(&u) ||
+	    !usdtkit__machine_in(arch->compat64_kernels, u.machine))
 		return USDTKIT_LAYOUT_NATIVE;
-	n = strlen(u.machine);
-	while (*k) {
-		size_t w = strcspn(k, " ");
-
-		if (w == n && !strncmp(k, u.machine, n))
-			return USDTKIT_LAYOUT_COMPAT64;
-		k += w + (k[w] == ' ');
-	}
-	return USDTKIT_LAYOUT_NATIVE;
+	return USDTKIT_LAYOUT_COMPAT64;
 }
 
 struct enc {

@@ -117,6 +117,7 @@ function(usdtkit_write_arch_headers dir)
       set(cip -1)
     endif()
     _usdtkit_c_str(ck "${USDTKIT_ARCH_${t}_compat64_kernels}")
+    _usdtkit_c_str(nk "${USDTKIT_ARCH_${t}_no_uprobe_kernels}")
     # the multiarch directory: its own key where it differs from the triplet
     set(ma "${USDTKIT_ARCH_${t}_multiarch}")
     if(ma STREQUAL "")
@@ -129,7 +130,7 @@ function(usdtkit_write_arch_headers dir)
 	.elf_class = ${cls}, .elf_data = ${data}, \\
 	.ptr_size = ${USDTKIT_ARCH_${t}_ptr_size}, \\
 	.ip_offset = { ${USDTKIT_ARCH_${t}_ip_offset}, ${cip} }, \\
-	.compat64_kernels = ${ck}, \\
+	.compat64_kernels = ${ck}, .no_uprobe_kernels = ${nk}, \\
 	.multiarch = ${ma}, .platform = ${pf}, \\
 	.parse_fast = usdtkit__${lx}_parse_fast, \\
 	.parse_operand = usdtkit__${lx}_parse_operand\n")

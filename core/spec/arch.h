@@ -54,6 +54,10 @@ struct usdtkit_arch {
 	/* uname machines of the 64-bit kernels that run this 32-bit target
 	 * with the compat64 layout, blank-separated; NULL if none */
 	const char *compat64_kernels;
+	/* uname machines of the kernels that run this target's processes
+	 * but never fire a uprobe in them (an arm64 kernel and AArch32
+	 * code), blank-separated; NULL if none */
+	const char *no_uprobe_kernels;
 	/* Debian's multiarch directory name (x86_64-linux-gnu) and the
 	 * loader's $PLATFORM (x86_64): where a DT_NEEDED is looked for */
 	const char *multiarch, *platform;
@@ -128,5 +132,9 @@ static inline void usdtkit__take_reg(struct usdtkit_lexer *lx,
 	usdtkit__reg_set(lx->arch, r, lx->tok.entry);
 	usdtkit__advance(lx);
 }
+
+/* Whether @machine (a `uname -m`) is one of @list's, blank-separated
+ * (NULL: none): the manifests' compat64_kernels, no_uprobe_kernels. */
+bool usdtkit__machine_in(const char *list, const char *machine);
 
 #endif /* USDTKIT_CORE_ARCH_H */

@@ -25,6 +25,20 @@ static const struct {
 	const char *name;
 } aliases[] = { USDTKIT_ARCH_ALIASES };
 
+bool usdtkit__machine_in(const char *list, const char *machine)
+{
+	size_t n = strlen(machine);
+
+	while (list && *list) {
+		size_t w = strcspn(list, " ");
+
+		if (w == n && !strncmp(list, machine, n))
+			return true;
+		list += w + (list[w] == ' ');
+	}
+	return false;
+}
+
 const struct usdtkit_arch *usdtkit_arch_at(size_t i)
 {
 	return i < REGISTRY_LEN ? registry[i] : NULL;

@@ -141,9 +141,35 @@ static void test_tables(void)
 	}
 }
 
+/* Which kernels fire no uprobe in a target's processes (the attach
+ * layer refuses there, naming it): an arm64 kernel for 32-bit arm, and
+ * nothing else; the list is matched by whole words. */
+static void test_no_uprobes(void)
+{
+	const struct usdtkit_arch *arm = usdtkit_arch_by_name("arm");
+	size_t i;
+
+	CHECK(arm && usdtkit__machine_in(arm->no_uprobe_kernels, "aarch64") &&
+	      usdtkit__machine_in(arm->no_uprobe_kernels, "armv8l"),
+	      "arm: an arm64 kernel fires no uprobe in it");
+	CHECK(arm && !usdtkit__machine_in(arm->no_uprobe_kernels, "armv7l") &&
+	      !usdtkit__machine_in(arm->no_uprobe_kernels, "aarch6") &&
+	      !usdtkit__machine_in(arm->no_uprobe_kernels, "aarch64x"),
+	      "arm: its own kernel does, and only whole words match");
+	CHECK(!usdtkit__machine_in(NULL, "aarch64"), "no list: no kernel");
+	for (i = 0; usdtkit_arch_at(i); i++) {
+		const struct usdtkit_arch *a = usdtkit_arch_at(i);
+
+		/* i386 on an x86_64 kernel: its uprobes fire */
+		CHECK(a == arm || !a->no_uprobe_kernels, "%s: no_uprobe_kernels '%s'",
+		      a->name, a->no_uprobe_kernels);
+	}
+}
+
 int main(void)
 {
 	test_lookup();
 	test_tables();
+	test_no_uprobes();
 	return check_done();
 }
