@@ -134,11 +134,11 @@ static int uprobes_fire(const struct usdtkit_link *l, const struct usdtkit_file 
 		return 0;
 	if (proc)
 		snprintf(who, sizeof(who), " (pid %d)", usdtkit_proc_pid(proc));
-	usdtkit__warn(&l->log, "%s%s: a %s program on this %s kernel (Linux %s), "
-		      "which runs it but fires no uprobe in its code: nothing "
-		      "attached, as its hits would never be seen "
-		      "(docs/ARCHES.md: what traces it)", usdtkit_file_name(f), who,
-		      usdtkit_arch_name(a), u.machine, u.release);
+	usdtkit__warn(&l->log, "%s%s: this %s kernel (Linux %s) runs %s programs "
+		      "but fires no uprobe in them: nothing attached, as its hits "
+		      "would never be seen (docs/ARCHES.md: what traces it)",
+		      usdtkit_file_name(f), who, u.machine, u.release,
+		      usdtkit_arch_name(a));
 	return -EOPNOTSUPP;
 }
 

@@ -64,25 +64,34 @@ out:
 	return err;
 }
 
-/* a probe that failed: one line, with the attach layer's reason; a
- * probe named by a glob, not by the caller, leaves the rest with
- * best_effort (1), any other fails the trace (the error) */
-static int attach_failed(struct usdtkit_trace *t, size_t i, int err, char *why)
+/* a probe that failed: one line, with the attach layer's reason (said
+ * once when the probes before failed for the same one: a whole file or
+ * process refused, *@last); a probe named by a glob, not by the caller,
+ * leaves the rest with best_effort (1), any other fails the trace (the
+ * error) */
+static int attach_failed(struct usdtkit_trace *t, size_t i, int err, char *why,
+			 char **last)
 {
 	const struct probe *p = &t->probes[i];
 
+	if (why && *last && !strcmp(why, *last)) {
+		free(why);
+		return p->pub.optional ? 1 : err;
+	}
 	if (p->pub.optional && t->best_effort)
 		trace_err(t, "skipping %s:%s (%s)", p->provider, p->name,
 			  why ? why : strerror(-err));
 	else
 		trace_err(t, "cannot attach: %s", why ? why : strerror(-err));
-	free(why);
+	free(*last);
+	*last = why;
 	return p->pub.optional ? 1 : err;
 }
 
 int usdtkit_trace_attach(struct usdtkit_trace *t)
 {
-	size_t i, attached = 0, skipped = 0, pending = 0;
+	size_t i, attached = 0, skipped = 0, pending = 0, said = 0;
+	char *last = NULL;
 	int err;
 
 	if (!t->loaded || t->attached)
@@ -107,16 +116,24 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 			attached++;
 			continue;
 		}
-		err = attach_failed(t, i, err, why);
-		if (err < 0)
+		said += !why || !last || strcmp(why, last);
+		err = attach_failed(t, i, err, why, &last);
+		if (err < 0) {
+			free(last);
 			return err;
+		}
 		skipped++;
 	}
+	free(last);
 	usdtkit__follow_attached(t);
 	usdtkit__trace_targets_release(t);
 	if (skipped && !t->best_effort) {
-		trace_err(t, "%zu of %zu probes could not be attached "
-			  "(--best-effort traces the others)", skipped, t->nprobes);
+		/* (several, none attached, all for one reason: its one line
+		 * said it all) */
+		if (attached || said > 1 || skipped == 1)
+			trace_err(t, "%zu of %zu probes could not be attached "
+				  "(--best-effort traces the others)", skipped,
+				  t->nprobes);
 		return -EOPNOTSUPP;
 	}
 	if (!attached && !pending) {

@@ -425,6 +425,24 @@ def check_follow(v, log):
               % (tag, len(got), FOLLOW_N, pid, len(later)))
 
 
+# ---- the "compat32" scenario (guest.sh scenario_compat32) ----
+
+def check_compat32(v, log):
+    """A 32-bit arm program on an arm64 kernel: refused in one line that
+    names the file (and the pid under -p), the kernel and why; exit 1."""
+    kernel = log["begin"][3] if log["begin"] else "?"
+    pid = [p for t, _, p in log["pids"] if t == "trace_c32p"]
+    for cell, who in (("c32p", " (pid %s)" % (pid[0] if pid else "?")), ("c32f", "")):
+        err = [l for l in log["files"].get("trace_%s.err" % cell, []) if l.strip()]
+        want = ("/w/vm_sites_a32%s: this aarch64 kernel (Linux %s) runs arm programs "
+                "but fires no uprobe in them: nothing attached" % (who, kernel))
+        v.check(log["rc"].get("trace_" + cell) == 1, "compat32 %s: exit %s, want 1: %s"
+                % (cell, log["rc"].get("trace_" + cell), " | ".join(err)))
+        v.check(sum(want in l for l in err) == 1 and not any(l.startswith("Tracing") for l in err),
+                "compat32 %s: want one line with %r, no Tracing: %s" % (cell, want, " | ".join(err)))
+    print("compat32: refused by -p and by path, in one line each")
+
+
 # ---- the "all" scenario (guest.sh scenario_all: trace --all) ----
 
 ALL_LOSS = re.compile(r"usdtkit trace: --all: a library new to the trace is attached "
@@ -887,6 +905,8 @@ def check_scenario(v, s, log, args):
         check_follow(v, log)
     elif s == "all":
         check_all(v, log)
+    elif s == "compat32":
+        check_compat32(v, log)
     elif s == "agg":
         check_agg(v, log)
         check_load_configs(v, log)

@@ -431,6 +431,25 @@ scenario_all() {
 	emit all_b.out /tmp/fb.out
 }
 
+# compat32 (arm64 kernels): a 32-bit arm program, which an arm64 kernel
+# runs but fires no uprobe in: the trace refuses it in one line, by -p
+# and by path, rather than attach and count nothing
+scenario_compat32() {
+	local s
+	[ -x /w/vm_sites_a32 ] || { note "compat32: no armhf workload"; return; }
+	s=$(start_workload /tmp/c /w/vm_sites_a32)
+	echo "@@pid trace_c32p w $s"
+	$CLI trace --count 1 -d 5 -p "$s" 'usdtkit_cross:*' > /tmp/trace_c32p.json \
+		2> /tmp/trace_c32p.err
+	rc trace_c32p $?
+	$CLI trace --count 1 -d 5 '/w/vm_sites_a32:usdtkit_cross:*' > /tmp/trace_c32f.json \
+		2> /tmp/trace_c32f.err
+	rc trace_c32f $?
+	emit trace_c32p.err /tmp/trace_c32p.err
+	emit trace_c32f.err /tmp/trace_c32f.err
+	touch /tmp/c/go /tmp/c/done
+}
+
 # armhf: the workload in Thumb-2, Debian's default. The 32-bit arm kernel
 # has no Thumb uprobes; usdtkit must either trace a probe right or refuse
 # it saying why, and never harm the process. Bounded: the workload gets
