@@ -911,6 +911,11 @@ def check_scenario(v, s, log, args):
         check_all(v, log)
     elif s == "compat32":
         check_compat32(v, log)
+    elif s == "hwbp":
+        for tag in ("a32", "t32"):
+            out = log["files"].get("hwbp_%s.out" % tag, [])
+            print("hwbp %s: %s" % (tag, " | ".join(out)))
+            v.check(any(l.startswith("hwbp: runs ") for l in out), "hwbp %s: no count" % tag)
     elif s == "agg":
         check_agg(v, log)
         check_load_configs(v, log)

@@ -450,6 +450,32 @@ scenario_compat32() {
 	touch /tmp/c/go /tmp/c/done
 }
 
+# hwbp (aarch64; run by hand, not in the matrix): issue 41's first
+# question. A hardware breakpoint carrying a BPF program (vm_hwbp.c) on
+# a site of the armhf build's static workload, a 32-bit arm process: does
+# the program run at each hit, and does the process go on past it?
+scenario_hwbp() {
+	hwbp_one /w/vm_sites_a32 4 /tmp/h a32
+	hwbp_one /w/vm_sites_t32 2 /tmp/ht t32
+}
+hwbp_one() {	# hwbp_one WORKLOAD LEN DIR TAG
+	local s pc
+	[ -x "$1" ] && [ -x /w/vm_hwbp ] || { note "hwbp $4: no workload"; return; }
+	s=$(start_workload "$3" "$1")
+	pc=$($CLI list "$1" 2>/dev/null |
+		sed -n 's/^usdtkit_cross:constants .* pc \(0x[0-9a-f]*\) .*/\1/p' | head -n 1)
+	note "hwbp $4: pid $s, usdtkit_cross:constants at $pc, $ROUNDS rounds"
+	/w/vm_hwbp "$s" "$pc" "$2" 8 > "$3/hwbp.out" 2>&1 &
+	wait_until 10 grep -qs armed "$3/hwbp.out" || note "hwbp $4: not armed"
+	touch "$3/go"
+	wait_until 20 test -f "$3/fired" ||
+		note "hwbp $4: the workload never fired (state $(cut -d' ' -f3 /proc/$s/stat 2>/dev/null))"
+	wait_until 20 grep -qs runs "$3/hwbp.out" || note "hwbp $4: no count"
+	emit "hwbp_$4.out" "$3/hwbp.out"
+	touch "$3/done"
+	wait_until 10 eval "! alive $s" || { note "hwbp $4: the workload hangs: killed"; kill -9 "$s"; }
+}
+
 # armhf: the workload in Thumb-2, Debian's default. The 32-bit arm kernel
 # has no Thumb uprobes; usdtkit must either trace a probe right or refuse
 # it saying why, and never harm the process. Bounded: the workload gets

@@ -93,7 +93,7 @@ copy_libs() {
 cp "$busybox" "$root/bin/busybox"
 cp "$build/cli/usdtkit" "$root/bin/usdtkit"
 for p in vm_sites vm_sites_so vm_api vm_agg vm_sites_thumb vm_nop10 vm_forms \
-	vm_forms_nopie vm_follow libvmfollow.so; do
+	vm_forms_nopie vm_follow libvmfollow.so vm_hwbp; do
 	[ -f "$build/tests/vm/$p" ] && cp "$build/tests/vm/$p" "$root/w/$p"
 done
 # the "compat32" scenario's workload (arm64 kernels): the armhf build's
@@ -101,6 +101,9 @@ done
 # before the VMs run)
 [ "$target" = aarch64 ] && [ -f "$build/../armhf/tests/vm/vm_sites" ] &&
 	cp "$build/../armhf/tests/vm/vm_sites" "$root/w/vm_sites_a32"
+# (and its Thumb-2 one, for the hwbp question)
+[ "$target" = aarch64 ] && [ -f "$build/../armhf/tests/vm/vm_sites_thumb" ] &&
+	cp "$build/../armhf/tests/vm/vm_sites_thumb" "$root/w/vm_sites_t32"
 # the "cold" scenario's workload (strings on untouched pages)
 [ -f "$build/tests/vm/vm_cold" ] && cp "$build/tests/vm/vm_cold" "$root/w/vm_cold"
 cp "$build/tests/vm/libvmsites.so" "$root/lib/"
