@@ -228,26 +228,51 @@ static void forget(struct tracer *tr, int tid)
 		}
 }
 
-/* Whether process @pid is another trace's: usdtkit's CLI, or a tracer
- * process (comm, without stdio). */
-static bool other_trace(int pid)
+/* "/proc/PID/LEAF" into @buf (room for 40 bytes more than @leaf),
+ * without stdio: the tracer's too */
+static void proc_path(char *buf, int pid, const char *leaf)
 {
-	char path[40] = "/proc/", comm[32];
-	int fd, n = 6, d = 1000000000;
-	ssize_t got;
+	char digits[16];
+	int n = 0;
 
-	for (; d > pid && d > 1; d /= 10)
-		;
-	for (; d; d /= 10)
-		path[n++] = (char)('0' + pid / d % 10);
-	memcpy(path + n, "/comm", 6);
+	do {
+		digits[n++] = (char)('0' + pid % 10);
+		pid /= 10;
+	} while (pid);
+	memcpy(buf, "/proc/", 6);
+	buf += 6;
+	while (n)
+		*buf++ = digits[--n];
+	*buf++ = '/';
+	memcpy(buf, leaf, strlen(leaf) + 1);
+}
+
+/* The start of /proc/PID/LEAF into @buf, NUL-terminated: its length,
+ * or -1 (gone) */
+static ssize_t proc_read(int pid, const char *leaf, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	proc_path(path, pid, leaf);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
-	got = read(fd, comm, sizeof(comm) - 1);
+		return -1;
+	n = read(fd, buf, size - 1);
 	close(fd);
-	comm[got > 0 ? got : 0] = 0;
-	return !strcmp(comm, "usdtkit\n") || !strcmp(comm, "usdtkit-hold\n");
+	buf[n > 0 ? n : 0] = 0;
+	return n;
+}
+
+/* Whether process @pid is another trace's: usdtkit's CLI, or a tracer
+ * process (by its comm). */
+static bool other_trace(int pid)
+{
+	char comm[32];
+
+	return proc_read(pid, "comm", comm, sizeof(comm)) > 0 &&
+	       (!strcmp(comm, "usdtkit\n") || !strcmp(comm, "usdtkit-hold\n"));
 }
 
 /*
@@ -378,22 +403,6 @@ static void reap(struct tracer *tr)
 	}
 }
 
-/* "/proc/N/task" without stdio */
-static void task_dir(char *buf, int pid)
-{
-	char digits[16];
-	int n = 0;
-
-	do {
-		digits[n++] = (char)('0' + pid % 10);
-		pid /= 10;
-	} while (pid);
-	memcpy(buf, "/proc/", 6);
-	buf += 6;
-	while (n)
-		*buf++ = digits[--n];
-	memcpy(buf, "/task", 6);
-}
 
 struct dirent64_raw {
 	unsigned long long d_ino;
@@ -410,7 +419,7 @@ static int seize_pass(struct tracer *tr, int tgid)
 	int fd, n = 0, err = 0;
 	long got;
 
-	task_dir(path, tgid);
+	proc_path(path, tgid, "task");
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? -ESRCH : -errno;
@@ -649,17 +658,10 @@ int usdtkit__hold_fd(const struct usdtkit__hold *h)
  * at its exit, whose process is its own tid's most of the time). */
 static int tgid_of(int tid)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	char buf[512], *p;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (proc_read(tid, "status", buf, sizeof(buf)) < 0)
 		return tid;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
 	p = strstr(buf, "\nTgid:");
 	return p ? atoi(p + 6) : tid;
 }
