@@ -36,6 +36,7 @@ mkfifo "$tmp/cmd"
 rpid=$!
 exec 3>"$tmp/cmd"
 
+: >"$tmp/err" # (no "Tracing" of the last trace, read before this one truncates it)
 "$u" trace --all -v --counts upg:tick box:tick plug:fire plug:init \
 	>"$tmp/out" 2>"$tmp/err" 3>&- &
 tpid=$!
@@ -74,6 +75,7 @@ grep -q "may be lost" "$tmp/err" && { ko "a loss said on a kernel that holds ope
 # (a cgroup2 mount: on a hybrid system, /sys/fs/cgroup/unified)
 cg2=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
 [ -n "$cg2" ] && cg=$cg2/usdtkit-all-$$ && mkdir "$cg" 2>/dev/null || cg=""
+: >"$tmp/err" # (no "Tracing" of the last trace, read before this one truncates it)
 "$u" trace --all --filter 'arg0 > 7' --count-by cgroup,pid --serve 127.0.0.1:0 upg:tick \
 	>"$tmp/out" 2>"$tmp/err" &
 tpid=$!

@@ -24,6 +24,7 @@ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_qu
 export ASAN_OPTIONS
 mkdir -p "$tmp/root/app" && cp "$box" "$tmp/root/app/boxed"
 
+: >"$tmp/err" # (no "Tracing" of the skip check, read before this one truncates it)
 "$u" trace --all -v --counts box:tick plug:fire >"$tmp/out" 2>"$tmp/err" &
 tpid=$!
 wait_for "$tmp/err" "^Tracing " 300 $tpid && ok || { ko "not attached"; cat "$tmp/err"; }

@@ -41,6 +41,7 @@ grep -q -- "--args-file FILE" "$tmp/out" && ok || ko "help from a file"
 fx=$tmp/fx
 cp "$v1" "$fx"
 printf -- '--counts\n# until stopped, as a service\n%s:upg:tick\n' "$fx" >"$tmp/up.conf"
+: >"$tmp/up.err" # (no "Tracing" of the last trace, read before this one truncates it)
 "$u" trace --args-file "$tmp/up.conf" >"$tmp/up.out" 2>"$tmp/up.err" &
 tpid=$!
 wait_for "$tmp/up.err" "^Tracing 1 probe" 100 && ok || { ko "not attached"; cat "$tmp/up.err"; }
@@ -66,6 +67,7 @@ hits=$(awk '$2 == "upg:tick" { print $1 }' "$tmp/up.out")
 # (2 s): its exec is held until the new file is attached (fanotify), so
 # its first hits count; without that hold, these 30 hits were 0
 cp "$v1" "$fx"
+: >"$tmp/up.err" # (no "Tracing" of the last trace, read before this one truncates it)
 "$u" trace -v --counts "$fx:upg:tick" >"$tmp/up.out" 2>"$tmp/up.err" &
 tpid=$!
 wait_for "$tmp/up.err" "^Tracing 1 probe" 100 && ok || { ko "exec hold: not attached"; cat "$tmp/up.err"; }
@@ -83,6 +85,7 @@ grep -q "upgrades: 3 exec(s) of files in the targets' directories held" "$tmp/up
 # most, the tracer process lets it go, and the trace says so once it
 # runs again
 cp "$v1" "$fx"
+: >"$tmp/up.err" # (no "Tracing" of the last trace, read before this one truncates it)
 "$u" trace -v --counts "$fx:upg:tick" >"$tmp/up.out" 2>"$tmp/up.err" &
 tpid=$!
 wait_for "$tmp/up.err" "^Tracing 1 probe" 100 && ok || { ko "stopped: not attached"; cat "$tmp/up.err"; }
