@@ -115,6 +115,7 @@ cp "$fx" "$tmp/fx_copy"
 start_fx "$tmp/fx_copy"
 # (3>&-: the fifo's writer is this test's only, or the fixture never
 # sees the end of its input)
+: >"$tmp/err" # (no "Tracing" of an earlier trace, read before this one truncates it)
 "$u" trace -v --count-by ustack -p "$fpid" fxstack:hit >"$tmp/out" 2>"$tmp/err" 3>&- &
 upid=$!
 wait_for "$tmp/err" '^Tracing ' 300 "$upid" && ok || { ko "-p: not attached"; cat "$tmp/err"; }
@@ -130,6 +131,7 @@ check "-p, deleted" "$tmp/fx_copy (deleted)"
 
 # a PATH target: every process of the binary; the report at SIGINT,
 # after the fixture has exited
+: >"$tmp/err" # (no "Tracing" of the last trace, read before this one truncates it)
 "$u" trace -v --count-by ustack "$fx:fxstack:hit" >"$tmp/out" 2>"$tmp/err" &
 upid=$!
 wait_for "$tmp/err" '^Tracing ' 300 "$upid" && ok || { ko "PATH: not attached"; cat "$tmp/err"; }
