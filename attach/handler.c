@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
 #include "attach/internal.h"
+#include "base/kernel.h"
 
 /*
  * libbpf 1.x lays out struct bpf_link (private) as below and calls
@@ -144,12 +144,8 @@ static size_t no_priv_stack_load(const struct bpf_insn *in, size_t i)
 static bool drop_no_priv_stack(void)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
-	struct utsname u;
-	int a = 0, b = 0;
-
-	if (!uname(&u) && sscanf(u.release, "%d.%d", &a, &b) == 2)
-		return a < 6 || (a == 6 && b < 13);
-	return false;
+	/* (an unreadable release: as before, nothing dropped) */
+	return usdtkit__kernel_at_least(0, 0) && !usdtkit__kernel_at_least(6, 13);
 #else
 	return true;
 #endif

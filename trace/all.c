@@ -8,19 +8,22 @@
  * a program run ten thousand times, is attached once. Found three ways:
  * - at the start, a scan of /proc (usdtkit_host_*: an object is read
  *   once, however many processes map it);
- * - at an exec of any file, held by the tracer (watch/exec.c: fanotify
- *   exec permission events on every filesystem mounted here): the file
- *   is read, attached if it has a probe, and its loader watched, before
- *   the exec may go on: a new program is counted from its first hit. The
- *   answer for a file without a probe is remembered (an ignore mark the
- *   kernel keeps with the inode, Linux 5.19; here by device, inode and
- *   mtime before that), so the execs of most programs pay nothing;
+ * - at an open of an ELF file, held by the tracer (watch/exec.c:
+ *   fanotify permission events on every filesystem mounted here): the
+ *   file is read, attached if it has a probe, and (a program) its loader
+ *   watched, before the open may go on. execve() opens the program and
+ *   the loader opens a library before it maps it, so a new program or
+ *   library is counted from its first hit. The answer for a file without
+ *   a probe is remembered (an ignore mark the kernel keeps with the
+ *   inode, Linux 5.19; here by device, inode and mtime), so most opens
+ *   pay nothing. Before 5.19, on tmpfs and on a filesystem with its own
+ *   devices, only execs are held (watch/exec.c says why);
  * - at each loader's news (_dl_debug_state(), trace_follow.h): the
- *   libraries a process maps, at its start or by dlopen(). These are not
- *   held: holding a thread needs a ptrace tracer, which on every process
- *   of a host would keep debuggers out and drop the privileges of a
- *   set-user-ID exec. So a library new to the trace is attached while
- *   its process runs on: said once, measured in bench/.
+ *   libraries whose open was not held. Not held either: holding a
+ *   thread needs a ptrace tracer, which on every process of a host would
+ *   keep debuggers out and drop the privileges of a set-user-ID exec. So
+ *   such a library is attached while its process runs on: said once,
+ *   measured in bench/.
  *
  * An object no process maps any more is detached (a sweep of the maps
  * every few seconds): the links of a host's churn do not pile up.
@@ -58,7 +61,9 @@ struct all_link {
 };
 
 struct all_obj {
-	uint64_t dev, ino;
+	uint64_t ino;		/* (the maps' devices are not stat()'s: by
+				 * inode alone, a sweep keeps too much at
+				 * worst) */
 	struct all_link *v;
 	size_t n;
 	uint64_t since_ns;	/* attached, or last exec'd */
@@ -72,15 +77,16 @@ struct file_key {
 struct trace_all {
 	struct all_obj *obj;
 	size_t nobj, cap;
-	struct file_key *none;	/* exec'd, no probe */
+	struct file_key *none;	/* opened, no probe */
 	size_t nnone, ncap;
 	int mounts;		/* /proc/self/mountinfo: polled for new mounts */
 	int group;		/* the tracer's exec group (our copy), or -1 */
 	int tick;		/* a timerfd: the trace woken for its sweep */
 	bool opens;		/* every open held, not only execs */
+	const struct usdtkit_arch *self; /* ours: what may be attached */
 	char execs_only[256];	/* a disk's mount whose opens are not */
 	uint64_t swept_ns;
-	uint64_t execs, reads, detached;
+	uint64_t opens_held, reads, detached;
 };
 
 static struct all_obj *obj_find(struct trace_all *a, uint64_t ino)
@@ -94,8 +100,7 @@ static struct all_obj *obj_find(struct trace_all *a, uint64_t ino)
 }
 
 /* link @l of probe @i under the object of inode @ino */
-static int obj_add(struct trace_all *a, uint64_t dev, uint64_t ino, size_t i,
-		   struct usdtkit_link *l)
+static int obj_add(struct trace_all *a, uint64_t ino, size_t i, struct usdtkit_link *l)
 {
 	struct all_obj *o = obj_find(a, ino);
 	struct all_link *v;
@@ -111,7 +116,7 @@ static int obj_add(struct trace_all *a, uint64_t dev, uint64_t ino, size_t i,
 			a->cap = c;
 		}
 		o = &a->obj[a->nobj++];
-		*o = (struct all_obj){ .dev = dev, .ino = ino };
+		*o = (struct all_obj){ .ino = ino };
 	}
 	v = realloc(o->v, (o->n + 1) * sizeof(*v));
 	if (!v)
@@ -161,7 +166,8 @@ static void all_objects(struct usdtkit_trace *t, const struct usdtkit_proc *proc
 		char kpath[4352];
 		struct stat st;
 
-		if (!only[j] || !usdtkit__watch_native(usdtkit_proc_object(proc, j)) ||
+		if (!only[j] || !usdtkit__watch_native(usdtkit_proc_object(proc, j),
+						       t->every->self) ||
 		    usdtkit__proc_object_kpath(proc, j, kpath, sizeof(kpath)) ||
 		    stat(kpath, &st))
 			continue;
@@ -169,7 +175,7 @@ static void all_objects(struct usdtkit_trace *t, const struct usdtkit_proc *proc
 		for (i = 0; i < t->nprobes; i++) {
 			struct usdtkit_link *l = usdtkit__follow_attach(t, i, proc, one);
 
-			if (l && obj_add(t->every, st.st_dev, st.st_ino, i, l))
+			if (l && obj_add(t->every, st.st_ino, i, l))
 				break;
 		}
 		one[j] = false;
@@ -190,9 +196,9 @@ static void exec_loader(struct usdtkit_trace *t, const char *path, int pid)
 		usdtkit__follow_loader_path(t, lp);
 }
 
-/* The file of a held exec: attached when it has a probe; 1 when it has
- * none (its next execs need not be held) */
-static int exec_file(struct usdtkit_trace *t, const char *path, int pid,
+/* The file of a held open: attached when it has a probe; 1 when it has
+ * none (its next opens need not be held) */
+static int open_file(struct usdtkit_trace *t, const char *path, int pid,
 		     const struct stat *st)
 {
 	USDTKIT_OPTS(usdtkit_open_opts, oo);
@@ -217,7 +223,7 @@ static int exec_file(struct usdtkit_trace *t, const char *path, int pid,
 	exec_loader(t, path, pid);
 	/* (a script, or a file of no known machine: no probe of ours) */
 	f = usdtkit_file_open(path, &oo);
-	if (f && !usdtkit__watch_native(f)) {
+	if (f && !usdtkit__watch_native(f, a->self)) {
 		usdtkit_file_close(f);
 		f = NULL;
 	}
@@ -229,7 +235,7 @@ static int exec_file(struct usdtkit_trace *t, const char *path, int pid,
 
 		if (l) {
 			any = true;
-			obj_add(a, st->st_dev, st->st_ino, i, l);
+			obj_add(a, st->st_ino, i, l);
 		}
 	}
 	usdtkit_file_close(f);
@@ -247,11 +253,11 @@ static void all_open(struct usdtkit_trace *t, const struct usdtkit__hold_event *
 	struct stat st;
 	int none = 0;
 
-	t->every->execs++;
+	t->every->opens_held++;
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d",
 		 usdtkit__hold_pid(t->follow.hold), ev->fd);
 	if (ev->fd >= 0 && !stat(path, &st) && S_ISREG(st.st_mode))
-		none = exec_file(t, path, ev->tgid, &st);
+		none = open_file(t, path, ev->tgid, &st);
 	t->follow.exec_holds++;
 	usdtkit__hold_answer(t->follow.hold, ev->key, none == 1);
 }
@@ -326,8 +332,8 @@ void usdtkit__all_sweep(struct usdtkit_trace *t)
 	free(inos);
 }
 
-/* The filesystems' execs held by a group given to the tracer; said once
- * when they cannot be. */
+/* The filesystems' opens (or execs) held by a group given to the
+ * tracer; said once when they cannot be. */
 static void hold_execs(struct usdtkit_trace *t)
 {
 	struct trace_all *a = t->every;
@@ -346,8 +352,9 @@ static void hold_execs(struct usdtkit_trace *t)
 		if (!t->follow.no_hold)
 			trace_err(t, "--all: cannot hold a process's exec until its "
 				  "program is attached (fanotify exec permission events: "
-				  "%s%s): a program started later is attached within a "
-				  "second, and its first hits may be lost", strerror(-group),
+				  "%s%s): a program started later is attached at its "
+				  "loader's news (a static one not at all), and its first "
+				  "hits may be lost", strerror(-group),
 				  group == -EPERM ? "; they need CAP_SYS_ADMIN" :
 				  group == -EINVAL ? "; the kernel lacks "
 				  "CONFIG_FANOTIFY_ACCESS_PERMISSIONS" : "");
@@ -414,6 +421,7 @@ int usdtkit__all_start(struct usdtkit_trace *t)
 	a->tick = -1;
 	a->mounts = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 	a->swept_ns = clock_mono_ns();
+	a->self = usdtkit__watch_self_arch();
 	t->every = a;
 	t->follow.on_objects = all_objects;
 	t->follow.on_open = all_open;
@@ -465,9 +473,9 @@ void usdtkit__all_free(struct usdtkit_trace *t)
 	if (!a)
 		return;
 	if (t->attached)
-		usdtkit__info(&t->log, "--all: %llu exec(s) held, %llu program(s) "
+		usdtkit__info(&t->log, "--all: %llu open(s) held, %llu file(s) "
 			      "read, %llu object(s) detached with their last process",
-			      (unsigned long long)a->execs, (unsigned long long)a->reads,
+			      (unsigned long long)a->opens_held, (unsigned long long)a->reads,
 			      (unsigned long long)a->detached);
 	/* the links are the probes' late ones, destroyed with them */
 	for (size_t i = 0; i < a->nobj; i++)

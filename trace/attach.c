@@ -64,34 +64,40 @@ out:
 	return err;
 }
 
+/* the reasons said for the probes that failed so far */
+struct fails {
+	char *last;		/* the last one said */
+	size_t said;		/* how many were said (distinct in a row) */
+};
+
 /* a probe that failed: one line, with the attach layer's reason (said
  * once when the probes before failed for the same one: a whole file or
- * process refused, *@last); a probe named by a glob, not by the caller,
- * leaves the rest with best_effort (1), any other fails the trace (the
- * error) */
+ * process refused); a probe named by a glob, not by the caller, leaves
+ * the rest with best_effort (1), any other fails the trace (the error) */
 static int attach_failed(struct usdtkit_trace *t, size_t i, int err, char *why,
-			 char **last)
+			 struct fails *fl)
 {
 	const struct probe *p = &t->probes[i];
 
-	if (why && *last && !strcmp(why, *last)) {
+	if (why && fl->last && !strcmp(why, fl->last)) {
 		free(why);
 		return p->pub.optional ? 1 : err;
 	}
+	fl->said++;
 	if (p->pub.optional && t->best_effort)
 		trace_err(t, "skipping %s:%s (%s)", p->provider, p->name,
 			  why ? why : strerror(-err));
 	else
 		trace_err(t, "cannot attach: %s", why ? why : strerror(-err));
-	free(*last);
-	*last = why;
+	free(fl->last);
+	fl->last = why;
 	return p->pub.optional ? 1 : err;
 }
 
 int usdtkit_trace_attach(struct usdtkit_trace *t)
 {
-	size_t i, attached = 0, skipped = 0, pending = 0, said = 0;
-	char *last = NULL;
+	size_t i, attached = 0, skipped = 0, pending = 0;
+	struct fails fl = { 0 };
 	int err;
 
 	if (!t->loaded || t->attached)
@@ -116,21 +122,20 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 			attached++;
 			continue;
 		}
-		said += !why || !last || strcmp(why, last);
-		err = attach_failed(t, i, err, why, &last);
+		err = attach_failed(t, i, err, why, &fl);
 		if (err < 0) {
-			free(last);
+			free(fl.last);
 			return err;
 		}
 		skipped++;
 	}
-	free(last);
+	free(fl.last);
 	usdtkit__follow_attached(t);
 	usdtkit__trace_targets_release(t);
 	if (skipped && !t->best_effort) {
 		/* (several, none attached, all for one reason: its one line
 		 * said it all) */
-		if (attached || said > 1 || skipped == 1)
+		if (attached || fl.said > 1 || skipped == 1)
 			trace_err(t, "%zu of %zu probes could not be attached "
 				  "(--best-effort traces the others)", skipped,
 				  t->nprobes);

@@ -92,8 +92,9 @@ void usdtkit__follow_hold_begin(struct usdtkit_trace *t, int group)
 	f->execs = !err && group >= 0;
 	if (!f->on || t->all) {
 		if (err)
-			trace_err(t, "cannot start the tracer that holds an exec of a "
-				  "replaced file: %s", strerror(-err));
+			trace_err(t, "cannot start the tracer that holds an exec%s until "
+				  "its file is attached: %s", t->all ? " or an open" : "",
+				  strerror(-err));
 		return;
 	}
 	if (!err)
@@ -172,9 +173,7 @@ int usdtkit__follow_start(struct usdtkit_trace *t)
 	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
 		     .print_ctx = t);
 	struct trace_follow *f = &t->follow;
-	int err, group;
-
-	group = f->no_hold ? -1 : usdtkit__refresh_group(t);
+	int err, group = f->no_hold ? -1 : usdtkit__refresh_group(t);
 	if (!f->on) {
 		if (group >= 0)
 			usdtkit__follow_hold_begin(t, group);

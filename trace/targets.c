@@ -419,6 +419,7 @@ static int add_all_target(struct usdtkit_trace *t, const char *prov, const char 
 {
 	USDTKIT_OPTS(usdtkit_host_opts, ho, .print = usdtkit__trace_msg, .print_ctx = t);
 	struct usdtkit_host *h = usdtkit_host_open(&ho);
+	const struct usdtkit_arch *self = usdtkit__watch_self_arch();
 	struct usdtkit_proc *p;
 	size_t i, n = 0;
 	int err = 0;
@@ -432,7 +433,7 @@ static int add_all_target(struct usdtkit_trace *t, const char *prov, const char 
 	while (!err && (p = usdtkit_host_next(h))) {
 		/* (not a program of another machine, under qemu-user) */
 		for (i = 0; !err && i < usdtkit_proc_object_count(p); i++)
-			if (usdtkit__watch_native(usdtkit_proc_object(p, i)))
+			if (usdtkit__watch_native(usdtkit_proc_object(p, i), self))
 				err = add_file(t, NULL, usdtkit_proc_object(p, i), prov,
 					       name, &n);
 		usdtkit_proc_close(p);

@@ -30,8 +30,8 @@
 #include <unistd.h>
 #include <sys/fanotify.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
+#include "base/kernel.h"
 #include "watch/watch.h"
 
 int usdtkit__exec_group(void)
@@ -79,16 +79,6 @@ static bool in_table(const char *const *v, size_t n, const char *type)
 		if (!strcmp(type, v[i]))
 			return true;
 	return false;
-}
-
-static bool holds_programs(const char *type)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(no_programs) / sizeof(no_programs[0]); i++)
-		if (!strcmp(type, no_programs[i]))
-			return false;
-	return true;
 }
 
 /* mountinfo's octal escapes (\040 a space) undone, in place */
@@ -145,7 +135,8 @@ int usdtkit__exec_mark_mounts(int group, bool opens, char *execs_only, size_t si
 		char mnt[4096], type[64], *dash = strstr(line, " - ");
 
 		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-		    sscanf(dash + 3, "%63s", type) != 1 || !holds_programs(type))
+		    sscanf(dash + 3, "%63s", type) != 1 ||
+		    in_table(no_programs, sizeof(no_programs) / sizeof(no_programs[0]), type))
 			continue;
 		unescape(mnt);
 		memory = in_table(in_memory, sizeof(in_memory) / sizeof(in_memory[0]), type);
@@ -176,16 +167,14 @@ int usdtkit__exec_ignore(int group, int fd)
 
 bool usdtkit__exec_can_remember(int group)
 {
-	struct utsname u;
-	int fd, major = 0, minor = 0;
+	int fd;
 	bool ok;
 
 	/* a kernel before 5.19 takes the flag and ignores it (Debian's
 	 * 5.10 did): a mark that pins its inode, a deleted file's blocks
 	 * kept; so the version first, then an evictable mark on a file of
 	 * ours, taken back at once */
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
-	    major * 1000 + minor < 5019)
+	if (!usdtkit__kernel_at_least(5, 19))
 		return false;
 	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

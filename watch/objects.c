@@ -338,9 +338,8 @@ int usdtkit__watch_loader_path(struct usdtkit__watch *w, const char *path)
 	return set_add(&w->loaders, &w->nloaders, &w->lcap, &id);
 }
 
-bool usdtkit__watch_native(const struct usdtkit_file *f)
+const struct usdtkit_arch *usdtkit__watch_self_arch(void)
 {
-	const struct usdtkit_arch *a = f ? usdtkit_file_arch(f) : NULL;
 	unsigned char eh[EI_NIDENT + 4];
 	uint16_t machine;
 	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
@@ -348,13 +347,16 @@ bool usdtkit__watch_native(const struct usdtkit_file *f)
 
 	if (fd >= 0)
 		close(fd);
-	if (!a || n != (ssize_t)sizeof(eh))
-		return false;
+	if (n != (ssize_t)sizeof(eh))
+		return NULL;
 	/* our own header, in our own byte order */
 	memcpy(&machine, eh + EI_NIDENT + 2, sizeof(machine));
-	return usdtkit_arch_e_machine(a) == machine &&
-	       usdtkit_arch_elf_class(a) == eh[EI_CLASS] &&
-	       usdtkit_arch_elf_data(a) == eh[EI_DATA];
+	return usdtkit_arch_by_elf(machine, eh[EI_CLASS], eh[EI_DATA]);
+}
+
+bool usdtkit__watch_native(const struct usdtkit_file *f, const struct usdtkit_arch *self)
+{
+	return f && self && usdtkit_file_arch(f) == self;
 }
 
 int usdtkit__watch_interp(const char *path, char *buf, size_t size)

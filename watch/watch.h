@@ -83,10 +83,12 @@ int usdtkit__watch_loader_path(struct usdtkit__watch *w, const char *path);
  * it names it). 0, -ENOENT (static), or -errno. */
 int usdtkit__watch_interp(const char *path, char *buf, size_t size);
 
-/* Whether @f is of this process's machine and class: under --all, an
- * object of another (a program qemu-user runs) is not attached: a
- * breakpoint of ours in its code would be an instruction of its. */
-bool usdtkit__watch_native(const struct usdtkit_file *f);
+/* This process's own architecture (its executable's ELF identity), or
+ * NULL; and whether @f is of it: under --all, an object of another (a
+ * program qemu-user runs) is not attached: a breakpoint of ours in its
+ * code would be an instruction of its. */
+const struct usdtkit_arch *usdtkit__watch_self_arch(void);
+bool usdtkit__watch_native(const struct usdtkit_file *f, const struct usdtkit_arch *self);
 
 /* The function of every loader that the loader calls each time its list
  * of objects changes (the r_debug protocol of debuggers). */

@@ -67,7 +67,7 @@ count() { awk -v p="$1" '$2 == p { print $1 }' "$tmp/out"; }
 # the plugin: 5 rounds of 5 fires, and its constructor once a round
 [ "$(count plug:fire)" = 25 ] && ok || { ko "plug:fire: '$(count plug:fire)', want 25"; cat "$tmp/out"; }
 [ "$(count plug:init)" = 5 ] && ok || { ko "plug:init: '$(count plug:init)', want 5"; cat "$tmp/out"; }
-grep -q -- "--all: .* exec(s) held, .* program(s) read, [1-9][0-9]* object(s) detached" "$tmp/err" && ok ||
+grep -q -- "--all: .* open(s) held, .* file(s) read, [1-9][0-9]* object(s) detached" "$tmp/err" && ok ||
 	{ ko "nothing detached"; cat "$tmp/err"; }
 grep -q "may be lost" "$tmp/err" && { ko "a loss said on a kernel that holds opens"; cat "$tmp/err"; } || ok
 

@@ -90,13 +90,15 @@ static void test_objects(const char *dir)
 		char buf[65536];
 		ssize_t got;
 
-		CHECK(f && usdtkit__watch_native(f), "the plugin is native");
+		CHECK(f && usdtkit__watch_native(f, usdtkit__watch_self_arch()),
+		      "the plugin is native");
 		usdtkit_file_close(f);
 		while (fd >= 0 && src >= 0 && (got = read(src, buf, sizeof(buf))) > 0)
 			CHECK(write(fd, buf, (size_t)got) == got, "copy");
 		CHECK(fd >= 0 && pwrite(fd, &em, sizeof(em), 18) == sizeof(em), "e_machine");
 		f = usdtkit_file_open(foreign, &oo);
-		CHECK(!usdtkit__watch_native(f), "an arm64 file is not (opened: %d)", f != NULL);
+		CHECK(!usdtkit__watch_native(f, usdtkit__watch_self_arch()),
+		      "an arm64 file is not (opened: %d)", f != NULL);
 		usdtkit_file_close(f);
 		if (src >= 0)
 			close(src);
