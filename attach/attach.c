@@ -19,6 +19,7 @@
 #include "attach/backend.h"
 #include "attach/proc.h"
 #include "base/opts.h"
+#include "elf/file.h"
 #include "elf/proc.h"
 #include "spec/arch.h"
 #include "spec/spectable.h"
@@ -109,12 +110,22 @@ static int site_spec(struct usdtkit_link *l, const struct attach_req *r,
 static int site_check(const struct usdtkit_link *l, const struct usdtkit_file *f,
 		      const struct usdtkit_site *s)
 {
-	if (!usdtkit_site_status(s))
+	/* Thumb code fails for uprobes only: a breakpoint takes it */
+	if (!usdtkit_site_status(s) || (usdtkit__site_thumb(s) && l->b->breakpoints))
 		return 0;
 	usdtkit__warn(&l->log, "%s: %s:%s at 0x%llx: %s", usdtkit_file_name(f),
 		      usdtkit_site_provider(s), usdtkit_site_name(s),
 		      (unsigned long long)usdtkit_site_pc(s), usdtkit_site_error(s));
 	return usdtkit_site_status(s);
+}
+
+/* a kernel that runs @f's programs and fires no uprobe in them */
+static bool uprobes_silent(const struct usdtkit_file *f)
+{
+	const struct usdtkit_arch *a = usdtkit_file_arch(f);
+	struct utsname u;
+
+	return a && !uname(&u) && usdtkit__machine_in(a->no_uprobe_kernels, u.machine);
 }
 
 /*
@@ -130,16 +141,30 @@ static int uprobes_fire(const struct usdtkit_link *l, const struct usdtkit_file 
 	struct utsname u;
 	char who[32] = "";
 
-	if (!a || uname(&u) || !usdtkit__machine_in(a->no_uprobe_kernels, u.machine))
+	if (l->b->breakpoints || !uprobes_silent(f) || uname(&u))
 		return 0;
 	if (proc)
 		snprintf(who, sizeof(who), " (pid %d)", usdtkit_proc_pid(proc));
 	usdtkit__warn(&l->log, "%s%s: this %s kernel (Linux %s) runs %s programs "
 		      "but fires no uprobe in them: nothing attached, as its hits "
-		      "would never be seen (docs/ARCHES.md: what traces it)",
+		      "would never be seen (--mode hwbp traces a process, by pid; "
+		      "docs/ARCHES.md)",
 		      usdtkit_file_name(f), who, u.machine, u.release,
 		      usdtkit_arch_name(a));
 	return -EOPNOTSUPP;
+}
+
+bool usdtkit__needs_breakpoints(const struct usdtkit_file *f, const char *provider,
+				const char *name)
+{
+	const struct usdtkit_site *s = NULL;
+
+	if (uprobes_silent(f))
+		return true;
+	while ((s = usdtkit_file_next_site(f, s, provider, name)))
+		if (usdtkit__site_thumb(s))
+			return true;
+	return false;
 }
 
 /* Everything one file contributes, then one backend call for it. */
@@ -192,7 +217,8 @@ static int attach_file(struct usdtkit_link *l, const struct attach_req *r,
 	}
 	if (!err && n) {
 		/* any_process: @proc placed the sites, the kernel filters none */
-		err = l->b->attach(l, r->prog, t, n, r->o.any_process ? -1 : r->pid);
+		err = l->b->attach(l, r->prog, t, n, r->o.any_process &&
+				   !l->b->breakpoints ? -1 : r->pid);
 		if (!err)
 			l->nsites += n;
 	}
@@ -238,6 +264,7 @@ static struct usdtkit_link *link_new(struct attach_req *r,
 	l->b = b;
 	l->prog = r->prog;
 	l->detach_wait = r->o.detach_wait;
+	l->any_process = r->o.any_process;
 	return l;
 }
 

@@ -19,6 +19,7 @@ static const struct usdtkit__backend *const backends[] = {
 	[USDTKIT_MODE_PERF] = &usdtkit__backend_perf,
 	[USDTKIT_MODE_IPMAP] = &usdtkit__backend_ipmap,
 	[USDTKIT_MODE_INST] = &usdtkit__backend_inst,
+	[USDTKIT_MODE_HWBP] = &usdtkit__backend_hwbp,
 };
 
 #define NMODES (sizeof(backends) / sizeof(backends[0]))
@@ -28,6 +29,13 @@ static const char auto_name[] = "auto";
 const struct usdtkit__backend *usdtkit__backend_of(enum usdtkit_mode mode)
 {
 	return (unsigned int)mode < NMODES ? backends[mode] : NULL;
+}
+
+bool usdtkit__mode_by_address(enum usdtkit_mode mode)
+{
+	const struct usdtkit__backend *b = usdtkit__backend_of(mode);
+
+	return b && b->by_address;
 }
 
 static bool supported(const struct usdtkit__backend *b,
@@ -69,7 +77,8 @@ static enum usdtkit_mode mode_auto(bool typed, enum bpf_attach_type type, bool p
 	unsigned int m;
 
 	for (m = 0; m < NMODES; m++) {
-		if (!backends[m] || (typed && backends[m]->attach_type != type) ||
+		if (!backends[m] || backends[m]->breakpoints ||
+		    (typed && backends[m]->attach_type != type) ||
 		    (!placed && backends[m]->by_address))
 			continue;
 		if (supported(backends[m], f))
@@ -107,14 +116,28 @@ int usdtkit_mode_parse(const char *s)
 	return -EINVAL;
 }
 
+static enum bpf_prog_type prog_type(const struct usdtkit__backend *b)
+{
+	return b->prog_type ? b->prog_type : BPF_PROG_TYPE_KPROBE;
+}
+
 int usdtkit_prog_prepare(struct bpf_program *prog, enum usdtkit_mode mode)
 {
 	const struct usdtkit__backend *b = usdtkit__backend_of(usdtkit_mode_resolve(mode));
 
 	if (!prog || !b)
 		return -EINVAL;
-	bpf_program__set_type(prog, BPF_PROG_TYPE_KPROBE);
+	bpf_program__set_type(prog, prog_type(b));
 	return bpf_program__set_expected_attach_type(prog, b->attach_type);
+}
+
+static enum usdtkit_mode mode_of(const struct usdtkit__backend *b)
+{
+	unsigned int m;
+
+	for (m = 0; m < NMODES && backends[m] != b; m++)
+		;
+	return (enum usdtkit_mode)m;
 }
 
 /*
@@ -124,13 +147,17 @@ int usdtkit_prog_prepare(struct bpf_program *prog, enum usdtkit_mode mode)
 static const struct usdtkit__backend *loaded_for(const struct bpf_program *prog)
 {
 	enum bpf_attach_type t = bpf_program__expected_attach_type(prog);
+	enum bpf_prog_type pt = bpf_program__type(prog);
 	const struct usdtkit__backend *zero = NULL;
 	unsigned int m;
 
 	for (m = 0; m < NMODES; m++) {
-		if (backends[m] && backends[m]->attach_type == t)
+		if (!backends[m] || (pt != BPF_PROG_TYPE_UNSPEC &&
+				     pt != prog_type(backends[m])))
+			continue;
+		if (backends[m]->attach_type == t)
 			return backends[m];
-		if (backends[m] && !zero && !backends[m]->attach_type)
+		if (!zero && !backends[m]->attach_type)
 			zero = backends[m];
 	}
 	return zero;
@@ -142,18 +169,25 @@ int usdtkit__mode_pick(const struct bpf_program *prog, enum usdtkit_mode mode,
 {
 	const struct usdtkit__backend *have = loaded_for(prog), *b;
 
+	if (!have) {
+		usdtkit__warn(lg, "program '%s' is of BPF program type %d: neither a "
+			      "uprobe (kprobe) nor a perf-event program",
+			      bpf_program__name(prog), (int)bpf_program__type(prog));
+		return -EINVAL;
+	}
+	/* a program loaded for breakpoints can be attached by nothing else */
 	if (mode == USDTKIT_MODE_AUTO)
-		mode = mode_auto(true, have->attach_type, placed);
+		mode = have->breakpoints ? mode_of(have) :
+		       mode_auto(true, have->attach_type, placed);
 	b = usdtkit__backend_of(mode);
-	if ((b ? b->attach_type : 0) != have->attach_type) {
+	if (!b || b->attach_type != have->attach_type ||
+	    prog_type(b) != prog_type(have)) {
 		usdtkit__warn(lg, "program '%s' was loaded for %s links, not %s: call "
 			      "usdtkit_prog_prepare(prog, %s) before loading it",
 			      bpf_program__name(prog), have->links,
 			      usdtkit_mode_str(mode), usdtkit_mode_str(mode));
 		return -EINVAL;
 	}
-	if (!b)
-		return -EINVAL;
 	/* say which feature is missing: EOPNOTSUPP alone does not tell a
 	 * user on a 6.1 board that the kernel, not the probe, is the cause */
 	if (!supported(b, usdtkit_features())) {

@@ -17,6 +17,8 @@ struct usdtkit_proc;
 
 struct usdtkit__backend {
 	const char *name;	/* usdtkit_mode_str(), usdtkit_mode_parse() */
+	/* the program's type: 0 is BPF_PROG_TYPE_KPROBE (every uprobe) */
+	enum bpf_prog_type prog_type;
 	/* the program's expected attach type, fixed before load, and the
 	 * kernel objects it binds to ("... was loaded for %s links") */
 	enum bpf_attach_type attach_type;
@@ -31,6 +33,13 @@ struct usdtkit__backend {
 	/* the program finds a site's spec by its absolute address, so a PIE's
 	 * or library's sites are attached through a process's own mappings */
 	bool by_address;
+	/*
+	 * Hardware breakpoints (mode hwbp): one per thread of a process, so
+	 * it is given the pid also for opts.any_process; AUTO never takes
+	 * it by kernel features alone (the trace engine does, where no
+	 * uprobe can fire); Thumb sites are its to attach.
+	 */
+	bool breakpoints;
 	size_t state_size;	/* its part of struct usdtkit_link, zeroed */
 	/*
 	 * One site, after its spec id is taken and before its file's
@@ -57,6 +66,7 @@ extern const struct usdtkit__backend usdtkit__backend_multi;	/* multi.c */
 extern const struct usdtkit__backend usdtkit__backend_perf;	/* perf.c */
 extern const struct usdtkit__backend usdtkit__backend_ipmap;	/* ipmap.c */
 extern const struct usdtkit__backend usdtkit__backend_inst;	/* inst.c */
+extern const struct usdtkit__backend usdtkit__backend_hwbp;	/* hwbp.c */
 
 /* backend.c: the backend of @mode, NULL for AUTO and unknown modes */
 const struct usdtkit__backend *usdtkit__backend_of(enum usdtkit_mode mode);
@@ -94,5 +104,20 @@ int usdtkit__perf_attach(struct usdtkit_link *l, struct usdtkit__perf_sites *ps,
 			 const struct usdtkit_target *t, size_t n, int pid,
 			 bool cookies);
 void usdtkit__perf_release(struct usdtkit__perf_sites *ps, bool wait);
+
+/* ipmap.c: the IP-map entries a link holds */
+struct usdtkit__ips {
+	uint64_t *ip;
+	size_t n;
+};
+
+/* ipmap.c: @s's absolute address (t->ip, moved by @delta) and its entry
+ * in the IP map, recorded in @ips */
+int usdtkit__ipmap_site(struct usdtkit_link *l, struct usdtkit_target *t,
+			const struct usdtkit_file *f, const struct usdtkit_site *s,
+			const struct usdtkit_proc *proc, int64_t delta,
+			struct usdtkit__ips *ips);
+/* ipmap.c: every entry of @ips out of the IP map; @ips is empty again */
+void usdtkit__ipmap_drop(struct usdtkit_link *l, struct usdtkit__ips *ips);
 
 #endif

@@ -69,6 +69,7 @@ struct usdtkit_target {
 	uint64_t ref_ctr;	/* semaphore file offset, 0 if none */
 	uint64_t ip;		/* absolute address (IPMAP), 0 if unknown */
 	int spec_id;
+	int bp_len;		/* mode hwbp: the breakpoint's length */
 	const char *provider, *name;	/* for messages */
 };
 
@@ -86,6 +87,7 @@ struct usdtkit_link {
 	const struct bpf_program *prog;	/* the one usdtkit_attach*() got */
 	size_t nsites;
 	bool detach_wait;		/* opts.detach_wait */
+	bool any_process;		/* opts.any_process */
 	int *ids;			/* spec ids this link holds */
 	size_t nids;
 	max_align_t state[];		/* the backend's */

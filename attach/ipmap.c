@@ -16,8 +16,7 @@
 /* Its part of the link: the events, and the IP-map entries it holds. */
 struct ipmap_state {
 	struct usdtkit__perf_sites perf;
-	uint64_t *ips;
-	size_t nips;
+	struct usdtkit__ips ips;
 };
 
 /* Where @s runs: its pc in an ET_EXEC, else in @proc's mapping of @f. */
@@ -45,12 +44,11 @@ static int site_ip(struct usdtkit_link *l, const struct usdtkit_file *f,
 	return err;
 }
 
-/* The site's IP-map entry, recorded in the link the moment it is taken. */
-static int ipmap_site(struct usdtkit_link *l, struct usdtkit_target *t,
-		      const struct usdtkit_file *f, const struct usdtkit_site *s,
-		      const struct usdtkit_proc *proc, int64_t delta)
+int usdtkit__ipmap_site(struct usdtkit_link *l, struct usdtkit_target *t,
+			const struct usdtkit_file *f, const struct usdtkit_site *s,
+			const struct usdtkit_proc *proc, int64_t delta,
+			struct usdtkit__ips *ips)
 {
-	struct ipmap_state *st = usdtkit__link_state(l);
 	char where[512];
 	int err = site_ip(l, f, s, proc, &t->ip);
 
@@ -61,11 +59,36 @@ static int ipmap_site(struct usdtkit_link *l, struct usdtkit_target *t,
 	t->ip += (uint64_t)delta;
 	pthread_mutex_lock(&l->man->lock);
 	err = usdtkit__ip_add(l->man, t->ip, t->spec_id, &l->log, where);
-	if (!err && (err = usdtkit__append((void **)&st->ips, &st->nips,
+	if (!err && (err = usdtkit__append((void **)&ips->ip, &ips->n,
 					   sizeof(uint64_t), &t->ip)))
 		usdtkit__ip_del(l->man, t->ip);
 	pthread_mutex_unlock(&l->man->lock);
 	return err;
+}
+
+void usdtkit__ipmap_drop(struct usdtkit_link *l, struct usdtkit__ips *ips)
+{
+	size_t i;
+
+	if (ips->n) {
+		pthread_mutex_lock(&l->man->lock);
+		for (i = 0; i < ips->n; i++)
+			usdtkit__ip_del(l->man, ips->ip[i]);
+		pthread_mutex_unlock(&l->man->lock);
+	}
+	free(ips->ip);
+	ips->ip = NULL;
+	ips->n = 0;
+}
+
+/* The site's IP-map entry, recorded in the link the moment it is taken. */
+static int ipmap_site(struct usdtkit_link *l, struct usdtkit_target *t,
+		      const struct usdtkit_file *f, const struct usdtkit_site *s,
+		      const struct usdtkit_proc *proc, int64_t delta)
+{
+	struct ipmap_state *st = usdtkit__link_state(l);
+
+	return usdtkit__ipmap_site(l, t, f, s, proc, delta, &st->ips);
 }
 
 static int ipmap_attach(struct usdtkit_link *l, const struct bpf_program *prog,
@@ -80,18 +103,9 @@ static int ipmap_attach(struct usdtkit_link *l, const struct bpf_program *prog,
 static void ipmap_release(struct usdtkit_link *l)
 {
 	struct ipmap_state *st = usdtkit__link_state(l);
-	size_t i;
 
 	usdtkit__perf_release(&st->perf, l->detach_wait);
-	if (st->nips) {
-		pthread_mutex_lock(&l->man->lock);
-		for (i = 0; i < st->nips; i++)
-			usdtkit__ip_del(l->man, st->ips[i]);
-		pthread_mutex_unlock(&l->man->lock);
-	}
-	free(st->ips);
-	st->ips = NULL;
-	st->nips = 0;
+	usdtkit__ipmap_drop(l, &st->ips);
 }
 
 static size_t ipmap_fd_count(const struct usdtkit_link *l)

@@ -11,4 +11,17 @@
  * instead: NULL when it can (the trace engine says it in its own words) */
 const char *usdtkit__mode_refusal(enum usdtkit_mode mode, const char **instead);
 
+/* backend.c: does @mode find specs by absolute address (ipmap, hwbp)? */
+bool usdtkit__mode_by_address(enum usdtkit_mode mode);
+
+struct usdtkit_file;
+
+/*
+ * attach.c: can no uprobe trace PROVIDER:NAME of @f (NULL: any) on this
+ * kernel, where a hardware breakpoint can (mode hwbp)? A 32-bit arm
+ * object on an arm64 kernel, or a site in Thumb code.
+ */
+bool usdtkit__needs_breakpoints(const struct usdtkit_file *f, const char *provider,
+				const char *name);
+
 #endif

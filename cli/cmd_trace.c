@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * usdtkit trace [-p PID | -c CMD] [--mode auto|multi|perf|ipmap|inst] [--count N]
+ * usdtkit trace [-p PID | -c CMD] [--mode auto|multi|perf|ipmap|inst|hwbp] [--count N]
  *               [--duration SEC] [--json] [-v] TARGET...
  * TARGET: PATH:PROVIDER:NAME, or PROVIDER:NAME with -p or -c (shell globs
  * in PROVIDER and NAME). One line (or JSON object) per probe hit, until
@@ -334,7 +334,7 @@ static const struct cli_opt trace_options[] = {
 	  "with -p or -c: also the processes it forks, and theirs" },
 	{ OPT_NO_HOLD, 0, "no-hold", NULL,
 	  "with -p or -c: attach a library it loads later without holding it (no ptrace)" },
-	{ OPT_MODE, 0, "mode", "MODE", "auto, multi, perf, ipmap or inst (default auto)" },
+	{ OPT_MODE, 0, "mode", "MODE", "auto, multi, perf, ipmap, inst or hwbp (default auto)" },
 	{ OPT_COUNT, 0, "count", "N", "stop after N hits" },
 	{ 'd', 'd', "duration", "SEC", "stop after SEC seconds (a fraction is fine)" },
 	{ 'j', 0, "json", NULL, "one JSON object per hit" },
@@ -379,7 +379,7 @@ const struct cli_cmd cli_cmd_trace = {
 	.name = "trace",
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
-	.synopsis = "[-p PID | -c CMD | --all] [--children] [--no-hold] [--mode auto|multi|perf|ipmap|inst] [--count N]\n"
+	.synopsis = "[-p PID | -c CMD | --all] [--children] [--no-hold] [--mode auto|multi|perf|ipmap|inst|hwbp] [--count N]\n"
 		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L]\n"
 		"                     [--no-fault-in] [-v] [-q]\n"
 		"                     [--filter EXPR] [--counts] [--count-by KEY [--top N]]\n"
@@ -534,7 +534,7 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 		case OPT_MODE:
 			m = usdtkit_mode_parse(p.val);
 			if (m < 0) {
-				cli_usage_err(c, "bad mode '%s': want auto, multi, perf, ipmap or inst",
+				cli_usage_err(c, "bad mode '%s': want auto, multi, perf, ipmap, inst or hwbp",
 					      p.val);
 				return -EXIT_USAGE;
 			}

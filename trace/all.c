@@ -425,7 +425,7 @@ int usdtkit__all_start(struct usdtkit_trace *t)
 	t->every = a;
 	t->follow.on_objects = all_objects;
 	t->follow.on_open = all_open;
-	err = usdtkit__watch_new(&t->follow.w, &t->log, t->mode == USDTKIT_MODE_IPMAP);
+	err = usdtkit__watch_new(&t->follow.w, &t->log, usdtkit__mode_by_address(t->mode));
 	if (err)
 		return err;
 	/* execs first: a program started during the scan is held, not missed */

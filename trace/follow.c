@@ -181,7 +181,7 @@ int usdtkit__follow_start(struct usdtkit_trace *t)
 	}
 	/* ipmap's map holds addresses: a library loaded again elsewhere is
 	 * attached again there */
-	err = usdtkit__watch_new(&f->w, &t->log, t->mode == USDTKIT_MODE_IPMAP);
+	err = usdtkit__watch_new(&f->w, &t->log, usdtkit__mode_by_address(t->mode));
 	if (err) {
 		if (group >= 0)
 			close(group);

@@ -6,6 +6,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +41,41 @@ static int check_ipmap_cmd(struct usdtkit_trace *t)
 		}
 	}
 	return 0;
+}
+
+/*
+ * AUTO for a process (-p, -c) whose probes no uprobe can reach here (a
+ * 32-bit arm program on an arm64 kernel, Thumb code): hardware
+ * breakpoints, the one way in. Every probe of the trace then takes
+ * them: a process runs code of one instruction set, its libraries too.
+ * Without a process (PATH targets, --all) the attach says why not.
+ */
+static bool needs_breakpoints(const struct usdtkit_trace *t)
+{
+	USDTKIT_OPTS(usdtkit_open_opts, oo);
+	struct usdtkit_file *exe = NULL;
+	char path[64];
+	bool need = false;
+	size_t i;
+
+	if (t->all || (t->pid <= 0 && !t->has_cmd))
+		return false;
+	for (i = 0; i < t->nprobes && !need; i++) {
+		const struct probe *p = &t->probes[i];
+		const struct usdtkit_file *f = p->file;
+
+		/* a probe of "every object the pid maps": its program's */
+		if (!f && !p->path && t->pid > 0) {
+			if (!exe) {
+				snprintf(path, sizeof(path), "/proc/%d/exe", t->pid);
+				exe = usdtkit_file_open(path, &oo);
+			}
+			f = exe;
+		}
+		need = f && usdtkit__needs_breakpoints(f, p->provider, p->name);
+	}
+	usdtkit_file_close(exe);
+	return need;
 }
 
 /*
@@ -229,7 +265,9 @@ static int pick_prog(struct usdtkit_trace *t)
 	 * AUTO takes inst only on kernels without cookies (before 5.15),
 	 * which have no sleepable uprobes either.
 	 */
+	/* nor in mode hwbp: a perf-event program cannot sleep */
 	t->cold_read = !t->no_fault_in && t->attach_mode != USDTKIT_MODE_INST &&
+		t->mode != USDTKIT_MODE_HWBP &&
 		f->bpf_cookie && (multi ? f->sleepable_multi : f->sleepable_uprobe);
 	s->rodata->cold_read = t->cold_read;
 	if (t->cold_read)
@@ -284,6 +322,8 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 	if (!t->prepared || t->loaded)
 		return -EINVAL;
 	t->attach_mode = t->mode;
+	if (t->mode == USDTKIT_MODE_AUTO && needs_breakpoints(t))
+		t->mode = USDTKIT_MODE_HWBP;
 	t->mode = usdtkit_mode_resolve(t->mode);
 	err = check_kernel(t);
 	if (!err)

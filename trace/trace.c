@@ -28,7 +28,7 @@ struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 	err = usdtkit__opts_copy(&o, usdtkit_trace_opts, opts);
 	if (!err && (o.str_len > USDTKIT_TRACE_STRLEN_MAX || o.pid < 0 ||
 		     (o.all && (o.pid || o.children)) ||
-		     o.str_mask >> MAX_ARGS || (unsigned int)o.mode > USDTKIT_MODE_INST))
+		     o.str_mask >> MAX_ARGS || (unsigned int)o.mode > USDTKIT_MODE_HWBP))
 		err = -EINVAL;
 	t = err ? NULL : calloc(1, sizeof(*t));
 	if (!t) {

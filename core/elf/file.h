@@ -36,10 +36,15 @@ struct usdtkit_site {
 	uint64_t nop10_offset;
 	int status;		/* 0 or -errno */
 	const char *error;
+	bool thumb;		/* arm: in Thumb code (status says uprobes
+				 * cannot; a hardware breakpoint can) */
 	int nargs;		/* decoded: at most USDTKIT_SITE_MAX_ARGS */
 	int nargs_total;	/* in the args string */
 	struct usdtkit_arg *args;	/* into file->args */
 };
+
+/* site.c: is @s in 32-bit arm Thumb code? */
+bool usdtkit__site_thumb(const struct usdtkit_site *s);
 
 /* core/elf/file.c: the PT_LOAD segments of @elf, a file of @file_size
  * bytes, into *@segs (malloc'd; NULL when there are none). 0 or -ENOMEM. */

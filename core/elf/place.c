@@ -120,7 +120,8 @@ void usdtkit__site_place(struct usdtkit_file *f, struct usdtkit_site *s,
 	} else {
 		s->pc_offset = s->pc - seg->vaddr + seg->offset;
 		detect_long_nop(f, s, seg, im);
-		if (arm_thumb_site(f, s, im))
+		s->thumb = arm_thumb_site(f, s, im);
+		if (s->thumb)
 			site_fail(s, -EOPNOTSUPP, "Thumb code: Linux uprobes take "
 				  "only ARM-state instructions (build with -marm)");
 	}

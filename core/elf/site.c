@@ -118,6 +118,11 @@ uint64_t usdtkit_site_nop10_offset(const struct usdtkit_site *s)
 	return s->nop10_offset;
 }
 
+bool usdtkit__site_thumb(const struct usdtkit_site *s)
+{
+	return s->thumb;
+}
+
 int usdtkit_site_status(const struct usdtkit_site *s)
 {
 	return s->status;

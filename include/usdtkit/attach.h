@@ -41,6 +41,11 @@ enum usdtkit_mode {
 	USDTKIT_MODE_IPMAP = 3,
 	/* a program instance per spec: no cookie, no address (inst.c) */
 	USDTKIT_MODE_INST = 4,
+	/* hardware breakpoints, per thread of a process (hwbp.c): where no
+	 * uprobe fires (32-bit arm processes on arm64 kernels, Thumb code).
+	 * A program for it is a perf-event program: usdtkit_prog_prepare()
+	 * before load. AUTO takes it only in usdtkit trace, per process. */
+	USDTKIT_MODE_HWBP = 5,
 };
 
 /*

@@ -173,19 +173,44 @@ struct {
 #define USDTKIT__IP64_OFF 296
 #endif
 
-#if defined(__TARGET_ARCH_x86) && !defined(__i386__) && !defined(USDTKIT_NO_DIRECT_CTX)
 /*
- * x86-64: read pt_regs slots straight from the context instead of through
- * bpf_probe_read_kernel(), a helper call per register. The verifier takes
- * context loads only at constant offsets, so every slot is its own case,
- * and each load is written in asm so that clang cannot fold the cases
- * back into one load at a computed offset (which the verifier refuses).
+ * Direct context loads, where the context's register block is known
+ * slot by slot: x86-64 (struct pt_regs, 21 slots), arm64 (struct
+ * user_pt_regs, 34) and 32-bit arm (uregs[18], 4 bytes each). A helper
+ * call per register costs more, and it reads the context as memory,
+ * which is wrong in a perf-event program (mode hwbp): its context is
+ * the kernel's own struct, and only loads from it are rewritten to
+ * reach the registers. The verifier takes context loads only at
+ * constant offsets, so every slot is its own case, each written in asm
+ * so that clang cannot fold the cases back into one load at a computed
+ * offset (which the verifier refuses). Each case must lie inside the
+ * perf-event context's registers too: a case past them fails the load.
  */
+#if !defined(USDTKIT_NO_DIRECT_CTX) && defined(__TARGET_ARCH_x86) && !defined(__i386__)
+#define USDTKIT__CTX_SLOT 8
+#define USDTKIT__CTX_IP 128
+#elif !defined(USDTKIT_NO_DIRECT_CTX) && defined(__TARGET_ARCH_arm64)
+#define USDTKIT__CTX_SLOT 8
+#define USDTKIT__CTX_IP 256
+#elif !defined(USDTKIT_NO_DIRECT_CTX) && defined(__TARGET_ARCH_arm)
+#define USDTKIT__CTX_SLOT 4
+#define USDTKIT__CTX_IP 60
+#endif
+
+#ifdef USDTKIT__CTX_SLOT
+#if USDTKIT__CTX_SLOT == 8
 #define USDTKIT__CTX_LD(o)						\
 	case (o) / 8:							\
 		asm volatile("%0 = *(u64 *)(%1 + " #o ")"		\
 			     : "=r"(*v) : "r"(ctx));			\
 		return 0;
+#else
+#define USDTKIT__CTX_LD(o)						\
+	case (o) / 4:							\
+		asm volatile("%0 = *(u32 *)(%1 + " #o ")"		\
+			     : "=r"(*v) : "r"(ctx));			\
+		return 0;
+#endif
 
 static __always_inline int usdtkit__slot(struct pt_regs *ctx, int slot_size,
 					 short off, unsigned long long *v)
@@ -195,11 +220,19 @@ static __always_inline int usdtkit__slot(struct pt_regs *ctx, int slot_size,
 	/* on the slot's index: on the byte offset, clang derives the index
 	 * with a rotate, 10 instructions per register view and hit */
 	(void)slot_size;
-	if (k & 7) {
+	if (k & (USDTKIT__CTX_SLOT - 1)) {
 		*v = 0;
 		return -USDTKIT__EINVAL;
 	}
-	switch (k / 8) {
+	switch (k / USDTKIT__CTX_SLOT) {
+#if defined(__TARGET_ARCH_arm)
+	USDTKIT__CTX_LD(0) USDTKIT__CTX_LD(4) USDTKIT__CTX_LD(8)
+	USDTKIT__CTX_LD(12) USDTKIT__CTX_LD(16) USDTKIT__CTX_LD(20)
+	USDTKIT__CTX_LD(24) USDTKIT__CTX_LD(28) USDTKIT__CTX_LD(32)
+	USDTKIT__CTX_LD(36) USDTKIT__CTX_LD(40) USDTKIT__CTX_LD(44)
+	USDTKIT__CTX_LD(48) USDTKIT__CTX_LD(52) USDTKIT__CTX_LD(56)
+	USDTKIT__CTX_LD(60) USDTKIT__CTX_LD(64) USDTKIT__CTX_LD(68)
+#else
 	USDTKIT__CTX_LD(0) USDTKIT__CTX_LD(8) USDTKIT__CTX_LD(16)
 	USDTKIT__CTX_LD(24) USDTKIT__CTX_LD(32) USDTKIT__CTX_LD(40)
 	USDTKIT__CTX_LD(48) USDTKIT__CTX_LD(56) USDTKIT__CTX_LD(64)
@@ -207,17 +240,25 @@ static __always_inline int usdtkit__slot(struct pt_regs *ctx, int slot_size,
 	USDTKIT__CTX_LD(96) USDTKIT__CTX_LD(104) USDTKIT__CTX_LD(112)
 	USDTKIT__CTX_LD(120) USDTKIT__CTX_LD(128) USDTKIT__CTX_LD(136)
 	USDTKIT__CTX_LD(144) USDTKIT__CTX_LD(152) USDTKIT__CTX_LD(160)
+#if defined(__TARGET_ARCH_arm64)
+	USDTKIT__CTX_LD(168) USDTKIT__CTX_LD(176) USDTKIT__CTX_LD(184)
+	USDTKIT__CTX_LD(192) USDTKIT__CTX_LD(200) USDTKIT__CTX_LD(208)
+	USDTKIT__CTX_LD(216) USDTKIT__CTX_LD(224) USDTKIT__CTX_LD(232)
+	USDTKIT__CTX_LD(240) USDTKIT__CTX_LD(248) USDTKIT__CTX_LD(256)
+	USDTKIT__CTX_LD(264)
+#endif
+#endif
 	}
 	*v = 0;
 	return -USDTKIT__EINVAL;
 }
 
-/* rip is slot 16 of x86-64 pt_regs */
+/* the pc's slot */
 static __always_inline unsigned long usdtkit__ip(struct pt_regs *ctx)
 {
 	unsigned long long ip;
 
-	usdtkit__slot(ctx, 8, 128, &ip);
+	usdtkit__slot(ctx, USDTKIT__CTX_SLOT, USDTKIT__CTX_IP, &ip);
 	return ip;
 }
 #else

@@ -427,10 +427,19 @@ def check_follow(v, log):
 
 # ---- the "compat32" scenario (guest.sh scenario_compat32) ----
 
+HWBP_OLD = "has no perf inherit_thread and remove_on_exec (Linux 5.13)"
+
+
 def check_compat32(v, log):
-    """A 32-bit arm program on an arm64 kernel: refused in one line that
-    names the file (and the pid under -p), the kernel and why; exit 1."""
+    """A 32-bit arm program on an arm64 kernel: by path and in a forced
+    uprobe mode, refused in one line that names the file (and the pid),
+    the kernel, why and what works; by pid, traced with hardware
+    breakpoints, ARM and Thumb, every hit and argument compared, threads
+    and children followed, aggregated in the kernel. Before Linux 5.13
+    (no inherit_thread, no remove_on_exec) mode hwbp is refused in one
+    line each time."""
     kernel = log["begin"][3] if log["begin"] else "?"
+    old = kernel_model(log)["version"] < (5, 13)
     if not v.check("compat32: no armhf workload" not in log["notes"],
                    "compat32: no armhf workload in the guest: the aarch64 cells take "
                    "build-cross/armhf's vm_sites (sh scripts/cross.sh armhf first)"):
@@ -442,9 +451,75 @@ def check_compat32(v, log):
                 "but fires no uprobe in them: nothing attached" % (who, kernel))
         v.check(log["rc"].get("trace_" + cell) == 1, "compat32 %s: exit %s, want 1: %s"
                 % (cell, log["rc"].get("trace_" + cell), " | ".join(err)))
-        v.check(sum(want in l for l in err) == 1 and not any(l.startswith("Tracing") for l in err),
-                "compat32 %s: want one line with %r, no Tracing: %s" % (cell, want, " | ".join(err)))
-    print("compat32: refused by -p and by path, in one line each")
+        if cell == "c32p" and kernel_model(log)["version"] < (5, 15):
+            want = "--mode perf: this kernel has no BPF cookies"
+        else:
+            want = [want, "--mode hwbp"]
+        v.check(sum(all(w in l for w in (want if isinstance(want, list) else [want]))
+                    for l in err) == 1 and not any(l.startswith("Tracing") for l in err),
+                "compat32 %s: want one line with %r, no Tracing: %s"
+                % (cell, want, " | ".join(err)))
+    hwbp_tags = sorted(t for t, _, _ in log["pids"]
+                       if re.match(r"trace_([at]32\d|c32[a-z]+)$", t))
+    if old:
+        for tag in ["trace_c32b", "trace_c32s"] + hwbp_tags:
+            err = log["files"].get(tag[len("trace_"):] + ".err",
+                                   log["files"].get(tag + ".err", []))
+            v.check(log["rc"].get(tag) == 1 and sum(HWBP_OLD in l for l in err) == 1,
+                    "compat32 %s on %s: want exit 1 and one line %r: exit %s: %s"
+                    % (tag, kernel, HWBP_OLD, log["rc"].get(tag), " | ".join(err[-3:])))
+        print("compat32: mode hwbp refused on %s, once per trace (%d traces)"
+              % (kernel, len(hwbp_tags) + 2))
+        return
+    # every probe, --best-effort: as many sites as a thread has breakpoints
+    err = log["files"].get("trace_c32b.err", [])
+    attached, skipped = trace_info(err)
+    v.check(attached and set(attached.values()) == {"hwbp"} and skipped and
+            any(re.search(r"no hardware breakpoint left: a thread has \d+ here", l)
+                for l in err),
+            "compat32 --best-effort: want the first probes in mode hwbp and the rest "
+            "named with the number of breakpoints: %s" % " | ".join(err[-6:]))
+    err = log["files"].get("trace_c32s.err", [])
+    v.check(log["rc"].get("trace_c32s") == 1 and
+            sum("usdtkit_cross:sema has a semaphore, which mode hwbp does not raise" in l
+                for l in err) == 1,
+            "compat32: the semaphore probe in mode hwbp: want exit 1 and one line "
+            "that says why: exit %s: %s" % (log["rc"].get("trace_c32s"), " | ".join(err)))
+    groups = 0
+    for tag in hwbp_tags:
+        name = tag[len("trace_"):]
+        if name.startswith("c32"):
+            continue
+        groups += 1
+        err = log["files"].get("trace_%s.err" % name, [])
+        attached, skipped = trace_info(err)
+        v.check(log["rc"].get(tag) == 0, "compat32 %s: exit %s: %s"
+                % (name, log["rc"].get(tag), " | ".join(err[-3:])))
+        v.check(attached and set(attached.values()) == {"hwbp"},
+                "compat32 %s: want every probe in mode hwbp: %s" % (name, attached))
+        v.check(not skipped, "compat32 %s: left out: %s" % (name, skipped))
+        pids = [p for t, _, p in log["pids"] if t == tag]
+        events = [json.loads(l) for l in log["files"].get("trace_%s.json" % name, [])
+                  if l.startswith("{")]
+        want = [h for h in parse_expect(log["files"].get("%s.expect" % name, []))
+                if h[0] in attached]
+        v.check(want, "compat32 %s: no hit expected: nothing compared" % name)
+        n = compare_hits(v, "compat32 " + name, want,
+                         [e for e in events if e.get("pid") in pids])
+        print("compat32 %s: %d probes in mode hwbp, %d left out, %d hits compared"
+              % (name, len(attached), len(skipped), n))
+    v.check(groups == 6, "compat32: %d groups traced, want 6 (3 ARM, 3 Thumb)" % groups)
+    # threads and processes (vm_agg, Thumb): -p and -c, with and without
+    # --children; each a counts object of usdtkit_vm:forked
+    for name, want in (("c32thp", 5), ("c32thc", 5), ("c32tree", 1), ("c32kids", 4)):
+        objs, err = agg_objects(v, log, name)
+        got = [o.get("count") for o in objs if o.get("agg") == "counts"]
+        v.check(log["rc"].get("trace_" + name) == 0 and got == [want],
+                "compat32 %s: usdtkit_vm:forked counted %s, want [%d] (exit %s): %s"
+                % (name, got, want, log["rc"].get("trace_" + name), " | ".join(err[-3:])))
+    check_agg_objects(v, log, "c32agg")
+    print("compat32: refused by path and in mode perf, in one line each; threads, "
+          "children and aggregations in mode hwbp")
 
 
 # ---- the "all" scenario (guest.sh scenario_all: trace --all) ----
@@ -713,11 +788,17 @@ def check_load_configs(v, log):
 def check_agg(v, log):
     """--filter and every aggregation against agg_model(), exactly; the
     latency's count, unmatched and pairing exactly, its times loosely"""
-    objs, err = agg_objects(v, log, "agg")
+    check_agg_objects(v, log, "agg")
+    check_latency(v, log)
+
+
+def check_agg_objects(v, log, name):
+    """trace NAME: vm_agg agg's --filter and aggregations, exactly"""
+    objs, err = agg_objects(v, log, name)
     got = {}
     for o in objs:
         k = (o.get("agg"), o.get("name"))
-        v.check(k not in got, "trace agg: two %s objects of %s" % k)
+        v.check(k not in got, "trace %s: two %s objects of %s" % ((name,) + k))
         got[k] = o
     model = agg_model()
     # the model itself, against numbers worked out by hand
@@ -745,29 +826,33 @@ def check_agg(v, log):
             "agg_model: %s" % want)
     for k, w in sorted(want.items()):
         o = got.get(k)
-        if not v.check(o is not None, "trace agg: no %s object of usdtkit_vm:%s" % k):
+        if not v.check(o is not None, "trace %s: no %s object of usdtkit_vm:%s" % ((name,) + k)):
             continue
-        v.check(o.get("provider") == "usdtkit_vm", "trace agg: %s %s" % (k, json.dumps(o)))
+        v.check(o.get("provider") == "usdtkit_vm", "trace %s: %s %s" % (name, k, json.dumps(o)))
         for f, x in w.items():
             g = o.get(f)
             if f == "top" and isinstance(g, list):
                 # each key's count (schema 1.2 adds its parts: not looked at)
                 g = [{"key": t.get("key"), "count": t.get("count")} for t in g]
-            v.check(g == x, "trace agg: %s of usdtkit_vm:%s: %s is %s, want %s"
-                    % (k[0], k[1], f, json.dumps(g), json.dumps(x)))
+            v.check(g == x, "trace %s: %s of usdtkit_vm:%s: %s is %s, want %s"
+                    % (name, k[0], k[1], f, json.dumps(g), json.dumps(x)))
     for p, h in kept.items():
         o = got.get(("avg", p), {})
         a = sum(x[2] for x in h) / len(h)
         v.check(o.get("count") == len(h) and isinstance(o.get("value"), (int, float))
                 and abs(o["value"] - a) <= 1e-9 * abs(a),
-                "trace agg: avg of usdtkit_vm:%s: %s, want %r" % (p, json.dumps(o), a))
+                "trace %s: avg of usdtkit_vm:%s: %s, want %r" % (name, p, json.dumps(o), a))
     extra = sorted(set(got) - set(want) - {("avg", p) for p in kept})
-    v.check(not extra, "trace agg: objects nobody asked for: %s" % extra)
+    v.check(not extra, "trace %s: objects nobody asked for: %s" % (name, extra))
     nkept = sum(len(h) for h in kept.values())
     ndrop = sum(len(h) for h in model.values()) - nkept
     line = "usdtkit trace: %d hits aggregated, %d dropped by the filter" % (nkept, ndrop)
-    v.check(line in err, "trace agg: no line %r on stderr: %s" % (line, " | ".join(err)))
-    print("trace agg: %d objects, %d hits kept of %d" % (len(objs), nkept, nkept + ndrop))
+    v.check(line in err, "trace %s: no line %r on stderr: %s" % (name, line, " | ".join(err)))
+    print("trace %s: %d objects, %d hits kept of %d" % (name, len(objs), nkept, nkept + ndrop))
+
+
+def check_latency(v, log):
+    """--latency: count, unmatched and pairing exactly, times loosely"""
 
     # --latency begin end --key arg0: 4 pairs (10 ms, 30 ms, 5+ ms twice),
     # end(1) again and end(99) unmatched

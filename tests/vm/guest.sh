@@ -431,23 +431,116 @@ scenario_all() {
 	emit all_b.out /tmp/fb.out
 }
 
-# compat32 (arm64 kernels): a 32-bit arm program, which an arm64 kernel
-# runs but fires no uprobe in: the trace refuses it in one line, by -p
-# and by path, rather than attach and count nothing
+# compat32 (arm64 kernels): a 32-bit arm process, its code in ARM state
+# (vm_sites_a32) and in Thumb (vm_sites_t32), the armhf build's static
+# workloads. No uprobe fires in it: by path (no process) and with a
+# forced uprobe mode, refused in one line; AUTO by pid takes hardware
+# breakpoints (mode hwbp). Its probes in groups that fit the breakpoint
+# registers (6 under qemu), every hit compared; all of them with
+# --best-effort: the first that fit, the others named.
+# (the FP-register probe is no mode's to read; the semaphore probe is
+# refused by name, once)
+C32_GROUPS="constants,fields,fields_u,float_fields,floats,global_addr
+global_arrays,globals,loop,negatives,params,params2
+pointers,stack,stack_addr,statics,wide"
 scenario_compat32() {
-	local s
+	local s w g k
 	[ -x /w/vm_sites_a32 ] || { note "compat32: no armhf workload"; return; }
-	s=$(start_workload /tmp/c /w/vm_sites_a32)
-	echo "@@pid trace_c32p w $s"
-	$CLI trace --count 1 -d 5 -p "$s" 'usdtkit_cross:*' > /tmp/trace_c32p.json \
-		2> /tmp/trace_c32p.err
-	rc trace_c32p $?
 	$CLI trace --count 1 -d 5 '/w/vm_sites_a32:usdtkit_cross:*' > /tmp/trace_c32f.json \
 		2> /tmp/trace_c32f.err
 	rc trace_c32f $?
-	emit trace_c32p.err /tmp/trace_c32p.err
 	emit trace_c32f.err /tmp/trace_c32f.err
+	s=$(start_workload /tmp/c /w/vm_sites_a32)
+	echo "@@pid trace_c32p w $s"
+	$CLI trace --mode perf --count 1 -d 5 -p "$s" 'usdtkit_cross:*' > /tmp/trace_c32p.json \
+		2> /tmp/trace_c32p.err
+	rc trace_c32p $?
+	emit trace_c32p.err /tmp/trace_c32p.err
+	$CLI trace -v --best-effort -d 2 -p "$s" 'usdtkit_cross:*' > /tmp/trace_c32b.json \
+		2> /tmp/trace_c32b.err
+	rc trace_c32b $?
+	emit trace_c32b.err /tmp/trace_c32b.err
+	$CLI trace -d 2 -p "$s" usdtkit_cross:sema > /tmp/trace_c32s.json \
+		2> /tmp/trace_c32s.err
+	rc trace_c32s $?
+	emit trace_c32s.err /tmp/trace_c32s.err
 	touch /tmp/c/go /tmp/c/done
+	for w in a32 t32; do
+		k=0
+		for g in $C32_GROUPS; do
+			k=$((k + 1))
+			hwbp_group "/w/vm_sites_$w" "$g" "$w$k"
+		done
+	done
+	hwbp_agg
+}
+# vm_agg's armhf build (Thumb, static) in mode hwbp: threads started
+# before and after the attach (-p, -c), a process tree without and with
+# --children, and the filters and aggregations of scenario agg
+hwbp_agg() {
+	local w=/w/vm_agg_a32 s t n
+	[ -x $w ] || { note "compat32: no armhf vm_agg"; return; }
+	mkdir -p /tmp/thp /tmp/thc /tmp/tr1 /tmp/tr4 /tmp/c32agg
+	$w threads /tmp/thp > /dev/null 2>&1 &
+	s=$!
+	wait_until 10 eval "[ \$(ls /proc/$s/task | wc -l) -ge 3 ]" ||
+		note "compat32: vm_agg threads started no thread"
+	$CLI trace --json -v -p "$s" --counts usdtkit_vm:forked \
+		> /tmp/trace_c32thp.json 2> /tmp/trace_c32thp.err &
+	t=$!
+	echo "@@pid trace_c32thp p $s"
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_c32thp.err || ! alive $t" ||
+		note "compat32 c32thp: not attached"
+	touch /tmp/thp/go
+	wait_until 30 eval "! alive $s" || note "compat32 c32thp: the workload hangs"
+	wait_until 10 eval "! alive $t" || kill -INT "$t"
+	finish_trace c32thp "$t"
+	for n in "c32thc threads /tmp/thc" "c32tree tree /tmp/tr1" \
+		"c32kids tree /tmp/tr4 --children" "c32agg agg /tmp/c32agg"; do
+		# shellcheck disable=SC2086
+		set -- $n
+		case $1 in
+		c32agg)
+			$CLI trace --json -v -c "$w $2 $3" \
+				--filter 'arg0 > 2 && (str(arg3) == "/api*" || str(arg3) == "/tick" || arg2 <= -28)' \
+				--counts --count-by 'str(arg3)' --hist arg1 \
+				--sum arg2 --avg arg2 --min arg2 --max arg2 \
+				usdtkit_vm:req usdtkit_vm:tick \
+				> "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
+		*)
+			$CLI trace --json -v -c "$w $2 $3" ${4:-} --counts usdtkit_vm:forked \
+				> "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
+		esac &
+		t=$!
+		echo "@@pid trace_$1 c $t"
+		wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_$1.err || ! alive $t" ||
+			note "compat32 $1: not attached"
+		touch "$3/go"
+		finish_trace "$1" "$t"
+	done
+}
+hwbp_group() {	# hwbp_group WORKLOAD PROBE,PROBE... TAG
+	local s t n np d="/tmp/h$3" probes
+	[ -x "$1" ] || { note "compat32 $3: no workload $1"; return; }
+	s=$(start_workload "$d" "$1")
+	n=$("$1" count "$ROUNDS" | awk -v g=",$2," \
+		'index(g, "," $1 ",") { n += $2 }
+		 END { print n + 0 }')
+	np=$(echo "$2" | tr ',' '\n' | wc -l)
+	probes=$(echo "$2" | tr ',' '\n' | sed 's/^/usdtkit_cross:/' | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	$CLI trace --json -v --best-effort -p "$s" --count "$n" $probes \
+		> "/tmp/trace_$3.json" 2> "/tmp/trace_$3.err" &
+	t=$!
+	wait_attached "/tmp/trace_$3.err" "$np" "$t" || note "compat32 $3: not attached"
+	touch "$d/go"
+	wait_until 60 eval "test -f $d/fired || ! alive $s" ||
+		note "compat32 $3: the workload never fired"
+	touch "$d/done"
+	wait_until 10 eval "! alive $s" || { note "compat32 $3: the workload hangs: killed"; kill -9 "$s"; }
+	finish_trace "$3" "$t"
+	echo "@@pid trace_$3 $3 $s"
+	emit "$3.expect" "$d/expect"
 }
 
 # hwbp (aarch64; run by hand, not in the matrix): issue 41's first

@@ -101,9 +101,12 @@ done
 # before the VMs run)
 [ "$target" = aarch64 ] && [ -f "$build/../armhf/tests/vm/vm_sites" ] &&
 	cp "$build/../armhf/tests/vm/vm_sites" "$root/w/vm_sites_a32"
-# (and its Thumb-2 one, for the hwbp question)
+# (and its Thumb-2 one)
 [ "$target" = aarch64 ] && [ -f "$build/../armhf/tests/vm/vm_sites_thumb" ] &&
 	cp "$build/../armhf/tests/vm/vm_sites_thumb" "$root/w/vm_sites_t32"
+# (and vm_agg, for threads, children and aggregations in mode hwbp)
+[ "$target" = aarch64 ] && [ -f "$build/../armhf/tests/vm/vm_agg" ] &&
+	cp "$build/../armhf/tests/vm/vm_agg" "$root/w/vm_agg_a32"
 # the "cold" scenario's workload (strings on untouched pages)
 [ -f "$build/tests/vm/vm_cold" ] && cp "$build/tests/vm/vm_cold" "$root/w/vm_cold"
 cp "$build/tests/vm/libvmsites.so" "$root/lib/"

@@ -23,6 +23,12 @@
  *	a tree: who 0 itself, 1 a child it forks, 3 that child's thread, 2
  *	the child's child; each waits for its own (4 hits, 1 of them its
  *	own pid's: `trace --children` sees 4, without it 1)
+ *   vm_agg threads DIR
+ *	two threads started at once, which wait for DIR/go; then
+ *	usdtkit_vm:forked(who) in each thread of the process: who 0 the
+ *	main one, 1 and 2 those two, 3 and 4 two threads it starts after
+ *	DIR/go (5 hits, all of its own pid: a tracer in a mode that is per
+ *	thread, hwbp, must follow threads started before and after it)
  *
  * Run by `usdtkit trace -c`, so it is traced from its exec; DIR/go lets
  * the guest fire it once every concurrent trace is attached.
@@ -137,6 +143,35 @@ static void tree(void)
 		wait(NULL);
 }
 
+static const char *go_dir;
+
+static void *thread_fire(void *arg)
+{
+	int who = (int)(long)arg;
+
+	if (who <= 2)
+		wait_go(go_dir);
+	forked(who);
+	return NULL;
+}
+
+static void threads(const char *dir)
+{
+	pthread_t th[5];
+	int i, ok[5] = { 0 };
+
+	go_dir = dir;
+	for (i = 1; i <= 2; i++)
+		ok[i] = !pthread_create(&th[i], NULL, thread_fire, (void *)(long)i);
+	wait_go(dir);
+	forked(0);
+	for (i = 3; i <= 4; i++)
+		ok[i] = !pthread_create(&th[i], NULL, thread_fire, (void *)(long)i);
+	for (i = 1; i <= 4; i++)
+		if (ok[i])
+			pthread_join(th[i], NULL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "agg")) {
@@ -154,6 +189,10 @@ int main(int argc, char **argv)
 		tree();
 		return 0;
 	}
-	fprintf(stderr, "usage: vm_agg agg|lat|tree DIR\n");
+	if (argc == 3 && !strcmp(argv[1], "threads")) {
+		threads(argv[2]);
+		return 0;
+	}
+	fprintf(stderr, "usage: vm_agg agg|lat|tree|threads DIR\n");
 	return 2;
 }
