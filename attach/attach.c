@@ -154,17 +154,17 @@ static int uprobes_fire(const struct usdtkit_link *l, const struct usdtkit_file 
 	return -EOPNOTSUPP;
 }
 
-bool usdtkit__needs_breakpoints(const struct usdtkit_file *f, const char *provider,
-				const char *name)
+enum usdtkit__no_uprobe usdtkit__no_uprobe(const struct usdtkit_file *f,
+					   const char *provider, const char *name)
 {
 	const struct usdtkit_site *s = NULL;
 
 	if (uprobes_silent(f))
-		return true;
+		return USDTKIT__UPROBE_SILENT;
 	while ((s = usdtkit_file_next_site(f, s, provider, name)))
 		if (usdtkit__site_thumb(s))
-			return true;
-	return false;
+			return USDTKIT__UPROBE_THUMB;
+	return USDTKIT__UPROBE_OK;
 }
 
 /* Everything one file contributes, then one backend call for it. */

@@ -193,22 +193,23 @@ static int arm_new_threads(struct usdtkit_link *l, const struct bpf_program *pro
 static int hwbp_attach(struct usdtkit_link *l, const struct bpf_program *prog,
 		       const struct usdtkit_target *t, size_t n, int pid)
 {
-	const struct usdtkit__hwbp_caps *c = usdtkit__hwbp_caps();
 	struct hwbp_state *st = usdtkit__link_state(l);
+	const struct usdtkit__hwbp_caps *c;
 	unsigned int flags = USDTKIT__HWBP_INHERIT;
 	pid_t *tids = NULL;
 	size_t ntids = 0, added;
 	int err = 0;
 
-	if (c->err) {
-		usdtkit__warn(&l->log, "%s (pid %d): mode hwbp: %s", st->file, pid, c->why);
-		return c->err;
-	}
 	if (pid < 0) {
 		usdtkit__warn(&l->log, "%s: mode hwbp: a hardware breakpoint belongs "
 			      "to a thread: it needs a process (a pid), not any "
 			      "process", st->file);
 		return -EINVAL;
+	}
+	c = usdtkit__hwbp_caps();
+	if (c->err) {
+		usdtkit__warn(&l->log, "%s (pid %d): mode hwbp: %s", st->file, pid, c->why);
+		return c->err;
 	}
 	if (st->nsites + n > (size_t)c->slots) {
 		const struct usdtkit_target *x = &t[c->slots > (int)st->nsites ?

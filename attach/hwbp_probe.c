@@ -40,6 +40,7 @@
 #include <bpf/bpf.h>
 
 #include "attach/hwbp.h"
+#include "attach/mode.h"
 
 /* more than any CPU has (arm64: 16 at most; x86: 4) */
 #define SLOTS_MAX 32
@@ -306,12 +307,20 @@ static void probe(void)
 	}
 	if (!caps.err && bpf_map_lookup_elem(map, &(int){ 0 }, &runs))
 		caps.err = -errno;
-	if (!caps.err && runs != 2) {
+	if (!caps.err && !runs) {
 		caps.err = -EOPNOTSUPP;
-		snprintf(caps.why, sizeof(caps.why), "hardware breakpoints %s "
-			 "under %s: %s", runs ? "fire at some hits only" : "never fire",
-			 caps.kernel, runs ? "" : "a hypervisor that does not pass the "
-			 "CPU's debug registers through?");
+		snprintf(caps.why, sizeof(caps.why), "hardware breakpoints never fire "
+			 "under %s: a hypervisor that does not pass the CPU's debug "
+			 "registers through?", caps.kernel);
+	} else if (!caps.err && runs != 2) {
+		/* the step over the first hit never re-armed it: a 32-bit
+		 * arm kernel steps with a mismatch breakpoint, which qemu
+		 * does not implement */
+		caps.err = -EOPNOTSUPP;
+		snprintf(caps.why, sizeof(caps.why), "a hardware breakpoint fires once "
+			 "under %s, then no more: the kernel's step over it does not "
+			 "come back (qemu lacks the mismatch breakpoints a 32-bit arm "
+			 "kernel steps with)", caps.kernel);
 	}
 	if (map >= 0)
 		close(map);
@@ -321,4 +330,11 @@ const struct usdtkit__hwbp_caps *usdtkit__hwbp_caps(void)
 {
 	pthread_once(&caps_once, probe);
 	return &caps;
+}
+
+const char *usdtkit__hwbp_refusal(void)
+{
+	const struct usdtkit__hwbp_caps *c = usdtkit__hwbp_caps();
+
+	return c->err ? c->why : NULL;
 }

@@ -16,12 +16,21 @@ bool usdtkit__mode_by_address(enum usdtkit_mode mode);
 
 struct usdtkit_file;
 
-/*
- * attach.c: can no uprobe trace PROVIDER:NAME of @f (NULL: any) on this
- * kernel, where a hardware breakpoint can (mode hwbp)? A 32-bit arm
- * object on an arm64 kernel, or a site in Thumb code.
- */
-bool usdtkit__needs_breakpoints(const struct usdtkit_file *f, const char *provider,
-				const char *name);
+/* Why no uprobe can trace a probe, where a hardware breakpoint can. */
+enum usdtkit__no_uprobe {
+	USDTKIT__UPROBE_OK = 0,
+	USDTKIT__UPROBE_THUMB,		/* a site in Thumb code */
+	USDTKIT__UPROBE_SILENT,		/* a kernel that never fires them in
+					 * this object's processes (arm64,
+					 * AArch32) */
+};
+
+/* attach.c: PROVIDER:NAME of @f (NULL: any) on this kernel */
+enum usdtkit__no_uprobe usdtkit__no_uprobe(const struct usdtkit_file *f,
+					   const char *provider, const char *name);
+
+/* hwbp_probe.c: why mode hwbp cannot work here (one line: the kernel,
+ * what it lacks), or NULL; found by doing it, once per process */
+const char *usdtkit__hwbp_refusal(void);
 
 #endif

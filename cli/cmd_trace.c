@@ -586,6 +586,12 @@ done:
 		cli_usage_err(c, "--children goes with -p PID or -c CMD");
 		return -EXIT_USAGE;
 	}
+	/* a hardware breakpoint belongs to a thread: no "any process" */
+	if (t->mode == USDTKIT_MODE_HWBP && !t->pid && !t->cmd) {
+		cli_usage_err(c, "--mode hwbp goes with -p PID or -c CMD (a hardware "
+			      "breakpoint is set in a process's threads)");
+		return -EXIT_USAGE;
+	}
 	if (trace_check_metrics_opts(t, c) || trace_check_agg_opts(t, c))
 		return -EXIT_USAGE;
 	return first;

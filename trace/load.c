@@ -44,23 +44,22 @@ static int check_ipmap_cmd(struct usdtkit_trace *t)
 }
 
 /*
- * AUTO for a process (-p, -c) whose probes no uprobe can reach here (a
- * 32-bit arm program on an arm64 kernel, Thumb code): hardware
- * breakpoints, the one way in. Every probe of the trace then takes
- * them: a process runs code of one instruction set, its libraries too.
- * Without a process (PATH targets, --all) the attach says why not.
+ * Can no uprobe trace a probe of this trace's process (-p, -c), where a
+ * hardware breakpoint can? The worst reason among the probes: a process
+ * runs code of one instruction set, its libraries too. Without a
+ * process (PATH targets, --all) the attach says why not.
  */
-static bool needs_breakpoints(const struct usdtkit_trace *t)
+static enum usdtkit__no_uprobe no_uprobe(const struct usdtkit_trace *t)
 {
 	USDTKIT_OPTS(usdtkit_open_opts, oo);
+	enum usdtkit__no_uprobe why = USDTKIT__UPROBE_OK, w;
 	struct usdtkit_file *exe = NULL;
 	char path[64];
-	bool need = false;
 	size_t i;
 
 	if (t->all || (t->pid <= 0 && !t->has_cmd))
-		return false;
-	for (i = 0; i < t->nprobes && !need; i++) {
+		return why;
+	for (i = 0; i < t->nprobes && why != USDTKIT__UPROBE_SILENT; i++) {
 		const struct probe *p = &t->probes[i];
 		const struct usdtkit_file *f = p->file;
 
@@ -72,10 +71,39 @@ static bool needs_breakpoints(const struct usdtkit_trace *t)
 			}
 			f = exe;
 		}
-		need = f && usdtkit__needs_breakpoints(f, p->provider, p->name);
+		w = f ? usdtkit__no_uprobe(f, p->provider, p->name) : USDTKIT__UPROBE_OK;
+		if (w > why)
+			why = w;
 	}
 	usdtkit_file_close(exe);
-	return need;
+	return why;
+}
+
+/*
+ * AUTO where no uprobe reaches the process's probes: hardware
+ * breakpoints (mode hwbp), if they work here. Where they do not, one
+ * line says what this kernel lacks, and then: a process no uprobe fires
+ * in at all (AArch32 on arm64) still takes mode hwbp, whose attach fails
+ * with that reason; Thumb probes stay with uprobes, which trace the
+ * ARM-state ones and refuse the Thumb ones, each naming its probe.
+ */
+static void auto_breakpoints(struct usdtkit_trace *t)
+{
+	enum usdtkit__no_uprobe why;
+	const char *no;
+
+	if (t->mode != USDTKIT_MODE_AUTO)
+		return;
+	why = no_uprobe(t);
+	if (why == USDTKIT__UPROBE_OK)
+		return;
+	no = usdtkit__hwbp_refusal();
+	if (!no || why == USDTKIT__UPROBE_SILENT) {
+		t->mode = USDTKIT_MODE_HWBP;
+		return;
+	}
+	trace_err(t, "Thumb code: no uprobe reaches it, and no hardware breakpoint "
+		  "either (mode hwbp): %s", no);
 }
 
 /*
@@ -322,8 +350,7 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 	if (!t->prepared || t->loaded)
 		return -EINVAL;
 	t->attach_mode = t->mode;
-	if (t->mode == USDTKIT_MODE_AUTO && needs_breakpoints(t))
-		t->mode = USDTKIT_MODE_HWBP;
+	auto_breakpoints(t);
 	t->mode = usdtkit_mode_resolve(t->mode);
 	err = check_kernel(t);
 	if (!err)

@@ -823,6 +823,68 @@ static void rollback_mode(enum usdtkit_mode mode)
 	small__destroy(skel);
 }
 
+/*
+ * Mode hwbp through the library: a perf-event program (prepared so, it
+ * loads: its context loads pass the verifier), never AUTO's pick, no
+ * attach without a process, no other mode's attach of it; then this
+ * machine's answer: the hits, or one line and nothing left behind.
+ */
+static void hwbp_case(void)
+{
+	const char *nopie = path_of("fx_nopie");
+	struct small *skel = small__open();
+	struct usdtkit_link *l;
+	struct fx_proc a;
+	int fds;
+
+	printf("  hwbp\n");
+	CHECK(usdtkit_mode_parse("hwbp") == USDTKIT_MODE_HWBP &&
+	      !strcmp(usdtkit_mode_str(USDTKIT_MODE_HWBP), "hwbp"), "mode name");
+	CHECK(usdtkit_mode_resolve(USDTKIT_MODE_AUTO) != USDTKIT_MODE_HWBP,
+	      "AUTO resolved to hwbp");
+	CHECK(skel && !usdtkit_prog_prepare(skel->progs.usdtkit_trace, USDTKIT_MODE_HWBP) &&
+	      bpf_program__type(skel->progs.usdtkit_trace) == BPF_PROG_TYPE_PERF_EVENT,
+	      "prepared as a perf-event program");
+	CHECK(skel && !small__load(skel), "load a perf-event program");
+	if (!skel)
+		return;
+	CHECK(!fx_start(&a, nopie, 0), "start");
+	fds = count_fds();
+	{
+		USDTKIT_OPTS(usdtkit_attach_opts, any, .mode = USDTKIT_MODE_HWBP,
+			     .any_process = true, .print = print_msg);
+		USDTKIT_OPTS(usdtkit_attach_opts, perf, .mode = USDTKIT_MODE_PERF,
+			     .print = print_msg);
+		USDTKIT_OPTS(usdtkit_attach_opts, o, .mode = USDTKIT_MODE_HWBP,
+			     .print = print_msg);
+
+		l = usdtkit_attach(skel->progs.usdtkit_trace, -1, nopie, "fx", "zero", &o);
+		CHECK(!l && errno == EINVAL && strstr(last_msg, "it needs a process"),
+		      "no process: errno %d: %s", errno, last_msg);
+		l = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "zero", &perf);
+		CHECK(!l && errno == EINVAL &&
+		      strstr(last_msg, "was loaded for hardware breakpoint links"),
+		      "mode perf of a hwbp program: errno %d: %s", errno, last_msg);
+		l = usdtkit_attach(skel->progs.usdtkit_trace, a.pid, nopie, "fx", "zero", &any);
+		if (l) {
+			/* this machine's breakpoints fire: every hit counted */
+			CHECK(!fx_fire(&a, ROUNDS), "fire");
+			CHECK(hits(skel) == ROUNDS, "hits %llu, want %d", hits(skel), ROUNDS);
+			usdtkit_link_destroy(l);
+			printf("  hwbp: breakpoints fire here\n");
+		} else {
+			CHECK(errno == EOPNOTSUPP && strstr(last_msg, "mode hwbp: ") &&
+			      strstr(last_msg, nopie), "refused: errno %d: %s", errno, last_msg);
+			CHECK(!fx_fire(&a, ROUNDS), "fire after the refusal");
+			CHECK(hits(skel) == 0, "hits after a refusal: %llu", hits(skel));
+			printf("  hwbp: %s\n", last_msg);
+		}
+		CHECK(count_fds() == fds, "fds %d, baseline %d", count_fds(), fds);
+	}
+	fx_stop(&a);
+	small__destroy(skel);
+}
+
 /* ---- what a traced process sees: its site bytes and semaphores ---- */
 
 #define MAX_FX_SITES 16
@@ -1236,6 +1298,10 @@ int main(int argc, char **argv)
 		run_deleted(usdtkit_mode_resolve(USDTKIT_MODE_AUTO));
 		run_deleted(USDTKIT_MODE_PERF);
 		run_deleted(USDTKIT_MODE_IPMAP);
+		return check_done();
+	}
+	if (!strcmp(argv[1], "hwbp")) {
+		hwbp_case();
 		return check_done();
 	}
 	if (!strcmp(argv[1], "rollback")) {

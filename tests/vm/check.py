@@ -701,6 +701,15 @@ def check_thumb(v, log):
         v.check(any(re.search(r"Thumb", l) for l in why),
                 "trace thumb: usdtkit_cross:%s refused without saying Thumb: %s"
                 % (probe, " | ".join(why)[:300]))
+    # AUTO looked for hardware breakpoints first (mode hwbp): where they
+    # do not work (qemu's 32-bit arm), one line says what the kernel lacks
+    hw = [l for l in err if "no hardware breakpoint either (mode hwbp): " in l]
+    v.check(len(hw) == 1 and re.search(r"kernel \(Linux [^)]+\)", hw[0]) or
+            not any("mode hwbp" in l for l in err) and attached,
+            "trace thumb: want one line saying why mode hwbp cannot either: %s"
+            % " | ".join(hw or err[:3]))
+    if hw:
+        print("trace thumb: %s" % hw[0])
     events = [json.loads(l) for l in log["files"].get("trace_thumb.json", [])
               if l.startswith("{")]
     pid = [p for t, k, p in log["pids"] if t == "trace_thumb"]
