@@ -522,6 +522,37 @@ def check_compat32(v, log):
           "children and aggregations in mode hwbp")
 
 
+# ---- the "hwbp_bench" scenario (by hand: bench/README.md, "Mode hwbp") ----
+
+def check_hwbp_bench(v, log):
+    """Every hit counted in both builds, each in its mode; the per-hit
+    cost (probed minus unprobed) and the time to "Tracing", medians."""
+    rows = {}
+    for line in log["text"].splitlines():
+        if not line.startswith("@@hwbp_bench "):
+            continue
+        f = line.split()
+        kv = dict(zip(f[6::2], f[7::2]))
+        w = f[1]
+        start = float(f[5]) - float(f[4])
+        v.check(kv.get("hits") == kv.get("n"), "hwbp_bench %s round %s: %s hits of %s"
+                % (w, f[2], kv.get("hits"), kv.get("n")))
+        want = "hwbp" if w.endswith("_a32") else None
+        v.check(kv.get("mode") == want if want else kv.get("mode") in ("multi", "perf"),
+                "hwbp_bench %s: mode %s" % (w, kv.get("mode")))
+        rows.setdefault(w, []).append((int(kv.get("hit_ns", 0)) - int(kv.get("base_ns", 0)),
+                                       int(kv.get("base_ns", 0)), start))
+    v.check(len(rows) == 2, "hwbp_bench: rounds of %s, want both builds" % sorted(rows))
+    med = lambda x: sorted(x)[len(x) // 2]
+    for w, r in sorted(rows.items()):
+        print("hwbp_bench %s: %d rounds, per hit %s ns (median %d), unprobed %d ns, "
+              "start to Tracing median %.2f s" % (w, len(r), [x[0] for x in r],
+              med([x[0] for x in r]), med([x[1] for x in r]), med([x[2] for x in r])))
+    if len(rows) == 2:
+        u, h = (med([x[0] for x in rows[k]]) for k in ("vm_hwbp_hit", "vm_hwbp_hit_a32"))
+        print("hwbp_bench: a breakpoint hit / a uprobe hit: %.2f" % (h / u if u else 0))
+
+
 # ---- the "all" scenario (guest.sh scenario_all: trace --all) ----
 
 ALL_LOSS = re.compile(r"usdtkit trace: --all: a library new to the trace is attached "
@@ -1005,6 +1036,8 @@ def check_scenario(v, s, log, args):
         check_all(v, log)
     elif s == "compat32":
         check_compat32(v, log)
+    elif s == "hwbp_bench":
+        check_hwbp_bench(v, log)
     elif s == "hwbp":
         for tag in ("a32", "t32"):
             out = log["files"].get("hwbp_%s.out" % tag, [])

@@ -569,6 +569,42 @@ hwbp_one() {	# hwbp_one WORKLOAD LEN DIR TAG
 	wait_until 10 eval "! alive $s" || { note "hwbp $4: the workload hangs: killed"; kill -9 "$s"; }
 }
 
+# hwbp_bench (aarch64; by hand, not in the matrix): mode hwbp's figures
+# against a uprobe's on one boot. bench/hwbp_hit.c's probe, HWBP_N calls
+# unprobed then traced (--count), in the arm64 build (AUTO: a uprobe)
+# and the armhf one (AUTO: a hardware breakpoint), HWBP_ROUNDS rounds
+# each, alternating; and the time from the trace's start to its
+# "Tracing" line (/proc/uptime, 10 ms). check.py prints the medians.
+HWBP_N=${HWBP_N:-2000}
+HWBP_ROUNDS=${HWBP_ROUNDS:-5}
+scenario_hwbp_bench() {
+	local r=0 w d s t t0 t1
+	while [ $r -lt "$HWBP_ROUNDS" ]; do
+		r=$((r + 1))
+		for w in vm_hwbp_hit vm_hwbp_hit_a32; do
+			[ -x "/w/$w" ] || { note "hwbp_bench: no /w/$w"; return; }
+			d=/tmp/hb$r$w
+			mkdir -p "$d"
+			"/w/$w" "$HWBP_N" "$d" > "$d/out" 2>&1 &
+			s=$!
+			wait_until 60 test -s "$d/info" || note "hwbp_bench: $w wrote no info"
+			t0=$(cut -d' ' -f1 /proc/uptime)
+			$CLI trace -v --counts -p "$s" hwbpbench:hit \
+				> /dev/null 2> "$d/err" &
+			t=$!
+			wait_until 120 eval "grep -qs '^Tracing' $d/err || ! alive $t"
+			t1=$(cut -d' ' -f1 /proc/uptime)
+			touch "$d/go"
+			wait_until 300 test -f "$d/fired" || note "hwbp_bench: $w never fired"
+			kill -INT "$t"
+			wait "$t"
+			echo "@@hwbp_bench $w $r start_s $t0 $t1 $(tr '\n' ' ' < "$d/result")" \
+				"mode $(sed -n 's/.*site(s), mode //p' "$d/err")" \
+				"hits $(sed -n 's/^usdtkit trace: \([0-9]*\) hits aggregated.*/\1/p' "$d/err")"
+		done
+	done
+}
+
 # armhf: the workload in Thumb-2, Debian's default. The 32-bit arm kernel
 # has no Thumb uprobes; usdtkit must either trace a probe right or refuse
 # it saying why, and never harm the process. Bounded: the workload gets

@@ -93,7 +93,7 @@ copy_libs() {
 cp "$busybox" "$root/bin/busybox"
 cp "$build/cli/usdtkit" "$root/bin/usdtkit"
 for p in vm_sites vm_sites_so vm_api vm_agg vm_sites_thumb vm_nop10 vm_forms \
-	vm_forms_nopie vm_follow libvmfollow.so vm_hwbp; do
+	vm_forms_nopie vm_follow libvmfollow.so vm_hwbp vm_hwbp_hit; do
 	[ -f "$build/tests/vm/$p" ] && cp "$build/tests/vm/$p" "$root/w/$p"
 done
 # the "compat32" scenario's workload (arm64 kernels): the armhf build's
@@ -107,6 +107,8 @@ done
 # (and vm_agg, for threads, children and aggregations in mode hwbp)
 [ "$target" = aarch64 ] && [ -f "$build/../armhf/tests/vm/vm_agg" ] &&
 	cp "$build/../armhf/tests/vm/vm_agg" "$root/w/vm_agg_a32"
+[ "$target" = aarch64 ] && [ -f "$build/../armhf/tests/vm/vm_hwbp_hit" ] &&
+	cp "$build/../armhf/tests/vm/vm_hwbp_hit" "$root/w/vm_hwbp_hit_a32"
 # the "cold" scenario's workload (strings on untouched pages)
 [ -f "$build/tests/vm/vm_cold" ] && cp "$build/tests/vm/vm_cold" "$root/w/vm_cold"
 cp "$build/tests/vm/libvmsites.so" "$root/lib/"
