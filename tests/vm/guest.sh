@@ -575,8 +575,8 @@ hwbp_one() {	# hwbp_one WORKLOAD LEN DIR TAG
 # and the armhf one (AUTO: a hardware breakpoint), HWBP_ROUNDS rounds
 # each, alternating; and the time from the trace's start to its
 # "Tracing" line (/proc/uptime, 10 ms). check.py prints the medians.
-HWBP_N=${HWBP_N:-2000}
-HWBP_ROUNDS=${HWBP_ROUNDS:-5}
+HWBP_N=${HWBP_N:-10000}
+HWBP_ROUNDS=${HWBP_ROUNDS:-7}
 scenario_hwbp_bench() {
 	local r=0 w d s t t0 t1
 	while [ $r -lt "$HWBP_ROUNDS" ]; do
