@@ -27,8 +27,14 @@
  *
  * Closing the event, not the link, is what removes the breakpoint from
  * the threads that inherited it: release closes both, here and now.
+ *
+ * The kernel raises a semaphore (ref_ctr_offset) for a uprobe only:
+ * here it is raised through /proc/PID/mem once the breakpoints are in,
+ * and lowered at release, as bcc did before the kernel could. A command
+ * not exec'd yet has no semaphore to raise: refused, in one line.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -47,6 +53,9 @@ struct hwbp_event {
 
 struct hwbp_state {
 	struct usdtkit__ips ips;
+	uint64_t *sema;		/* the semaphores' addresses, raised by one */
+	size_t nsema, raised;
+	int pid;		/* whose semaphores they are */
 	struct hwbp_event *ev;
 	size_t nev;
 	size_t nsites;
@@ -60,16 +69,16 @@ static int hwbp_site(struct usdtkit_link *l, struct usdtkit_target *t,
 	struct hwbp_state *st = usdtkit__link_state(l);
 	int err;
 
-	/* the kernel raises a semaphore for a uprobe only */
-	if (t->ref_ctr) {
-		usdtkit__warn(&l->log, "%s: %s:%s has a semaphore, which mode hwbp "
-			      "does not raise: its site would never run",
-			      usdtkit_file_name(f), t->provider, t->name);
-		return -EOPNOTSUPP;
-	}
 	err = usdtkit__ipmap_site(l, t, f, s, proc, delta, &st->ips);
 	st->file = usdtkit_file_name(f);
 	t->bp_len = usdtkit__hwbp_len(t->ip, usdtkit__site_thumb(s));
+	if (!err && t->ref_ctr) {
+		/* where the file is loaded: the site's address less its pc */
+		uint64_t a = usdtkit_site_semaphore(s) + (t->ip - (uint64_t)delta -
+							 usdtkit_site_pc(s));
+
+		err = usdtkit__append((void **)&st->sema, &st->nsema, sizeof(a), &a);
+	}
 	return err;
 }
 
@@ -190,6 +199,57 @@ static int arm_new_threads(struct usdtkit_link *l, const struct bpf_program *pro
 	return err;
 }
 
+/* Add @by to the u16 semaphore at @addr in @pid's memory. */
+static int sema_add(int pid, uint64_t addr, int by)
+{
+	char path[64];
+	uint16_t v;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &v, sizeof(v), (off_t)addr) != sizeof(v)) {
+		err = -EIO;
+	} else if (by > 0 || v) {	/* (an exec since: not ours to lower) */
+		v = (uint16_t)(v + by);
+		if (pwrite(fd, &v, sizeof(v), (off_t)addr) != sizeof(v))
+			err = -EIO;
+	}
+	close(fd);
+	return err;
+}
+
+/* The semaphores of the sites just armed, raised in @pid. */
+static int raise_semas(struct usdtkit_link *l, int pid, const struct usdtkit_target *t,
+		       bool running)
+{
+	struct hwbp_state *st = usdtkit__link_state(l);
+	int err;
+
+	if (st->raised == st->nsema)
+		return 0;
+	if (!running) {
+		usdtkit__warn(&l->log, "%s: %s:%s has a semaphore, which mode hwbp "
+			      "raises in a running process only: trace it with -p PID",
+			      st->file, t->provider, t->name);
+		return -EOPNOTSUPP;
+	}
+	st->pid = pid;
+	for (; st->raised < st->nsema; st->raised++) {
+		err = sema_add(pid, st->sema[st->raised], 1);
+		if (err) {
+			usdtkit__warn(&l->log, "%s (pid %d): semaphore at 0x%llx: "
+				      "/proc/%d/mem: %s", st->file, pid,
+				      (unsigned long long)st->sema[st->raised], pid,
+				      strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 static int hwbp_attach(struct usdtkit_link *l, const struct bpf_program *prog,
 		       const struct usdtkit_target *t, size_t n, int pid)
 {
@@ -198,6 +258,7 @@ static int hwbp_attach(struct usdtkit_link *l, const struct bpf_program *prog,
 	unsigned int flags = USDTKIT__HWBP_INHERIT;
 	pid_t *tids = NULL;
 	size_t ntids = 0, added;
+	bool running;
 	int err = 0;
 
 	if (pid < 0) {
@@ -226,13 +287,15 @@ static int hwbp_attach(struct usdtkit_link *l, const struct bpf_program *prog,
 		pid = getpid();
 	if (!l->any_process)
 		flags |= USDTKIT__HWBP_THREADS;
-	flags |= mapped_now(pid, t) ? USDTKIT__HWBP_REMOVE_ON_EXEC :
-		 USDTKIT__HWBP_ENABLE_ON_EXEC;
+	running = mapped_now(pid, t);
+	flags |= running ? USDTKIT__HWBP_REMOVE_ON_EXEC : USDTKIT__HWBP_ENABLE_ON_EXEC;
 	do {
 		added = 0;
 		err = arm_new_threads(l, prog, t, n, pid, flags, &tids, &ntids, &added);
 	} while (!err && added);
 	free(tids);
+	if (!err)
+		err = raise_semas(l, pid, t, running);
 	if (!err)
 		st->nsites += n;
 	return err;
@@ -252,6 +315,12 @@ static void hwbp_release(struct usdtkit_link *l)
 	st->ev = NULL;
 	st->nev = 0;
 	st->nsites = 0;
+	/* a process gone meanwhile has no semaphore to lower */
+	while (st->raised)
+		sema_add(st->pid, st->sema[--st->raised], -1);
+	free(st->sema);
+	st->sema = NULL;
+	st->nsema = 0;
 	usdtkit__ipmap_drop(l, &st->ips);
 }
 

@@ -460,9 +460,15 @@ def check_compat32(v, log):
                 "compat32 %s: want one line with %r, no Tracing: %s"
                 % (cell, want, " | ".join(err)))
     hwbp_tags = sorted(t for t, _, _ in log["pids"]
-                       if re.match(r"trace_([at]32\d|c32[a-z]+)$", t))
+                       if re.match(r"trace_([at]32\d|c32(th|tree|kids|agg)[a-z]*)$", t))
+    err = log["files"].get("trace_c32s.err", [])
+    v.check(log["rc"].get("trace_c32s") == 1 and
+            sum("usdtkit_cross:sema has a semaphore, which mode hwbp raises in a "
+                "running process only" in l or HWBP_OLD in l for l in err) == 1,
+            "compat32: the semaphore probe under -c in mode hwbp: want exit 1 and one "
+            "line that says why: exit %s: %s" % (log["rc"].get("trace_c32s"), " | ".join(err)))
     if old:
-        for tag in ["trace_c32b", "trace_c32s"] + hwbp_tags:
+        for tag in ["trace_c32b"] + hwbp_tags:
             err = log["files"].get(tag[len("trace_"):] + ".err",
                                    log["files"].get(tag + ".err", []))
             v.check(log["rc"].get(tag) == 1 and sum(HWBP_OLD in l for l in err) == 1,
@@ -479,12 +485,6 @@ def check_compat32(v, log):
                 for l in err),
             "compat32 --best-effort: want the first probes in mode hwbp and the rest "
             "named with the number of breakpoints: %s" % " | ".join(err[-6:]))
-    err = log["files"].get("trace_c32s.err", [])
-    v.check(log["rc"].get("trace_c32s") == 1 and
-            sum("usdtkit_cross:sema has a semaphore, which mode hwbp does not raise" in l
-                for l in err) == 1,
-            "compat32: the semaphore probe in mode hwbp: want exit 1 and one line "
-            "that says why: exit %s: %s" % (log["rc"].get("trace_c32s"), " | ".join(err)))
     groups = 0
     for tag in hwbp_tags:
         name = tag[len("trace_"):]
@@ -508,7 +508,10 @@ def check_compat32(v, log):
                          [e for e in events if e.get("pid") in pids])
         print("compat32 %s: %d probes in mode hwbp, %d left out, %d hits compared"
               % (name, len(attached), len(skipped), n))
-    v.check(groups == 6, "compat32: %d groups traced, want 6 (3 ARM, 3 Thumb)" % groups)
+    v.check(groups == 8, "compat32: %d groups traced, want 8 (4 ARM, 4 Thumb)" % groups)
+    semas = re.findall(r"^@@sema (\S+) *(\d*)", log["text"], re.M)
+    v.check(len(semas) == 2 and all(x == "0" for _, x in semas),
+            "compat32: the semaphore after the trace: %s, want 0 in both" % semas)
     # threads and processes (vm_agg, Thumb): -p and -c, with and without
     # --children; each a counts object of usdtkit_vm:forked
     for name, want in (("c32thp", 5), ("c32thc", 5), ("c32tree", 1), ("c32kids", 4)):

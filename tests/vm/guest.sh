@@ -438,11 +438,12 @@ scenario_all() {
 # breakpoints (mode hwbp). Its probes in groups that fit the breakpoint
 # registers (6 under qemu), every hit compared; all of them with
 # --best-effort: the first that fit, the others named.
-# (the FP-register probe is no mode's to read; the semaphore probe is
-# refused by name, once)
+# (the FP-register probe is no mode's to read; the semaphore probe's 2
+# sites, its semaphore raised through /proc/PID/mem, are a group)
 C32_GROUPS="constants,fields,fields_u,float_fields,floats,global_addr
 global_arrays,globals,loop,negatives,params,params2
-pointers,stack,stack_addr,statics,wide"
+pointers,stack,stack_addr,statics,wide
+sema"
 scenario_compat32() {
 	local s w g k
 	[ -x /w/vm_sites_a32 ] || { note "compat32: no armhf workload"; return; }
@@ -460,8 +461,10 @@ scenario_compat32() {
 		2> /tmp/trace_c32b.err
 	rc trace_c32b $?
 	emit trace_c32b.err /tmp/trace_c32b.err
-	$CLI trace -d 2 -p "$s" usdtkit_cross:sema > /tmp/trace_c32s.json \
-		2> /tmp/trace_c32s.err
+	# a semaphore under -c: nothing to raise before the exec
+	mkdir -p /tmp/cs
+	$CLI trace -d 2 -c "/w/vm_sites_a32 run 1 /tmp/cs" usdtkit_cross:sema \
+		> /tmp/trace_c32s.json 2> /tmp/trace_c32s.err
 	rc trace_c32s $?
 	emit trace_c32s.err /tmp/trace_c32s.err
 	touch /tmp/c/go /tmp/c/done
@@ -536,9 +539,12 @@ hwbp_group() {	# hwbp_group WORKLOAD PROBE,PROBE... TAG
 	touch "$d/go"
 	wait_until 60 eval "test -f $d/fired || ! alive $s" ||
 		note "compat32 $3: the workload never fired"
+	finish_trace "$3" "$t"
+	# the semaphore, lowered again once the trace is gone (2 bytes)
+	[ "$2" = sema ] && echo "@@sema $3 $(dd if="/proc/$s/mem" bs=1 count=2 \
+		skip=$(($(sed -n 's/^sema //p' "$d/info"))) 2>/dev/null | od -An -tu2)"
 	touch "$d/done"
 	wait_until 10 eval "! alive $s" || { note "compat32 $3: the workload hangs: killed"; kill -9 "$s"; }
-	finish_trace "$3" "$t"
 	echo "@@pid trace_$3 $3 $s"
 	emit "$3.expect" "$d/expect"
 }
