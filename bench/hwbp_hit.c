@@ -21,17 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hit_workload.h"
+
 static __attribute__((noinline)) void hit(long i)
 {
 	STAP_PROBE1(hwbpbench, hit, i);
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
 static long long run(long n)
@@ -44,22 +38,9 @@ static long long run(long n)
 	return (now_ns() - t0) / n;
 }
 
-static int write_file(const char *dir, const char *name, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
 int main(int argc, char **argv)
 {
-	char path[4096], buf[256];
+	char buf[256];
 	long long base, probed;
 	long n;
 
@@ -71,9 +52,7 @@ int main(int argc, char **argv)
 	snprintf(buf, sizeof(buf), "pid %d\n", (int)getpid());
 	if (write_file(argv[2], "info", buf))
 		return 1;
-	snprintf(path, sizeof(path), "%s/go", argv[2]);
-	while (access(path, F_OK))
-		usleep(10000);
+	wait_go(argv[2]);
 	probed = run(n);
 	snprintf(buf, sizeof(buf), "n %ld\nbase_ns %lld\nhit_ns %lld\n", n, base, probed);
 	if (write_file(argv[2], "result", buf) || write_file(argv[2], "fired", ""))

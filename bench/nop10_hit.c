@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hit_workload.h"
+
 void site_plain(long r);
 void site_nop10(long r);
 long bench_glob;
@@ -47,14 +49,6 @@ long bench_glob;
 __asm__(SITE("site_plain", "")
 	SITE("site_nop10",
 	     "	.byte 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00\n"));
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
 
 /* ns per call of @site with @from .. @from + @n - 1 */
 static long long run(void (*site)(long), long from, long n)
@@ -80,23 +74,10 @@ static int trampoline(void)
 	return found;
 }
 
-static int write_file(const char *dir, const char *name, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
 int main(int argc, char **argv)
 {
 	long long base_plain, base_nop10, plain, nop10;
-	char path[4096], buf[256];
+	char buf[256];
 	long n;
 
 	if (argc != 3 || (n = atol(argv[1])) <= 0) {
@@ -108,9 +89,7 @@ int main(int argc, char **argv)
 	snprintf(buf, sizeof(buf), "pid %d\n", (int)getpid());
 	if (write_file(argv[2], "info", buf))
 		return 1;
-	snprintf(path, sizeof(path), "%s/go", argv[2]);
-	while (access(path, F_OK))
-		usleep(10000);
+	wait_go(argv[2]);
 	plain = run(site_plain, 1, n);
 	nop10 = run(site_nop10, n + 1, n);
 	snprintf(buf, sizeof(buf), "n %ld\nbase_plain_ns %lld\nbase_nop10_ns %lld\n"

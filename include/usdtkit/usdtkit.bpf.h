@@ -199,18 +199,15 @@ struct {
 
 #ifdef USDTKIT__CTX_SLOT
 #if USDTKIT__CTX_SLOT == 8
-#define USDTKIT__CTX_LD(o)						\
-	case (o) / 8:							\
-		asm volatile("%0 = *(u64 *)(%1 + " #o ")"		\
-			     : "=r"(*v) : "r"(ctx));			\
-		return 0;
+#define USDTKIT__CTX_T "u64"
 #else
+#define USDTKIT__CTX_T "u32"
+#endif
 #define USDTKIT__CTX_LD(o)						\
-	case (o) / 4:							\
-		asm volatile("%0 = *(u32 *)(%1 + " #o ")"		\
+	case (o) / USDTKIT__CTX_SLOT:					\
+		asm volatile("%0 = *(" USDTKIT__CTX_T " *)(%1 + " #o ")"	\
 			     : "=r"(*v) : "r"(ctx));			\
 		return 0;
-#endif
 
 static __always_inline int usdtkit__slot(struct pt_regs *ctx, int slot_size,
 					 short off, unsigned long long *v)

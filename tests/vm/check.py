@@ -460,7 +460,7 @@ def check_compat32(v, log):
                 "compat32 %s: want one line with %r, no Tracing: %s"
                 % (cell, want, " | ".join(err)))
     hwbp_tags = sorted(t for t, _, _ in log["pids"]
-                       if re.match(r"trace_([at]32\d|c32(th|tree|kids|agg)[a-z]*)$", t))
+                       if re.match(r"trace_([at]32\d|c32(th|tree|kids|agg|keys)[a-z]*)$", t))
     err = log["files"].get("trace_c32s.err", [])
     v.check(log["rc"].get("trace_c32s") == 1 and
             sum("usdtkit_cross:sema has a semaphore, which mode hwbp raises in a "
@@ -521,6 +521,21 @@ def check_compat32(v, log):
                 "compat32 %s: usdtkit_vm:forked counted %s, want [%d] (exit %s): %s"
                 % (name, got, want, log["rc"].get("trace_" + name), " | ".join(err[-3:])))
     check_agg_objects(v, log, "c32agg")
+    # keys: pid, comm and the user stack, per process of the tree
+    objs, err = agg_objects(v, log, "c32keys")
+    top = (objs[0].get("top") if len(objs) == 1 else None) or []
+    per_pid = {}
+    for t in top:
+        p = (t.get("parts") or [None])[0]
+        per_pid[p] = per_pid.get(p, 0) + (t.get("count") or 0)
+    stk = [t["parts"][2] for t in top if isinstance(t.get("parts"), list) and
+           len(t["parts"]) == 3 and isinstance(t["parts"][2], dict)]
+    v.check(sorted(per_pid.values()) == [1, 1, 2] and
+            all(t.get("parts", [None, None])[1] == "vm_agg_a32" for t in top) and
+            len(stk) == len(top),
+            "compat32 c32keys: %s, want per pid 1, 1, 2 of vm_agg_a32, each with a "
+            "stack part" % [json.dumps(x) for x in objs])
+    print("compat32 c32keys: %d keys, stacks %s" % (len(top), json.dumps(stk)[:300]))
     print("compat32: refused by path and in mode perf, in one line each; threads, "
           "children and aggregations in mode hwbp")
 

@@ -483,7 +483,7 @@ scenario_compat32() {
 hwbp_agg() {
 	local w=/w/vm_agg_a32 s t n
 	[ -x $w ] || { note "compat32: no armhf vm_agg"; return; }
-	mkdir -p /tmp/thp /tmp/thc /tmp/tr1 /tmp/tr4 /tmp/c32agg
+	mkdir -p /tmp/thp /tmp/thc /tmp/tr1 /tmp/tr4 /tmp/c32agg /tmp/trk
 	$w threads /tmp/thp > /dev/null 2>&1 &
 	s=$!
 	wait_until 10 eval "[ \$(ls /proc/$s/task | wc -l) -ge 3 ]" ||
@@ -499,7 +499,8 @@ hwbp_agg() {
 	wait_until 10 eval "! alive $t" || kill -INT "$t"
 	finish_trace c32thp "$t"
 	for n in "c32thc threads /tmp/thc" "c32tree tree /tmp/tr1" \
-		"c32kids tree /tmp/tr4 --children" "c32agg agg /tmp/c32agg"; do
+		"c32kids tree /tmp/tr4 --children" "c32agg agg /tmp/c32agg" \
+		"c32keys tree /tmp/trk --children"; do
 		# shellcheck disable=SC2086
 		set -- $n
 		case $1 in
@@ -510,6 +511,9 @@ hwbp_agg() {
 				--sum arg2 --avg arg2 --min arg2 --max arg2 \
 				usdtkit_vm:req usdtkit_vm:tick \
 				> "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
+		c32keys)
+			$CLI trace --json -v -c "$w $2 $3" $4 --count-by 'pid,comm,ustack' \
+				usdtkit_vm:forked > "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
 		*)
 			$CLI trace --json -v -c "$w $2 $3" ${4:-} --counts usdtkit_vm:forked \
 				> "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
