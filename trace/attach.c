@@ -66,37 +66,59 @@ out:
 
 /* the reasons said for the probes that failed so far */
 struct fails {
-	char *last;		/* the last one said */
-	size_t said;		/* how many were said (distinct in a row) */
+	char **why;		/* each said once */
+	size_t said;
 };
 
+static bool said_before(const struct fails *fl, const char *why)
+{
+	size_t i;
+
+	for (i = 0; why && i < fl->said; i++)
+		if (fl->why[i] && !strcmp(fl->why[i], why))
+			return true;
+	return false;
+}
+
+static void fails_free(struct fails *fl)
+{
+	while (fl->said)
+		free(fl->why[--fl->said]);
+	free(fl->why);
+}
+
 /* a probe that failed: one line, with the attach layer's reason (said
- * once when the probes before failed for the same one: a whole file or
+ * once when a probe before failed for the same one: a whole file or
  * process refused); a probe named by a glob, not by the caller, leaves
  * the rest with best_effort (1), any other fails the trace (the error) */
 static int attach_failed(struct usdtkit_trace *t, size_t i, int err, char *why,
 			 struct fails *fl)
 {
 	const struct probe *p = &t->probes[i];
+	char **v;
 
-	if (why && fl->last && !strcmp(why, fl->last)) {
+	if (said_before(fl, why)) {
 		free(why);
 		return p->pub.optional ? 1 : err;
 	}
-	fl->said++;
 	if (p->pub.optional && t->best_effort)
 		trace_err(t, "skipping %s:%s (%s)", p->provider, p->name,
 			  why ? why : strerror(-err));
 	else
 		trace_err(t, "cannot attach: %s", why ? why : strerror(-err));
-	free(fl->last);
-	fl->last = why;
+	v = realloc(fl->why, (fl->said + 1) * sizeof(*v));
+	if (!v) {
+		free(why);
+		return -ENOMEM;
+	}
+	fl->why = v;
+	fl->why[fl->said++] = why;
 	return p->pub.optional ? 1 : err;
 }
 
 int usdtkit_trace_attach(struct usdtkit_trace *t)
 {
-	size_t i, attached = 0, skipped = 0, pending = 0;
+	size_t i, attached = 0, skipped = 0, pending = 0, said;
 	struct fails fl = { 0 };
 	int err;
 
@@ -124,18 +146,19 @@ int usdtkit_trace_attach(struct usdtkit_trace *t)
 		}
 		err = attach_failed(t, i, err, why, &fl);
 		if (err < 0) {
-			free(fl.last);
+			fails_free(&fl);
 			return err;
 		}
 		skipped++;
 	}
-	free(fl.last);
 	usdtkit__follow_attached(t);
 	usdtkit__trace_targets_release(t);
+	said = fl.said;
+	fails_free(&fl);
 	if (skipped && !t->best_effort) {
 		/* (several, none attached, all for one reason: its one line
 		 * said it all) */
-		if (attached || fl.said > 1 || skipped == 1)
+		if (attached || said > 1 || skipped == 1)
 			trace_err(t, "%zu of %zu probes could not be attached "
 				  "(--best-effort traces the others)", skipped,
 				  t->nprobes);

@@ -118,6 +118,17 @@ void usdtkit__follow_hold_begin(struct usdtkit_trace *t, int group)
 		      "meanwhile (--no-hold lets it)", t->pid);
 }
 
+/* Does no uprobe ever fire in the processes of the loader at @path? */
+static bool loader_silent(const char *path)
+{
+	USDTKIT_OPTS(usdtkit_open_opts, oo);
+	struct usdtkit_file *f = usdtkit_file_open(path, &oo);
+	bool silent = f && usdtkit__no_uprobe(f, NULL, NULL) == USDTKIT__UPROBE_SILENT;
+
+	usdtkit_file_close(f);
+	return silent;
+}
+
 /* The uprobe on the loader at @path, for the traced processes. */
 int usdtkit__follow_loader_path(struct usdtkit_trace *t, const char *path)
 {
@@ -130,15 +141,20 @@ int usdtkit__follow_loader_path(struct usdtkit_trace *t, const char *path)
 	if (!v)
 		return -ENOMEM;
 	f->loaders = v;
-	l = bpf_program__attach_uprobe_opts(t->skel->progs.usdtkit_trace_loader,
-					    t->kids.on || t->all ? -1 : t->pid, path, 0, &uo);
+	/* a 32-bit arm loader on an arm64 kernel: its uprobe would attach
+	 * and never fire */
+	err = loader_silent(path) ? -EOPNOTSUPP : 0;
+	l = err ? NULL : bpf_program__attach_uprobe_opts(t->skel->progs.usdtkit_trace_loader,
+							 t->kids.on || t->all ? -1 : t->pid,
+							 path, 0, &uo);
 	if (!l) {
 		/* (a loader in Thumb code, which uprobes cannot probe) */
-		err = -errno;
+		err = err ? err : -errno;
 		trace_err(t, "%s: cannot watch it for objects loaded later (%s "
 			  "uprobe): %s: they are looked for every second instead, "
 			  "and hits before they are attached are lost", path,
-			  USDTKIT__LOADER_FUNC, strerror(-err));
+			  USDTKIT__LOADER_FUNC, err == -EOPNOTSUPP ? "this kernel "
+			  "fires no uprobe in its processes" : strerror(-err));
 		f->poll_ns = 1;
 		return err;
 	}

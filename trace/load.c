@@ -18,25 +18,28 @@
 #include "trace.skel.h"
 
 /*
- * -c with --mode ipmap: the map needs each site's address in CMD, and a
- * PIE or a shared library is placed only once CMD runs, after the probes
- * must be attached. Said once, before anything is forked, instead of a
- * failed attach per probe. (AUTO takes mode inst for those.)
+ * -c with --mode ipmap or hwbp: the IP map needs each site's address in
+ * CMD, and a PIE or a shared library is placed only once CMD runs, after
+ * the probes must be attached. Said once, before anything is forked,
+ * instead of a failed attach per probe. (AUTO takes mode inst for those
+ * where it would take ipmap; hwbp has no such stand-in.)
  */
 static int check_ipmap_cmd(struct usdtkit_trace *t)
 {
+	bool hwbp = t->mode == USDTKIT_MODE_HWBP;
 	size_t i;
 
-	if (!t->has_cmd || t->attach_mode != USDTKIT_MODE_IPMAP)
+	if (!t->has_cmd || (t->attach_mode != USDTKIT_MODE_IPMAP && !hwbp))
 		return 0;
 	for (i = 0; i < t->nprobes; i++) {
 		const struct probe *p = &t->probes[i];
 
 		if (p->file && usdtkit_file_type(p->file) != ET_EXEC) {
-			trace_err(t, "-c with --mode ipmap: %s is placed in memory only "
+			trace_err(t, "-c with --mode %s: %s is placed in memory only "
 				  "once the command runs (a PIE or a shared library), "
-				  "too late to attach: use --mode inst, or run it and "
-				  "trace it with -p PID", p->path);
+				  "too late to attach: %srun it and trace it with -p PID",
+				  usdtkit_mode_str(t->mode), p->path,
+				  hwbp ? "" : "use --mode inst, or ");
 			return -EOPNOTSUPP;
 		}
 	}

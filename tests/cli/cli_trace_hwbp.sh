@@ -12,9 +12,9 @@
 # takes it for a native process, and the BPF program loads as a
 # perf-event program (its direct context loads pass the verifier).
 # The VM scenario compat32 (tests/vm) proves the mode where it fires.
-# usage: cli_trace_hwbp.sh USDTKIT FX_BOX
+# usage: cli_trace_hwbp.sh USDTKIT FX_BOX FX_CMD
 set -u
-u=$1 box=$2
+u=$1 box=$2 pie=$3
 
 . "$(dirname "$0")/../helpers/check.sh"
 spid=""
@@ -103,5 +103,13 @@ else
 	[ $trc -eq 1 ] && [ "$(grep -c "mode hwbp: " "$tmp/err")" -eq 1 ] && ok ||
 		ko "hwbp -c refused: exit $trc: $(cat "$tmp/err")"
 fi
+# -c and a PIE: its sites have no address before the exec; one line,
+# before anything is forked (the mark file would say the command ran)
+rm -f "$tmp/mark"
+FX_CMD_MARK=$tmp/mark "$u" trace --mode hwbp -c "$pie 1" 'cmdt:*' >"$tmp/out" 2>"$tmp/err"
+trc=$?
+[ $trc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/mark" ] &&
+	grep -q "^usdtkit trace: -c with --mode hwbp: $pie is placed in memory only once the command runs.*: run it and trace it with -p PID$" "$tmp/err" &&
+	ok || ko "hwbp -c and a PIE: exit $trc: $(cat "$tmp/err")"
 echo "hardware breakpoints here: $([ $works = 1 ] && echo fire || echo refused)"
 finish cli_trace_hwbp
