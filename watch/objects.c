@@ -257,9 +257,42 @@ int usdtkit__watch_looked(struct usdtkit__watch *w, struct usdtkit__watch_news *
 }
 
 /* AT_BASE of @pid: where the kernel put its loader; 0 when none. */
+/* The word size of process @pid, from its program's ELF class: 4 or 8. */
+static size_t word_size(int pid)
+{
+	unsigned char id[EI_NIDENT];
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pread(fd, id, sizeof(id), 0) != (ssize_t)sizeof(id))
+		id[EI_CLASS] = 0;
+	if (fd >= 0)
+		close(fd);
+	return id[EI_CLASS] == ELFCLASS32 ? 4 : sizeof(unsigned long);
+}
+
+/* an auxv word of @ws bytes at @p, in the machine's byte order */
+static uint64_t aux_word(const unsigned char *p, size_t ws)
+{
+	uint32_t w32;
+	uint64_t w64;
+
+	if (ws == 4) {
+		memcpy(&w32, p, 4);
+		return w32;
+	}
+	memcpy(&w64, p, 8);
+	return w64;
+}
+
+/* AT_BASE of @pid, its loader's address: a 32-bit process under a 64-bit
+ * tracer (AArch32 on arm64) has 4-byte auxv words */
 static int loader_base(int pid, uint64_t *base)
 {
-	unsigned long v[2];	/* an auxv entry: two words of the tracer's */
+	unsigned char v[16];
+	size_t ws = word_size(pid);
 	char path[64];
 	ssize_t n;
 	int fd;
@@ -269,11 +302,10 @@ static int loader_base(int pid, uint64_t *base)
 	if (fd < 0)
 		return errno == ENOENT ? -ESRCH : -errno;
 	*base = 0;
-	/* the tracer's word size: a process of another (a 32-bit one
-	 * under a 64-bit tracer) is not followed */
-	while ((n = read(fd, v, sizeof(v))) == (ssize_t)sizeof(v) && v[0] != AT_NULL)
-		if (v[0] == AT_BASE)
-			*base = v[1];
+	while ((n = read(fd, v, 2 * ws)) == (ssize_t)(2 * ws) &&
+	       aux_word(v, ws) != AT_NULL)
+		if (aux_word(v, ws) == AT_BASE)
+			*base = aux_word(v + ws, ws);
 	close(fd);
 	return n < 0 ? -errno : 0;
 }

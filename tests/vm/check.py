@@ -460,7 +460,7 @@ def check_compat32(v, log):
                 "compat32 %s: want one line with %r, no Tracing: %s"
                 % (cell, want, " | ".join(err)))
     hwbp_tags = sorted(t for t, _, _ in log["pids"]
-                       if re.match(r"trace_([at]32\d|c32(th|tree|kids|agg|keys)[a-z]*)$", t))
+                       if re.match(r"trace_([at]32\d|so32|c32(th|tree|kids|agg|keys)[a-z]*)$", t))
     err = log["files"].get("trace_c32s.err", [])
     v.check(log["rc"].get("trace_c32s") == 1 and
             sum("usdtkit_cross:sema has a semaphore, which mode hwbp raises in a "
@@ -508,7 +508,8 @@ def check_compat32(v, log):
                          [e for e in events if e.get("pid") in pids])
         print("compat32 %s: %d probes in mode hwbp, %d left out, %d hits compared"
               % (name, len(attached), len(skipped), n))
-    v.check(groups == 8, "compat32: %d groups traced, want 8 (4 ARM, 4 Thumb)" % groups)
+    v.check(groups == 9, "compat32: %d groups traced, want 9 (4 ARM, 4 Thumb, 1 in a "
+            "shared library of a dynamic PIE)" % groups)
     semas = re.findall(r"^@@sema (\S+) *(\d*)", log["text"], re.M)
     v.check(len(semas) == 2 and all(x == "0" for _, x in semas),
             "compat32: the semaphore after the trace: %s, want 0 in both" % semas)
@@ -536,6 +537,10 @@ def check_compat32(v, log):
             "compat32 c32keys: %s, want per pid 1, 1, 2 of vm_agg_a32, each with a "
             "stack part" % [json.dumps(x) for x in objs])
     print("compat32 c32keys: %d keys, stacks %s" % (len(top), json.dumps(stk)[:300]))
+    # a dynamic 32-bit PIE loading its plugin late, by pid (mode hwbp)
+    err = [l for l in log["files"].get("trace_c32pid.err", []) if l.strip()]
+    check_follow_thumb(v, log, "c32pid", err, follow_hits(), FOLLOW_COMPAT,
+                       "this arm64 kernel fires no uprobe on the 32-bit loader")
     print("compat32: refused by path and in mode perf, in one line each; threads, "
           "children and aggregations in mode hwbp")
 
@@ -633,7 +638,15 @@ def follow_workload(v, log, cell, err):
     return pid
 
 
-def check_follow_thumb(v, log, cell, err, want):
+FOLLOW_COMPAT = re.compile(r"usdtkit trace: \S+: cannot watch it for objects loaded later "
+                           r"\(_dl_debug_state uprobe\): this kernel fires no uprobe in its "
+                           r"processes: they are looked for every second instead, and hits "
+                           r"before they are attached are lost$")
+
+
+def check_follow_thumb(v, log, cell, err, want, refused_re=FOLLOW_THUMB,
+                       why="this 32-bit arm kernel cannot uprobe the loader's "
+                           "_dl_debug_state (Thumb code)"):
     """A loader uprobes cannot probe: both probes waited for, the loader
     refused in FOLLOW_THUMB's line, once, and none watched; what the
     maps read each second caught (the plugin mapped at that moment) is
@@ -644,11 +657,11 @@ def check_follow_thumb(v, log, cell, err, want):
     v.check(sorted(m.group(1) for l in err for m in [FOLLOW_WAIT.match(l)] if m)
             == ["fire", "init"], "%s: follow:fire and follow:init not both waiting: %s"
             % (tag, " | ".join(err)))
-    refused = [l for l in err if FOLLOW_THUMB.match(l)]
+    refused = [l for l in err if refused_re.match(l)]
     v.check(len(refused) == 1 and not any(" (_dl_debug_state) for objects mapped later" in l
                                           for l in err),
-            "%s: on a 32-bit arm kernel the Thumb loader must be refused in one line "
-            "matching %r: %s" % (tag, FOLLOW_THUMB.pattern, " | ".join(err)))
+            "%s: the loader must be refused in one line matching %r: %s"
+            % (tag, refused_re.pattern, " | ".join(err)))
     pid = follow_workload(v, log, cell, err)
     events = [json.loads(l) for l in log["files"].get("trace_%s.json" % cell, [])
               if l.startswith("{")]
@@ -660,10 +673,9 @@ def check_follow_thumb(v, log, cell, err, want):
                               r"an object that has it$", l)) for l in err)
     v.check(rc == 0 and got or rc == 1 and not got and nomap == 2,
             "%s: exit %s with %d hits: %s" % (tag, rc, len(got), " | ".join(err[-4:])))
-    print("%s: count not checked (%d of %d hits caught): this 32-bit arm kernel "
-          "cannot uprobe the loader's _dl_debug_state (Thumb code), so the plugin "
+    print("%s: count not checked (%d of %d hits caught): %s, so the plugin "
           "is looked for each second instead, as trace said: %s"
-          % (tag, len(got), len(want), refused[0] if refused else None))
+          % (tag, len(got), len(want), why, refused[0] if refused else None))
 
 
 def check_basics(v, log, args):

@@ -476,7 +476,124 @@ scenario_compat32() {
 		done
 	done
 	hwbp_agg
+	hwbp_so
+	hwbp_dynamic
 }
+# the armhf vm_follow in /box32 (a PIE, armhf's own loader and libc),
+# loading its plugin late, traced by pid: no uprobe watches its loader
+# on this kernel, so what the maps read each second finds is attached
+hwbp_dynamic() {
+	local p
+	[ -x /box32/app/vm_follow ] || { note "compat32: no /box32"; return; }
+	rm -f /box32/run/*
+	# shellcheck disable=SC2086 # N K
+	chroot /box32 /app/vm_follow /app/libvmfollow.so $FOLLOW_N $FOLLOW_K /run \
+		> /tmp/c32pid.out 2>&1 &
+	wait_until 30 test -s /box32/run/info || note "compat32 c32pid: no workload"
+	p=$(sed -n 's/^pid //p' /box32/run/info)
+	echo "@@pid trace_c32pid w $p"
+	follow_trace c32pid -p "$p"
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_c32pid.err || ! alive $follow_t_c32pid" ||
+		note "compat32 c32pid: not attached"
+	touch /box32/run/go
+	finish_trace c32pid "$follow_t_c32pid"
+	emit c32pid.out /tmp/c32pid.out
+}
+# vm_agg's armhf build (Thumb, static) in mode hwbp: threads started
+# before and after the attach (-p, -c), a process tree without and with
+# --children, and the filters and aggregations of scenario agg
+hwbp_agg() {
+	local w=/w/vm_agg_a32 s t n
+	[ -x $w ] || { note "compat32: no armhf vm_agg"; return; }
+	mkdir -p /tmp/thp /tmp/thc /tmp/tr1 /tmp/tr4 /tmp/c32agg /tmp/trk
+	$w threads /tmp/thp > /dev/null 2>&1 &
+	s=$!
+	wait_until 10 eval "[ \$(ls /proc/$s/task | wc -l) -ge 3 ]" ||
+		note "compat32: vm_agg threads started no thread"
+	$CLI trace --json -v -p "$s" --counts usdtkit_vm:forked \
+		> /tmp/trace_c32thp.json 2> /tmp/trace_c32thp.err &
+	t=$!
+	echo "@@pid trace_c32thp p $s"
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_c32thp.err || ! alive $t" ||
+		note "compat32 c32thp: not attached"
+	touch /tmp/thp/go
+	wait_until 30 eval "! alive $s" || note "compat32 c32thp: the workload hangs"
+	wait_until 10 eval "! alive $t" || kill -INT "$t"
+	finish_trace c32thp "$t"
+	for n in "c32thc threads /tmp/thc" "c32tree tree /tmp/tr1" \
+		"c32kids tree /tmp/tr4 --children" "c32agg agg /tmp/c32agg" \
+		"c32keys tree /tmp/trk --children"; do
+		# shellcheck disable=SC2086
+		set -- $n
+		case $1 in
+		c32agg)
+			$CLI trace --json -v -c "$w $2 $3" \
+				--filter 'arg0 > 2 && (str(arg3) == "/api*" || str(arg3) == "/tick" || arg2 <= -28)' \
+				--counts --count-by 'str(arg3)' --hist arg1 \
+				--sum arg2 --avg arg2 --min arg2 --max arg2 \
+				usdtkit_vm:req usdtkit_vm:tick \
+				> "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
+		c32keys)
+			$CLI trace --json -v -c "$w $2 $3" $4 --count-by 'pid,comm,ustack' \
+				usdtkit_vm:forked > "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
+		*)
+			$CLI trace --json -v -c "$w $2 $3" ${4:-} --counts usdtkit_vm:forked \
+				> "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
+		esac &
+		t=$!
+		echo "@@pid trace_$1 c $t"
+		wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_$1.err || ! alive $t" ||
+			note "compat32 $1: not attached"
+		touch "$3/go"
+		finish_trace "$1" "$t"
+	done
+}
+hwbp_group() {	# hwbp_group WORKLOAD PROBE,PROBE... TAG
+	local s n d="/tmp/h$3"
+	[ -x "$1" ] || { note "compat32 $3: no workload $1"; return; }
+	s=$(start_workload "$d" "$1")
+	n=$("$1" count "$ROUNDS" | awk -v g=",$2," \
+		'index(g, "," $1 ",") { n += $2 } END { print n + 0 }')
+	hwbp_run "$3" "$s" "$n" "$2" "$d"
+}
+# the same in /box32: a dynamic 32-bit PIE (armhf's vm_sites_so), its
+# probes in its shared library (libvmsites.so), mapped from the start
+hwbp_so() {
+	local s n d=/box32/run/so g=global_arrays,globals,loop,negatives,params,params2
+	[ -x /box32/app/vm_sites_so ] || { note "compat32: no /box32/app/vm_sites_so"; return; }
+	mkdir -p "$d"
+	chroot /box32 /app/vm_sites_so run "$ROUNDS" /run/so > "$d/out" 2>&1 &
+	wait_until 30 test -s "$d/info" || note "compat32 so32: no info"
+	s=$(sed -n 's/^pid //p' "$d/info")
+	n=$(chroot /box32 /app/vm_sites_so count "$ROUNDS" | awk -v g=",$g," \
+		'index(g, "," $1 ",") { n += $2 } END { print n + 0 }')
+	hwbp_run so32 "$s" "$n" "$g" "$d"
+}
+# hwbp_run TAG PID HITS PROBE,PROBE... DIR: the workload at PID (waiting
+# for DIR/go) traced by pid in AUTO until HITS hits, its semaphore read
+# after the trace, then let go
+hwbp_run() {
+	local t np probes d=$5
+	np=$(echo "$4" | tr ',' '\n' | wc -l)
+	probes=$(echo "$4" | tr ',' '\n' | sed 's/^/usdtkit_cross:/' | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	$CLI trace --json -v --best-effort -p "$2" --count "$3" $probes \
+		> "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" &
+	t=$!
+	wait_attached "/tmp/trace_$1.err" "$np" "$t" || note "compat32 $1: not attached"
+	touch "$d/go"
+	wait_until 60 eval "test -f $d/fired || ! alive $2" ||
+		note "compat32 $1: the workload never fired"
+	finish_trace "$1" "$t"
+	# the semaphore, lowered again once the trace is gone (2 bytes)
+	[ "$4" = sema ] && echo "@@sema $1 $(dd if="/proc/$2/mem" bs=1 count=2 \
+		skip=$(($(sed -n 's/^sema //p' "$d/info"))) 2>/dev/null | od -An -tu2)"
+	touch "$d/done"
+	wait_until 10 eval "! alive $2" || { note "compat32 $1: the workload hangs: killed"; kill -9 "$2"; }
+	echo "@@pid trace_$1 $1 $2"
+	emit "$1.expect" "$d/expect"
+}
+
 # vm_agg's armhf build (Thumb, static) in mode hwbp: threads started
 # before and after the attach (-p, -c), a process tree without and with
 # --children, and the filters and aggregations of scenario agg

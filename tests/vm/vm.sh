@@ -123,6 +123,18 @@ if [ -f "$root/w/vm_follow" ]; then
 	cp "$root/w/vm_follow" "$root/w/libvmfollow.so" "$root/box/app/"
 	(root=$root/box; for f in "$root/app/"*; do copy_libs "$f"; done)
 fi
+# the "compat32" scenario's dynamic 32-bit programs, as most boards' are:
+# the armhf build's vm_follow (a PIE) and its plugin, and vm_sites_so and
+# its libvmsites.so, with armhf's loader and libc, in /box32 (an arm64
+# root has no 32-bit libraries)
+if [ "$target" = aarch64 ] && [ -f "$build/../armhf/tests/vm/vm_follow" ]; then
+	mkdir -p "$root/box32/app" "$root/box32/lib" "$root/box32/run"
+	cp "$build/../armhf/tests/vm/vm_follow" "$build/../armhf/tests/vm/libvmfollow.so" \
+		"$build/../armhf/tests/vm/vm_sites_so" "$root/box32/app/"
+	(root=$root/box32; triplet=arm-linux-gnueabihf; multiarch=arm-linux-gnueabihf
+	 sysroot=$build/../sysroot-armhf; build=$build/../armhf
+	 for f in "$root/app/"*; do copy_libs "$f"; done)
+fi
 # USDTKIT_VM_EXTRA: a directory copied as it is into the guest's root
 # (bench/vm_inst.sh: its workloads and probe sets in /x)
 [ -z "${USDTKIT_VM_EXTRA:-}" ] || cp -a "$USDTKIT_VM_EXTRA/." "$root/"
