@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <linux/bpf.h>
 
+#include "attach/hwbp.h"
 #include "attach/internal.h"
 
 static struct usdtkit_features features;
@@ -344,5 +345,25 @@ const struct usdtkit_features *usdtkit_features_uprobe_opt(void)
 {
 	usdtkit_features();
 	pthread_once(&uprobe_opt_once, probe_opt);
+	return &features;
+}
+
+static pthread_once_t hwbp_once = PTHREAD_ONCE_INIT;
+
+static void probe_hwbp(void)
+{
+	const struct usdtkit__hwbp_caps *c = usdtkit__hwbp_caps();
+
+	features.hwbp = !c->err;
+	features.hwbp_slots = c->slots;
+	features.hwbp_why = c->err ? c->why : NULL;
+}
+
+/* Apart, and on demand too: a fork, and a second where a kernel does
+ * not step over the breakpoint (hwbp_probe.c) */
+const struct usdtkit_features *usdtkit_features_hwbp(void)
+{
+	usdtkit_features();
+	pthread_once(&hwbp_once, probe_hwbp);
 	return &features;
 }

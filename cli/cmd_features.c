@@ -42,7 +42,7 @@ struct item {
 };
 
 /* collect() adds 20 */
-#define MAX_ITEMS 24
+#define MAX_ITEMS 32
 
 struct report {
 	struct item it[MAX_ITEMS];
@@ -51,6 +51,7 @@ struct report {
 	char errname[24];
 	char bpf_note[128];
 	char reason[160];	/* the longest, 5.10's, is 117 characters */
+	char hwbp_note[96];
 };
 
 static void feat_err(const char *msg)
@@ -60,7 +61,11 @@ static void feat_err(const char *msg)
 
 static struct item *add(struct report *r, const char *key, enum val v)
 {
-	struct item *i = &r->it[r->n++];
+	struct item *i;
+
+	if (r->n >= MAX_ITEMS)	/* a report grown past its array: ours to fix */
+		abort();
+	i = &r->it[r->n++];
 
 	memset(i, 0, sizeof(*i));
 	i->key = key;
@@ -301,6 +306,21 @@ static void collect(struct report *r)
 	if (f->bpf && !f->user_stack)
 		i->note = "this kernel walks no user stack: trace's ustack "
 			  "keys have no frames";
+	/* mode hwbp: found by doing it (a fork, a breakpoint) */
+	usdtkit_features_hwbp();
+	i = add_bool(r, "hwbp", f->hwbp);
+	i->note = f->hwbp_why;
+	add_int(r, "hwbp_slots", f->hwbp, f->hwbp_slots)->only = JSON_ONLY;
+	if (f->hwbp_why)
+		add_str(r, "hwbp_reason", f->hwbp_why)->only = JSON_ONLY;
+	else
+		add(r, "hwbp_reason", V_UNKNOWN)->only = JSON_ONLY;
+	if (f->hwbp) {
+		snprintf(r->hwbp_note, sizeof(r->hwbp_note), "%d breakpoint "
+			 "registers a thread (--mode hwbp: that many sites)",
+			 f->hwbp_slots);
+		i->note = r->hwbp_note;
+	}
 	/* read first: argument evaluation order is unspecified */
 	known = !read_paranoid(&paranoid);
 	add_int(r, "perf_event_paranoid", known, paranoid);

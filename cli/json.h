@@ -30,7 +30,7 @@ struct jw {
 #define JSON_SCHEMA_PARSE	"usdtkit-parse/1.0"
 #define JSON_SCHEMA_LIST	"usdtkit-list/1.1"
 #define JSON_SCHEMA_TRACE	"usdtkit-trace/1.2"
-#define JSON_SCHEMA_FEATURES	"usdtkit-features/1.3"
+#define JSON_SCHEMA_FEATURES	"usdtkit-features/1.4"
 
 /* {"schema":"VERSION" : the opening of every object of a stream */
 #define JW_OPEN(w, version) JW_LIT(w, "{\"schema\":\"" version "\"")

@@ -103,12 +103,24 @@ struct usdtkit_features {
 	 * kernel cannot walk user stacks (mips; s390 6.1), and when !bpf.
 	 * There every ustack key of `usdtkit trace` has no frames */
 	bool user_stack;
+	/* mode hwbp: hardware breakpoints fire here, carry a BPF program,
+	 * and the process goes on past them; hwbp_slots breakpoint
+	 * registers a thread can take; hwbp_why the one line that says why
+	 * not (NULL when hwbp). False, 0 and NULL until
+	 * usdtkit_features_hwbp() has run */
+	bool hwbp;
+	int hwbp_slots;
+	const char *hwbp_why;
 };
 
 USDTKIT_API const struct usdtkit_features *usdtkit_features(void);
 /* usdtkit_features() with uprobe_opt_nop5 and _nop10 found (once per
  * process: a fork and two uprobe_multi links, ~0.1 s on Linux 6.18) */
 USDTKIT_API const struct usdtkit_features *usdtkit_features_uprobe_opt(void);
+/* usdtkit_features() with hwbp, hwbp_slots and hwbp_why found (once per
+ * process: a child runs a function under a breakpoint, up to a second
+ * where the kernel does not step over it) */
+USDTKIT_API const struct usdtkit_features *usdtkit_features_hwbp(void);
 
 /*
  * AUTO -> the backend this kernel gets; others as they are. Without

@@ -37,13 +37,28 @@ keys = ["schema", "kernel", "machine", "bpf", "bpf_error", "jit", "jit_atomics",
         "bpf_jit_enable",
         "btf", "bpf_cookie", "uprobe_multi", "ref_ctr_offset",
         "uprobe_syscall", "uprobe_optimization", "uprobes", "ringbuf",
-        "sleepable_uprobe", "sleepable_multi", "user_stack", "perf_event_paranoid",
+        "sleepable_uprobe", "sleepable_multi", "user_stack",
+        "hwbp", "hwbp_slots", "hwbp_reason", "perf_event_paranoid",
         "cap_bpf", "cap_perfmon", "cap_sys_admin", "auto_mode",
         "auto_mode_reason"]
 if list(j) != keys:
     errors.append(f"keys {list(j)}, want {keys}")
 
-want("schema", "usdtkit-features/1.3")
+want("schema", "usdtkit-features/1.4")
+
+# mode hwbp: found by doing it, so whatever this machine says, but said
+# whole: registers where it works, one line naming the kernel where not
+if j.get("hwbp") is True:
+    if not (isinstance(j.get("hwbp_slots"), int) and j["hwbp_slots"] > 0
+            and j.get("hwbp_reason") is None):
+        errors.append("hwbp true: slots %r, reason %r" % (j.get("hwbp_slots"),
+                                                          j.get("hwbp_reason")))
+elif j.get("hwbp") is False:
+    r = j.get("hwbp_reason") or ""
+    if j.get("hwbp_slots") is not None or not r or "\x1b" in r or "\n" in r:
+        errors.append("hwbp false: slots %r, reason %r" % (j.get("hwbp_slots"), r))
+else:
+    errors.append("hwbp %r, want a boolean" % j.get("hwbp"))
 
 # facts any user can read
 u = os.uname()
@@ -138,7 +153,8 @@ for l in lines:
         errors.append(f"text auto mode reason {m.group(5)!r}")
     if key == "bpf" and not root and not (m.group(5) or "").startswith("EPERM: not privileged"):
         errors.append(f"text bpf note {m.group(5)!r}")
-if seen != [k for k in keys if k not in ("schema", "bpf_error", "auto_mode_reason")]:
+if seen != [k for k in keys if k not in ("schema", "bpf_error", "auto_mode_reason",
+                                         "hwbp_slots", "hwbp_reason")]:
     errors.append(f"text keys {seen}")
 if lines and not lines[-1].startswith("auto mode:"):
     errors.append("the last line is not the auto mode")

@@ -41,7 +41,7 @@ from jsonschema import Draft202012Validator
 SAFE = 2 ** 53 - 1
 STREAMS = ("parse", "list", "trace", "trace-agg", "features")
 # each stream's version now (docs/JSON.md); 1.0 when not named
-VERSIONS = {"list": "1.1", "trace": "1.2", "features": "1.3", "trace-agg": "1.2"}
+VERSIONS = {"list": "1.1", "trace": "1.2", "features": "1.4", "trace-agg": "1.2"}
 
 
 def version(stream):
