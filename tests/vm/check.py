@@ -686,6 +686,14 @@ def check_basics(v, log, args):
     v.check(rc.get("features_json") == 0, "features --json: exit %s" % rc.get("features_json"))
     feat = features_json(log)
     v.check(feat.get("bpf") is True, "features: bpf %s" % feat.get("bpf"))
+    # mode hwbp, found by doing it: an arm64 kernel with perf's 5.13
+    # flags under qemu -cpu max has 6 breakpoints that fire and step
+    if log["begin"][4] == "aarch64" and kernel_model(log)["version"] >= (5, 13):
+        v.check(feat.get("hwbp") is True and feat.get("hwbp_slots") == 6,
+                "features: hwbp %s, slots %s (%s), want true and 6" % (
+                    feat.get("hwbp"), feat.get("hwbp_slots"), feat.get("hwbp_reason")))
+    print("features: hwbp %s, slots %s%s" % (feat.get("hwbp"), feat.get("hwbp_slots"),
+          ": " + feat["hwbp_reason"] if feat.get("hwbp_reason") else ""))
     k = kernel_model(log)
     kv = "Linux %d.%d, %d-bit" % (k["version"] + (64 if k["bits64"] else 32,))
     v.check(feat.get("auto_mode") == k["auto"], "features: auto_mode %s, want %s (%s)"
