@@ -33,6 +33,8 @@
  * and lowered at release, as bcc did before the kernel could. A command
  * not exec'd yet has no semaphore to raise: refused, in one line.
  */
+/* pread() at an address above 2 GiB from a 32-bit build */
+#define _FILE_OFFSET_BITS 64
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>

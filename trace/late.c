@@ -11,6 +11,8 @@
  * and impossible once the process has exited. What was read here is
  * marked as such (str_late, filter_undecided, key late/unread).
  */
+/* pread() at an address above 2 GiB from a 32-bit build */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
