@@ -545,6 +545,40 @@ def check_compat32(v, log):
           "children and aggregations in mode hwbp")
 
 
+# ---- the "hwbpnative" scenario (x86_64: mode hwbp on a native process) ----
+
+def check_hwbpnative(v, log):
+    """--mode hwbp where the CPU's breakpoints fire: every hit and
+    argument of 4 sites, and threads before and after the attach. Before
+    Linux 5.13, the one line of what the kernel lacks, each time."""
+    if kernel_model(log)["version"] < (5, 13):
+        for c in ("n1", "n2"):
+            err = log["files"].get("trace_%s.err" % c, [])
+            v.check(log["rc"].get("trace_" + c) == 1 and sum(HWBP_OLD in l for l in err) == 1,
+                    "hwbpnative %s: want exit 1 and one line %r: %s"
+                    % (c, HWBP_OLD, " | ".join(err[-3:])))
+        print("hwbpnative: mode hwbp refused on %s, in one line" % log["begin"][3])
+        return
+    err = log["files"].get("trace_n1.err", [])
+    attached, skipped = trace_info(err)
+    v.check(log["rc"].get("trace_n1") == 0 and attached and
+            set(attached.values()) == {"hwbp"} and not skipped,
+            "hwbpnative n1: exit %s, modes %s, left out %s: %s" % (
+                log["rc"].get("trace_n1"), attached, skipped, " | ".join(err[-3:])))
+    pids = [p for t, _, p in log["pids"] if t == "trace_n1"]
+    events = [json.loads(l) for l in log["files"].get("trace_n1.json", [])
+              if l.startswith("{")]
+    want = [h for h in parse_expect(log["files"].get("n1.expect", [])) if h[0] in attached]
+    v.check(want, "hwbpnative n1: no hit expected: nothing compared")
+    n = compare_hits(v, "hwbpnative n1", want, [e for e in events if e.get("pid") in pids])
+    objs, err = agg_objects(v, log, "n2")
+    got = [o.get("count") for o in objs if o.get("agg") == "counts"]
+    v.check(got == [5], "hwbpnative n2: usdtkit_vm:forked counted %s, want [5]: %s"
+            % (got, " | ".join(err[-3:])))
+    print("hwbpnative: %d probes in mode hwbp, %d hits compared; threads %s"
+          % (len(attached), n, got))
+
+
 # ---- the "hwbp_bench" scenario (by hand: bench/README.md, "Mode hwbp") ----
 
 def check_hwbp_bench(v, log):
@@ -1074,6 +1108,8 @@ def check_scenario(v, s, log, args):
         check_all(v, log)
     elif s == "compat32":
         check_compat32(v, log)
+    elif s == "hwbpnative":
+        check_hwbpnative(v, log)
     elif s == "hwbp_bench":
         check_hwbp_bench(v, log)
     elif s == "hwbp":

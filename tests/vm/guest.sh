@@ -577,8 +577,8 @@ hwbp_run() {
 	np=$(echo "$4" | tr ',' '\n' | wc -l)
 	probes=$(echo "$4" | tr ',' '\n' | sed 's/^/usdtkit_cross:/' | tr '\n' ' ')
 	# shellcheck disable=SC2086
-	$CLI trace --json -v --best-effort -p "$2" --count "$3" $probes \
-		> "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" &
+	$CLI trace --json -v --best-effort ${HWBP_MODE:+--mode $HWBP_MODE} -p "$2" \
+		--count "$3" $probes > "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" &
 	t=$!
 	wait_attached "/tmp/trace_$1.err" "$np" "$t" || note "compat32 $1: not attached"
 	touch "$d/go"
@@ -592,82 +592,6 @@ hwbp_run() {
 	wait_until 10 eval "! alive $2" || { note "compat32 $1: the workload hangs: killed"; kill -9 "$2"; }
 	echo "@@pid trace_$1 $1 $2"
 	emit "$1.expect" "$d/expect"
-}
-
-# vm_agg's armhf build (Thumb, static) in mode hwbp: threads started
-# before and after the attach (-p, -c), a process tree without and with
-# --children, and the filters and aggregations of scenario agg
-hwbp_agg() {
-	local w=/w/vm_agg_a32 s t n
-	[ -x $w ] || { note "compat32: no armhf vm_agg"; return; }
-	mkdir -p /tmp/thp /tmp/thc /tmp/tr1 /tmp/tr4 /tmp/c32agg /tmp/trk
-	$w threads /tmp/thp > /dev/null 2>&1 &
-	s=$!
-	wait_until 10 eval "[ \$(ls /proc/$s/task | wc -l) -ge 3 ]" ||
-		note "compat32: vm_agg threads started no thread"
-	$CLI trace --json -v -p "$s" --counts usdtkit_vm:forked \
-		> /tmp/trace_c32thp.json 2> /tmp/trace_c32thp.err &
-	t=$!
-	echo "@@pid trace_c32thp p $s"
-	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_c32thp.err || ! alive $t" ||
-		note "compat32 c32thp: not attached"
-	touch /tmp/thp/go
-	wait_until 30 eval "! alive $s" || note "compat32 c32thp: the workload hangs"
-	wait_until 10 eval "! alive $t" || kill -INT "$t"
-	finish_trace c32thp "$t"
-	for n in "c32thc threads /tmp/thc" "c32tree tree /tmp/tr1" \
-		"c32kids tree /tmp/tr4 --children" "c32agg agg /tmp/c32agg" \
-		"c32keys tree /tmp/trk --children"; do
-		# shellcheck disable=SC2086
-		set -- $n
-		case $1 in
-		c32agg)
-			$CLI trace --json -v -c "$w $2 $3" \
-				--filter 'arg0 > 2 && (str(arg3) == "/api*" || str(arg3) == "/tick" || arg2 <= -28)' \
-				--counts --count-by 'str(arg3)' --hist arg1 \
-				--sum arg2 --avg arg2 --min arg2 --max arg2 \
-				usdtkit_vm:req usdtkit_vm:tick \
-				> "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
-		c32keys)
-			$CLI trace --json -v -c "$w $2 $3" $4 --count-by 'pid,comm,ustack' \
-				usdtkit_vm:forked > "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
-		*)
-			$CLI trace --json -v -c "$w $2 $3" ${4:-} --counts usdtkit_vm:forked \
-				> "/tmp/trace_$1.json" 2> "/tmp/trace_$1.err" ;;
-		esac &
-		t=$!
-		echo "@@pid trace_$1 c $t"
-		wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_$1.err || ! alive $t" ||
-			note "compat32 $1: not attached"
-		touch "$3/go"
-		finish_trace "$1" "$t"
-	done
-}
-hwbp_group() {	# hwbp_group WORKLOAD PROBE,PROBE... TAG
-	local s t n np d="/tmp/h$3" probes
-	[ -x "$1" ] || { note "compat32 $3: no workload $1"; return; }
-	s=$(start_workload "$d" "$1")
-	n=$("$1" count "$ROUNDS" | awk -v g=",$2," \
-		'index(g, "," $1 ",") { n += $2 }
-		 END { print n + 0 }')
-	np=$(echo "$2" | tr ',' '\n' | wc -l)
-	probes=$(echo "$2" | tr ',' '\n' | sed 's/^/usdtkit_cross:/' | tr '\n' ' ')
-	# shellcheck disable=SC2086
-	$CLI trace --json -v --best-effort -p "$s" --count "$n" $probes \
-		> "/tmp/trace_$3.json" 2> "/tmp/trace_$3.err" &
-	t=$!
-	wait_attached "/tmp/trace_$3.err" "$np" "$t" || note "compat32 $3: not attached"
-	touch "$d/go"
-	wait_until 60 eval "test -f $d/fired || ! alive $s" ||
-		note "compat32 $3: the workload never fired"
-	finish_trace "$3" "$t"
-	# the semaphore, lowered again once the trace is gone (2 bytes)
-	[ "$2" = sema ] && echo "@@sema $3 $(dd if="/proc/$s/mem" bs=1 count=2 \
-		skip=$(($(sed -n 's/^sema //p' "$d/info"))) 2>/dev/null | od -An -tu2)"
-	touch "$d/done"
-	wait_until 10 eval "! alive $s" || { note "compat32 $3: the workload hangs: killed"; kill -9 "$s"; }
-	echo "@@pid trace_$3 $3 $s"
-	emit "$3.expect" "$d/expect"
 }
 
 # hwbp (aarch64; run by hand, not in the matrix): issue 41's first
@@ -694,6 +618,31 @@ hwbp_one() {	# hwbp_one WORKLOAD LEN DIR TAG
 	emit "hwbp_$4.out" "$3/hwbp.out"
 	touch "$3/done"
 	wait_until 10 eval "! alive $s" || { note "hwbp $4: the workload hangs: killed"; kill -9 "$s"; }
+}
+
+# hwbpnative (x86_64, whose qemu passes 4 breakpoint registers): mode
+# hwbp forced on a native process, where uprobes work too: the workload's
+# probes in a group of 4 sites, every hit compared, and vm_agg's threads
+# (2 before the attach, 2 after) counted
+scenario_hwbpnative() {
+	local s t
+	HWBP_MODE=hwbp
+	hwbp_group /w/vm_sites constants,params,negatives,globals n1
+	HWBP_MODE=
+	mkdir -p /tmp/thn
+	/w/vm_agg threads /tmp/thn > /dev/null 2>&1 &
+	s=$!
+	wait_until 10 eval "[ \$(ls /proc/$s/task | wc -l) -ge 3 ]" ||
+		note "hwbpnative: vm_agg threads started no thread"
+	$CLI trace --json -v --mode hwbp -p "$s" --counts usdtkit_vm:forked \
+		> /tmp/trace_n2.json 2> /tmp/trace_n2.err &
+	t=$!
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_n2.err || ! alive $t" ||
+		note "hwbpnative n2: not attached"
+	touch /tmp/thn/go
+	wait_until 30 eval "! alive $s" || note "hwbpnative n2: the workload hangs"
+	wait_until 10 eval "! alive $t" || kill -INT "$t"
+	finish_trace n2 "$t"
 }
 
 # hwbp_bench (aarch64; by hand, not in the matrix): mode hwbp's figures
