@@ -524,13 +524,7 @@ def check_compat32(v, log):
     check_agg_objects(v, log, "c32agg")
     # keys: pid, comm and the user stack, per process of the tree
     objs, err = agg_objects(v, log, "c32keys")
-    top = (objs[0].get("top") if len(objs) == 1 else None) or []
-    per_pid = {}
-    for t in top:
-        p = (t.get("parts") or [None])[0]
-        per_pid[p] = per_pid.get(p, 0) + (t.get("count") or 0)
-    stk = [t["parts"][2] for t in top if isinstance(t.get("parts"), list) and
-           len(t["parts"]) == 3 and isinstance(t["parts"][2], dict)]
+    top, per_pid, stk = keys_by_pid(objs)
     v.check(sorted(per_pid.values()) == [1, 1, 2] and
             all(t.get("parts", [None, None])[1] == "vm_agg_a32" for t in top) and
             len(stk) == len(top),
@@ -904,6 +898,19 @@ def check_agg(v, log):
     check_latency(v, log)
 
 
+def keys_by_pid(objs):
+    """A pid,comm,ustack count_by object's keys, its hits per pid, and
+    the stack part of each key"""
+    top = (objs[0].get("top") if len(objs) == 1 else None) or []
+    per_pid = {}
+    for t in top:
+        p = (t.get("parts") or [None])[0]
+        per_pid[p] = per_pid.get(p, 0) + (t.get("count") or 0)
+    stk = [t["parts"][2] for t in top if isinstance(t.get("parts"), list) and
+           len(t["parts"]) == 3 and isinstance(t["parts"][2], dict)]
+    return top, per_pid, stk
+
+
 def check_agg_objects(v, log, name):
     """trace NAME: vm_agg agg's --filter and aggregations, exactly"""
     objs, err = agg_objects(v, log, name)
@@ -1032,15 +1039,9 @@ def check_latency(v, log):
     # differ); the command's pid once; every stack an id's frames
     objs, err = agg_objects(v, log, "treek")
     o = objs[0] if len(objs) == 1 else {}
-    top = o.get("top") or []
     m = [re.search(r"command pid (\d+) exited", l) for l in err]
     cmd = [int(x.group(1)) for x in m if x]
-    per_pid = {}
-    for t in top:
-        p = (t.get("parts") or [None])[0]
-        per_pid[p] = per_pid.get(p, 0) + (t.get("count") or 0)
-    stk = [t["parts"][2] for t in top if isinstance(t.get("parts"), list) and
-           len(t["parts"]) == 3 and isinstance(t["parts"][2], dict)]
+    top, per_pid, stk = keys_by_pid(objs)
     v.check(o.get("by") == "pid,comm,ustack" and
             sorted(per_pid.values()) == [1, 1, 2] and
             all(t.get("parts", [None, None])[1] == "vm_agg" for t in top) and

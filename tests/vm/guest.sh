@@ -505,21 +505,8 @@ hwbp_dynamic() {
 hwbp_agg() {
 	local w=/w/vm_agg_a32 s t n
 	[ -x $w ] || { note "compat32: no armhf vm_agg"; return; }
-	mkdir -p /tmp/thp /tmp/thc /tmp/tr1 /tmp/tr4 /tmp/c32agg /tmp/trk
-	$w threads /tmp/thp > /dev/null 2>&1 &
-	s=$!
-	wait_until 10 eval "[ \$(ls /proc/$s/task | wc -l) -ge 3 ]" ||
-		note "compat32: vm_agg threads started no thread"
-	$CLI trace --json -v -p "$s" --counts usdtkit_vm:forked \
-		> /tmp/trace_c32thp.json 2> /tmp/trace_c32thp.err &
-	t=$!
-	echo "@@pid trace_c32thp p $s"
-	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_c32thp.err || ! alive $t" ||
-		note "compat32 c32thp: not attached"
-	touch /tmp/thp/go
-	wait_until 30 eval "! alive $s" || note "compat32 c32thp: the workload hangs"
-	wait_until 10 eval "! alive $t" || kill -INT "$t"
-	finish_trace c32thp "$t"
+	mkdir -p /tmp/thc /tmp/tr1 /tmp/tr4 /tmp/c32agg /tmp/trk
+	threads_by_pid $w c32thp
 	for n in "c32thc threads /tmp/thc" "c32tree tree /tmp/tr1" \
 		"c32kids tree /tmp/tr4 --children" "c32agg agg /tmp/c32agg" \
 		"c32keys tree /tmp/trk --children"; do
@@ -629,20 +616,29 @@ scenario_hwbpnative() {
 	HWBP_MODE=hwbp
 	hwbp_group /w/vm_sites constants,params,negatives,globals n1
 	HWBP_MODE=
-	mkdir -p /tmp/thn
-	/w/vm_agg threads /tmp/thn > /dev/null 2>&1 &
+	threads_by_pid /w/vm_agg n2 --mode hwbp
+}
+
+# threads_by_pid VM_AGG TAG [OPTIONS]: VM_AGG threads (2 threads before
+# the attach, 2 after), its usdtkit_vm:forked counted by pid
+threads_by_pid() {
+	local s t w=$1 tag=$2 d="/tmp/th$2"
+	shift 2
+	mkdir -p "$d"
+	$w threads "$d" > /dev/null 2>&1 &
 	s=$!
 	wait_until 10 eval "[ \$(ls /proc/$s/task | wc -l) -ge 3 ]" ||
-		note "hwbpnative: vm_agg threads started no thread"
-	$CLI trace --json -v --mode hwbp -p "$s" --counts usdtkit_vm:forked \
-		> /tmp/trace_n2.json 2> /tmp/trace_n2.err &
+		note "$tag: vm_agg threads started no thread"
+	$CLI trace --json -v "$@" -p "$s" --counts usdtkit_vm:forked \
+		> "/tmp/trace_$tag.json" 2> "/tmp/trace_$tag.err" &
 	t=$!
-	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_n2.err || ! alive $t" ||
-		note "hwbpnative n2: not attached"
-	touch /tmp/thn/go
-	wait_until 30 eval "! alive $s" || note "hwbpnative n2: the workload hangs"
+	echo "@@pid trace_$tag p $s"
+	wait_until 120 eval "grep -qs '^Tracing' /tmp/trace_$tag.err || ! alive $t" ||
+		note "$tag: not attached"
+	touch "$d/go"
+	wait_until 30 eval "! alive $s" || note "$tag: the workload hangs"
 	wait_until 10 eval "! alive $t" || kill -INT "$t"
-	finish_trace n2 "$t"
+	finish_trace "$tag" "$t"
 }
 
 # hwbp_bench (aarch64; by hand, not in the matrix): mode hwbp's figures
