@@ -97,6 +97,10 @@ struct usdtkit__perf_sites {
 	size_t n;
 };
 
+/* Bind @prog_fd to perf event @pfd with @cookie: a BPF link (Linux
+ * 5.15; *@link_fd), else, without a cookie, the event holds it. */
+int usdtkit__perf_bind(int prog_fd, int pfd, uint64_t cookie, bool enable, int *link_fd);
+
 /* One event per target; each binds the program (or @prog_fds[i], when
  * given) with the spec id's cookie when @cookies, else with none. */
 int usdtkit__perf_attach(struct usdtkit_link *l, struct usdtkit__perf_sites *ps,

@@ -73,7 +73,7 @@ static int hwbp_site(struct usdtkit_link *l, struct usdtkit_target *t,
 
 	err = usdtkit__ipmap_site(l, t, f, s, proc, delta, &st->ips);
 	st->file = usdtkit_file_name(f);
-	t->bp_len = usdtkit__hwbp_len(t->ip, usdtkit__site_thumb(s));
+	t->bp_len = usdtkit__hwbp_len(usdtkit__site_thumb(s));
 	if (!err && t->ref_ctr) {
 		/* where the file is loaded: the site's address less its pc */
 		uint64_t a = usdtkit_site_semaphore(s) + (t->ip - (uint64_t)delta -
@@ -148,7 +148,8 @@ static int arm_thread(struct usdtkit_link *l, const struct bpf_program *prog,
 			break;
 		}
 		what = "BPF link";
-		err = usdtkit__hwbp_bind(bpf_program__fd(prog), e.pfd,
+		err = usdtkit__perf_bind(bpf_program__fd(prog), e.pfd, 0,
+					 !(flags & USDTKIT__HWBP_ENABLE_ON_EXEC),
 					 &st->ev[st->nev - 1].link_fd);
 		if (err)
 			break;

@@ -24,15 +24,11 @@ struct usdtkit__hwbp_caps {
 /* What this machine does, found by doing it once per process. */
 const struct usdtkit__hwbp_caps *usdtkit__hwbp_caps(void);
 
-/* The breakpoint length at @addr: 2 for Thumb, the kernel's long on
- * x86-64, else 4. */
-int usdtkit__hwbp_len(uint64_t addr, bool thumb);
+/* The breakpoint length: 2 for Thumb, the kernel's long on x86-64,
+ * else 4. */
+int usdtkit__hwbp_len(bool thumb);
 
 /* An execute breakpoint in thread @pid (0: this one); fd or -errno. */
 int usdtkit__hwbp_open(uint64_t addr, int len, int pid, unsigned int flags);
-
-/* Bind @prog_fd (a perf-event program) to @pfd, by a BPF link where the
- * kernel has them (*@link_fd; else -1 and the event holds it). */
-int usdtkit__hwbp_bind(int prog_fd, int pfd, int *link_fd);
 
 #endif

@@ -30,7 +30,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -39,8 +38,8 @@
 
 #include <bpf/bpf.h>
 
+#include "attach/backend.h"
 #include "attach/hwbp.h"
-#include "attach/mode.h"
 
 /* more than any CPU has (arm64: 16 at most; x86: 4) */
 #define SLOTS_MAX 32
@@ -55,11 +54,10 @@ __attribute__((noinline, used)) static void hwbp_target(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-int usdtkit__hwbp_len(uint64_t addr, bool thumb)
+int usdtkit__hwbp_len(bool thumb)
 {
 	struct utsname u;
 
-	(void)addr;
 	if (thumb)
 		return 2;
 	/* x86 takes only the kernel's sizeof(long) for an execute breakpoint */
@@ -89,23 +87,6 @@ int usdtkit__hwbp_open(uint64_t addr, int len, int pid, unsigned int flags)
 	a.disabled = !!(flags & (USDTKIT__HWBP_ENABLE_ON_EXEC | USDTKIT__HWBP_DISABLED));
 	fd = syscall(__NR_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
-}
-
-/* Bind @prog_fd to breakpoint @pfd: a perf link (5.15), else the ioctl. */
-int usdtkit__hwbp_bind(int prog_fd, int pfd, int *link_fd)
-{
-	int fd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, NULL);
-
-	*link_fd = -1;
-	if (fd >= 0) {
-		*link_fd = fd;
-		return 0;
-	}
-	if (errno != EINVAL)
-		return -errno;
-	if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd))
-		return -errno;
-	return 0;
 }
 
 /* Breakpoint registers a thread of ours can take, past any in use:
@@ -243,7 +224,7 @@ static void try_child(uint64_t addr, int len, int prog)
 		caps.err = pfd == -ENOENT || pfd == -EINVAL ? -EOPNOTSUPP : pfd;
 		snprintf(caps.why, sizeof(caps.why), "%s takes no hardware "
 			 "breakpoint: %s", caps.kernel, strerror(-pfd));
-	} else if ((err = usdtkit__hwbp_bind(prog, pfd, &link_fd))) {
+	} else if ((err = usdtkit__perf_bind(prog, pfd, 0, false, &link_fd))) {
 		caps.err = err;
 		snprintf(caps.why, sizeof(caps.why), "%s runs no BPF program on a "
 			 "hardware breakpoint: %s", caps.kernel, strerror(-err));
@@ -276,7 +257,7 @@ static void probe(void)
 {
 	uintptr_t fn = (uintptr_t)hwbp_target;
 	uint64_t addr = fn & ~(uintptr_t)1, runs = 0;
-	int len = usdtkit__hwbp_len(addr, fn & 1);
+	int len = usdtkit__hwbp_len(fn & 1);
 	int map, prog;
 
 	name_kernel();
@@ -330,11 +311,4 @@ const struct usdtkit__hwbp_caps *usdtkit__hwbp_caps(void)
 {
 	pthread_once(&caps_once, probe);
 	return &caps;
-}
-
-const char *usdtkit__hwbp_refusal(void)
-{
-	const struct usdtkit__hwbp_caps *c = usdtkit__hwbp_caps();
-
-	return c->err ? c->why : NULL;
 }

@@ -29,8 +29,4 @@ enum usdtkit__no_uprobe {
 enum usdtkit__no_uprobe usdtkit__no_uprobe(const struct usdtkit_file *f,
 					   const char *provider, const char *name);
 
-/* hwbp_probe.c: why mode hwbp cannot work here (one line: the kernel,
- * what it lacks), or NULL; found by doing it, once per process */
-const char *usdtkit__hwbp_refusal(void);
-
 #endif

@@ -98,23 +98,25 @@ static int perf_open(int type, int ref_shift, const struct usdtkit_target *t, in
 
 /*
  * Bind the program to the event. Kernels before 5.15 have no perf links
- * (and no cookies): there, IPMAP and INST attach the old way and the
- * event itself holds the program (link_fd stays -1).
+ * (and no cookies): there, IPMAP, INST and HWBP attach the old way and
+ * the event itself holds the program (*@link_fd stays -1), enabled now
+ * when @enable (not an event that an exec is to arm).
  */
-static int perf_bind(int prog_fd, struct usdtkit_perf_site *s, uint64_t cookie)
+int usdtkit__perf_bind(int prog_fd, int pfd, uint64_t cookie, bool enable, int *link_fd)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, o, .perf_event.bpf_cookie = cookie);
-	int fd = bpf_link_create(prog_fd, s->pfd, BPF_PERF_EVENT, &o);
+	int fd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, &o);
 
+	*link_fd = -1;
 	if (fd >= 0) {
-		s->link_fd = fd;
+		*link_fd = fd;
 		return 0;
 	}
 	fd = -errno;
 	if (cookie || fd != -EINVAL)
 		return fd;
-	if (ioctl(s->pfd, PERF_EVENT_IOC_SET_BPF, prog_fd) ||
-	    ioctl(s->pfd, PERF_EVENT_IOC_ENABLE, 0))
+	if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd) ||
+	    (enable && ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0)))
 		return -errno;
 	return 0;
 }
@@ -153,8 +155,9 @@ int usdtkit__perf_attach(struct usdtkit_link *l, struct usdtkit__perf_sites *ps,
 		}
 		ps->n++;	/* from here on the teardown closes it */
 		what = "BPF link";
-		err = perf_bind(prog_fds ? prog_fds[i] : bpf_program__fd(prog), s, cookies ?
-				usdtkit__cookie(l->man, t[i].spec_id) : 0);
+		err = usdtkit__perf_bind(prog_fds ? prog_fds[i] : bpf_program__fd(prog), s->pfd,
+					 cookies ? usdtkit__cookie(l->man, t[i].spec_id) : 0,
+					 true, &s->link_fd);
 	}
 	if (err) {
 		char hint[320] = "";

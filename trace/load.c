@@ -24,7 +24,7 @@
  * instead of a failed attach per probe. (AUTO takes mode inst for those
  * where it would take ipmap; hwbp has no such stand-in.)
  */
-static int check_ipmap_cmd(struct usdtkit_trace *t)
+static int check_cmd_addresses(struct usdtkit_trace *t)
 {
 	bool hwbp = t->mode == USDTKIT_MODE_HWBP;
 	size_t i;
@@ -100,7 +100,7 @@ static void auto_breakpoints(struct usdtkit_trace *t)
 	why = no_uprobe(t);
 	if (why == USDTKIT__UPROBE_OK)
 		return;
-	no = usdtkit__hwbp_refusal();
+	no = usdtkit_features_hwbp()->hwbp_why;
 	if (!no || why == USDTKIT__UPROBE_SILENT) {
 		t->mode = USDTKIT_MODE_HWBP;
 		return;
@@ -357,7 +357,7 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 	t->mode = usdtkit_mode_resolve(t->mode);
 	err = check_kernel(t);
 	if (!err)
-		err = check_ipmap_cmd(t);
+		err = check_cmd_addresses(t);
 	/* a command's pid is needed to attach: forked now, held before
 	 * its exec (the probes are not in its address space before that) */
 	if (!err && t->has_cmd)

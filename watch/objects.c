@@ -257,19 +257,32 @@ int usdtkit__watch_looked(struct usdtkit__watch *w, struct usdtkit__watch_news *
 }
 
 /* AT_BASE of @pid: where the kernel put its loader; 0 when none. */
+/* The start of the ELF header of @pid's program (0: ours): 0 or -errno */
+static int exe_header(int pid, unsigned char *eh, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/exe");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, eh, size, 0);
+	close(fd);
+	return n == (ssize_t)size ? 0 : -EIO;
+}
+
 /* The word size of process @pid, from its program's ELF class: 4 or 8. */
 static size_t word_size(int pid)
 {
 	unsigned char id[EI_NIDENT];
-	char path[64];
-	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, id, sizeof(id), 0) != (ssize_t)sizeof(id))
+	if (exe_header(pid, id, sizeof(id)))
 		id[EI_CLASS] = 0;
-	if (fd >= 0)
-		close(fd);
 	return id[EI_CLASS] == ELFCLASS32 ? 4 : sizeof(unsigned long);
 }
 
@@ -374,12 +387,8 @@ const struct usdtkit_arch *usdtkit__watch_self_arch(void)
 {
 	unsigned char eh[EI_NIDENT + 4];
 	uint16_t machine;
-	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : pread(fd, eh, sizeof(eh), 0);
 
-	if (fd >= 0)
-		close(fd);
-	if (n != (ssize_t)sizeof(eh))
+	if (exe_header(0, eh, sizeof(eh)))
 		return NULL;
 	/* our own header, in our own byte order */
 	memcpy(&machine, eh + EI_NIDENT + 2, sizeof(machine));
