@@ -96,31 +96,6 @@ static int perf_open(int type, int ref_shift, const struct usdtkit_target *t, in
 	return fd < 0 ? -errno : (int)fd;
 }
 
-/*
- * Bind the program to the event. Kernels before 5.15 have no perf links
- * (and no cookies): there, IPMAP, INST and HWBP attach the old way and
- * the event itself holds the program (*@link_fd stays -1), enabled now
- * when @enable (not an event that an exec is to arm).
- */
-int usdtkit__perf_bind(int prog_fd, int pfd, uint64_t cookie, bool enable, int *link_fd)
-{
-	LIBBPF_OPTS(bpf_link_create_opts, o, .perf_event.bpf_cookie = cookie);
-	int fd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, &o);
-
-	*link_fd = -1;
-	if (fd >= 0) {
-		*link_fd = fd;
-		return 0;
-	}
-	fd = -errno;
-	if (cookie || fd != -EINVAL)
-		return fd;
-	if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd) ||
-	    (enable && ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0)))
-		return -errno;
-	return 0;
-}
-
 /* One perf-event uprobe per site; the cookie carries the spec id unless
  * the program looks IPs up instead (IPMAP). */
 int usdtkit__perf_attach(struct usdtkit_link *l, struct usdtkit__perf_sites *ps,
