@@ -20,9 +20,11 @@
 #include "base/log.h"
 #include "elf/cfi_int.h"
 
-/* FDEs that overlap one read before them: .debug_frame copies of
- * .eh_frame's, or a broken file. The first (by pc, then .eh_frame
- * first, then section order) is kept. */
+/*
+ * An FDE read, kept until all are sorted by pc: of FDEs that overlap
+ * (.debug_frame copies of .eh_frame's, or a broken file) the first by
+ * pc, then .eh_frame before .debug_frame, then section order, wins.
+ */
 struct fde_rec {
 	struct usdtkit__cfi_fde fde;
 	struct usdtkit__cfi_cie cie;
@@ -354,7 +356,8 @@ static int compile(struct reader *r, struct usdtkit__cfi *out, size_t bytes)
 	size_t i;
 	int err;
 
-	qsort(r->fdes, r->nfdes, sizeof(*r->fdes), by_pc);
+	if (r->nfdes)
+		qsort(r->fdes, r->nfdes, sizeof(*r->fdes), by_pc);
 	for (i = 0; i < r->nfdes; i++) {
 		if (r->fdes[i].fde.begin < covered)
 			continue;

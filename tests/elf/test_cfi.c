@@ -115,7 +115,8 @@ struct sec {
 
 static void add(struct sec *s, const void *p, size_t n)
 {
-	memcpy(s->b + s->len, p, n);
+	if (n)
+		memcpy(s->b + s->len, p, n);
 	s->len += n;
 }
 
