@@ -393,7 +393,8 @@ static int section_bytes(Elf_Scn *scn, const GElf_Shdr *sh, struct section *s)
 {
 	Elf_Data *d;
 
-	if (sh->sh_type == SHT_NOBITS || !sh->sh_size)
+	/* a compressed .debug_frame (debug files) is not inflated here: absent */
+	if (sh->sh_type == SHT_NOBITS || !sh->sh_size || (sh->sh_flags & SHF_COMPRESSED))
 		return -ENOENT;
 	d = elf_getdata(scn, NULL);
 	if (!d || (d->d_size && !d->d_buf) || d->d_size != sh->sh_size)
