@@ -351,6 +351,8 @@ static const struct cli_opt trace_options[] = {
 	{ OPT_BY, 0, "by", "KEY", "--hist, --sum..., --latency per KEY (as --count-by's)" },
 	{ OPT_TOP, 0, "top", "N", "rows (keys) of a keyed table (default 20)" },
 	{ OPT_STACK_DEPTH, 0, "stack-depth", "N", "frames of a ustack key (default 16, max 127)" },
+	{ OPT_STACK_FP, 0, "stack-fp", NULL,
+	  "ustack by frame pointers only (the kernel's walk), not by .eh_frame" },
 	{ OPT_BY_KEYS, 0, "by-keys", "N", "entries of the keyed tables (default 10240)" },
 	{ OPT_HIST, 0, "hist", "ARG", "a log2 histogram of argN per probe" },
 	{ OPT_SUM, 0, "sum", "ARG", "the sum of argN per probe" },
@@ -385,7 +387,7 @@ const struct cli_cmd cli_cmd_trace = {
 		"                     [--filter EXPR] [--counts] [--count-by KEY [--top N]]\n"
 		"                     [--hist ARG] [--sum|--avg|--min|--max ARG] [--interval SEC]\n"
 		"                     [--latency START END [--key KEY]] [--by KEY]\n"
-		"                     [--stack-depth N] [--by-keys N] [--best-effort]\n"
+		"                     [--stack-depth N] [--stack-fp] [--by-keys N] [--best-effort]\n"
 		"                     [--serve ADDR:PORT] [--textfile PATH] [--max-series N]\n"
 		"                     [--print-hits] TARGET...",
 	.description =
@@ -431,8 +433,9 @@ const struct cli_cmd cli_cmd_trace = {
 		"  name), ustack (the user stack, --stack-depth frames), or up to 3 of\n"
 		"  them joined by ','; --by KEY makes --hist, --sum... and --latency (its\n"
 		"  key taken at START) one per KEY; one KEY per trace. --top N: the N\n"
-		"  highest keys of each. Code built without frame pointers (most distro\n"
-		"  binaries) gives short stacks: build with -fno-omit-frame-pointer.\n"
+		"  highest keys of each. A ustack is unwound with each object's call\n"
+		"  frame information (.eh_frame, on x86-64 and arm64), by frame\n"
+		"  pointers where there is none, or with --stack-fp.\n"
 		"  --serve ADDR:PORT (127.0.0.1:9464), --textfile PATH: the aggregations\n"
 		"  as Prometheus metrics, cumulative, --serve until a signal; no table or\n"
 		"  hit is printed (--print-hits: hits are). See docs/METRICS.md.\n"
@@ -520,6 +523,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			break;
 		case OPT_NO_HOLD:
 			t->no_hold = true;
+			break;
+		case OPT_STACK_FP:
+			t->stack_fp = true;
 			break;
 		case OPT_ALL:
 			t->all = true;
@@ -666,7 +672,7 @@ static int make_trace(struct tracer *t, int ntargets, char **targets)
 		     .print = trace_print_msg, .print_ctx = t, .on_hit = on_hit,
 		     .hit_ctx = t, .children = t->children,
 		     .no_fault_in = t->no_fault_in, .no_hold = t->no_hold,
-		     .all = t->all);
+		     .all = t->all, .stack_fp = t->stack_fp);
 	int k, err;
 
 	t->tr = usdtkit_trace_new(&o);

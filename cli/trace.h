@@ -56,6 +56,7 @@ struct tracer {
 	bool children;			/* --children */
 	bool no_fault_in;		/* --no-fault-in */
 	bool no_hold;			/* --no-hold */
+	bool stack_fp;			/* --stack-fp */
 	bool all;			/* --all */
 	unsigned long long count;	/* 0: no limit */
 	double duration;		/* seconds, 0: no limit */

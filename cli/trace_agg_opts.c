@@ -228,10 +228,10 @@ int trace_check_agg_opts(struct tracer *t, const struct cli_cmd *c)
 					     "--max or --latency"), -1;
 		g->by_kinds |= g->kinds & valued;
 	}
-	for (unsigned int i = 0; t->verbose && i < g->by_key.nparts; i++)
+	for (unsigned int i = 0; t->verbose && t->stack_fp && i < g->by_key.nparts; i++)
 		if (g->by_key.parts[i].kind == USDTKIT_TRACE_PART_USTACK)
-			trace_err("ustack: code built without frame pointers (most "
-				  "distribution binaries) gives short stacks; "
+			trace_err("ustack --stack-fp: code built without frame pointers "
+				  "(most distribution binaries) gives short stacks; "
 				  "-fno-omit-frame-pointer gives whole ones");
 	if ((g->stack_depth || g->by_keys) && !g->by_kinds)
 		return cli_usage_err(c, "--stack-depth and --by-keys go with --count-by or --by"), -1;

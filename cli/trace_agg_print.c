@@ -793,6 +793,14 @@ static void keyed_head(struct report *r, const struct keyed *k,
 	jw_putc(w, '\n');
 }
 
+/* the hint is true: some stack had a frame found by the frame pointer */
+static bool fp_stacks(const struct report *r)
+{
+	uint64_t n = 0;
+
+	return !usdtkit_trace_counter(r->t->tr, USDTKIT_TRACE_STACK_FP, &n) && n;
+}
+
 /* probe @i's keys (the latency's: @i = the probe count) */
 static void keyed_probe(struct report *r, const struct keyed *k, size_t i,
 			uint64_t unmatched)
@@ -821,9 +829,11 @@ static void keyed_probe(struct report *r, const struct keyed *k, size_t i,
 	}
 	if (r->json)
 		JW_LIT(r->w, "]}\n");
-	else if (stack && keys)
-		JW_LIT(r->w, "(ustack: code built without frame pointers gives short "
-		       "stacks; -fno-omit-frame-pointer gives whole ones)\n");
+	else if (stack && keys && fp_stacks(r))
+		JW_LIT(r->w, "(ustack: some frames were found by frame pointers, "
+		       "in code without call frame information or with "
+		       "--stack-fp: code built without them gives short stacks; "
+		       "-fno-omit-frame-pointer gives whole ones)\n");
 }
 
 /* one keyed kind: one read, every probe's table (LATENCY: one) */

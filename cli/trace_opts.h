@@ -13,7 +13,7 @@ enum { OPT_MODE = 256, OPT_BEST_EFFORT, OPT_STR, OPT_STRLEN, OPT_COUNT,
        OPT_AVG, OPT_MIN, OPT_MAX, OPT_INTERVAL, OPT_LATENCY, OPT_KEY,
        OPT_CHILDREN, OPT_SERVE, OPT_TEXTFILE, OPT_MAX_SERIES, OPT_PRINT_HITS,
        OPT_ARGS_FILE, OPT_NO_FAULT_IN, OPT_BY, OPT_STACK_DEPTH,
-       OPT_BY_KEYS, OPT_NO_HOLD, OPT_ALL };
+       OPT_BY_KEYS, OPT_NO_HOLD, OPT_ALL, OPT_STACK_FP };
 
 /* an aggregation option into t->agg: 0, or -1 (a usage error, told) */
 int trace_parse_agg_opt(struct tracer *t, struct cli_parser *p, int key);

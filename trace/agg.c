@@ -634,7 +634,7 @@ int usdtkit__agg_size(struct usdtkit_trace *t)
 
 	/* usdtkit_trace_by keys a stack by its id; usdtkit_trace_by_str,
 	 * which may be sleepable, by its frames (trace_event.h) */
-	t->agg.by_key.stack_ids = !(f & STR_FEATURES);
+	t->agg.by_key.stack_ids = !(f & STR_FEATURES) && !t->unw;
 	usdtkit__key_layout(t);
 	t->skel->rodata->features = f;
 	t->skel->rodata->args_used = trace_args_used(t);

@@ -387,6 +387,9 @@ void usdtkit__follow_mapped(struct usdtkit_trace *t, int pid)
 	bool *only = NULL;
 	size_t i, n = 0;
 
+	/* its rows and mappings, whatever the news for the probes: a
+	 * library another process loaded before is old news to them */
+	usdtkit__unwind_pid(t, pid);
 	if (!f->on || !f->w || usdtkit__watch_news(f->w, pid, &news) <= 0)
 		return;
 	proc = usdtkit_proc_open(pid, &oo);

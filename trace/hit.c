@@ -185,6 +185,8 @@ int usdtkit__on_event(void *ctx, void *data, size_t size)
 	/* not a hit: a process whose stacks are in keys, kept now */
 	if (e->flags & USDTKIT_TRACE_EV_STACK_PID) {
 		usdtkit__stack_keep(t, (int)e->pid);
+		if (!usdtkit__unwind_known(t, (int)e->pid))
+			usdtkit__unwind_pid(t, (int)e->pid);
 		return 0;
 	}
 	if (e->ts_ns < t->start_ns)

@@ -47,6 +47,15 @@ struct filter_expr;
 struct stack_ent;
 struct stack_pid;
 struct usdtkit__syms;	/* core/elf/ustack.h (the symbolizer) */
+struct trace_unwind;	/* unwind.c */
+
+/* unwind.c: what the unwinder's tables cost, for tests and bench/ */
+struct usdtkit_trace_unwind_counts {
+	size_t objects;		/* objects read (with rows or not) */
+	size_t rows;		/* rows in the map */
+	size_t pid_reads;	/* processes' maps read */
+	uint64_t read_ns;	/* spent reading objects and compiling rows */
+};
 
 /* an aggregation's argument: argN, or str(argN) where allowed */
 struct agg_arg {
@@ -195,6 +204,8 @@ struct usdtkit_trace {
 
 	struct trace_aggs agg;
 	struct trace_children kids;
+	struct trace_unwind *unw;	/* NULL: stacks not unwound here */
+	bool no_unwind;			/* opts.stack_fp */
 	struct trace_follow follow;
 	struct trace_stacks stacks;
 	/* by.c: the keys of the last read of agg_by, for READ_AGAIN */
@@ -339,6 +350,14 @@ void usdtkit__stack_free(struct usdtkit_trace *t);
  * USDTKIT__SYMS_MAX_KEPT pids (said once); -ENOMEM.
  */
 int usdtkit__stack_keep(struct usdtkit_trace *t, int pid);
+/* unwind.c: the call frame information's tables for ustack keys */
+int usdtkit__unwind_prepare(struct usdtkit_trace *t);
+int usdtkit__unwind_start(struct usdtkit_trace *t);
+void usdtkit__unwind_pid(struct usdtkit_trace *t, int pid);
+bool usdtkit__unwind_known(const struct usdtkit_trace *t, int pid);
+void usdtkit__unwind_counts(const struct usdtkit_trace *t,
+			    struct usdtkit_trace_unwind_counts *c);
+void usdtkit__unwind_free(struct usdtkit_trace *t);
 /* stack.c: some part of the trace's key is a ustack */
 bool usdtkit__stack_keyed(const struct usdtkit_trace *t);
 /* by.c, in a read of kind @r: @pid has a stack in it; then the read's

@@ -116,7 +116,7 @@ static void decode_stack(const struct usdtkit_trace *t, const unsigned char *b,
 	}
 	out->value = s->pid;
 	out->stack_err = s->n < 0 ? s->n : 0;
-	out->nframes = s->n > 0 ? (size_t)s->n : 0;
+	out->nframes = s->n > 0 ? USDTKIT_TRACE_STACK_N((size_t)s->n) : 0;
 	if (out->nframes > t->agg.by_key.stack_depth)
 		out->nframes = t->agg.by_key.stack_depth;
 	out->ips = (const uint64_t *)s->ip;

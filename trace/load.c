@@ -368,6 +368,8 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 		return err;
 	err = usdtkit__follow_prepare(t);
 	if (!err)
+		err = usdtkit__unwind_prepare(t);
+	if (!err)
 		err = usdtkit__agg_size(t);
 	if (!err)
 		err = pick_prog(t);
@@ -385,6 +387,8 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 		return err;
 	}
 	err = usdtkit__agg_write(t);
+	if (!err)
+		err = usdtkit__unwind_start(t);
 	if (!err)
 		t->loaded = true;
 	return err;

@@ -82,6 +82,7 @@ int usdtkit_trace_counter(const struct usdtkit_trace *t,
 		[USDTKIT_TRACE_FORKS] = USDTKIT_TRACE_C_NR,	/* not a counter */
 		[USDTKIT_TRACE_UNDECIDED] = USDTKIT_TRACE_C_UNDECIDED,
 		[USDTKIT_TRACE_STACK_FULL] = USDTKIT_TRACE_C_STACK_FULL,
+		[USDTKIT_TRACE_STACK_FP] = USDTKIT_TRACE_C_STACK_FP,
 	};
 	int err;
 

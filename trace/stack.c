@@ -137,7 +137,7 @@ int usdtkit__stack_names(struct usdtkit_trace *t, const struct usdtkit_trace_by_
 			 const char *const **names, bool *gone)
 {
 	struct trace_stacks *c = &t->stacks;
-	size_t n = st->n > 0 ? (size_t)st->n : 0, klen;
+	size_t n = st->n > 0 ? USDTKIT_TRACE_STACK_N((size_t)st->n) : 0, klen;
 	struct stack_ent *e, ne = { 0 };
 	uint64_t h;
 	int err;

@@ -45,6 +45,7 @@ struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 	t->hit_ctx = o.hit_ctx;
 	t->kids.on = o.children;
 	t->all = o.all;
+	t->no_unwind = o.stack_fp;
 	t->follow.no_hold = o.no_hold;
 	t->follow.epfd = -1;
 	t->no_fault_in = o.no_fault_in;
@@ -165,6 +166,7 @@ void usdtkit_trace_free(struct usdtkit_trace *t)
 	usdtkit__trace_targets_release(t);
 	usdtkit__agg_free(t);
 	usdtkit__stack_free(t);
+	usdtkit__unwind_free(t);
 	usdtkit__by_snap_free(t);
 	free(t->probes);
 	free(t->captured);

@@ -88,9 +88,12 @@ struct usdtkit_trace_opts {
 				 * children, nor a command); needs
 				 * CAP_SYS_ADMIN to hold an exec until its
 				 * program is attached (docs/USING.md) */
+	bool stack_fp;		/* ustack: the kernel's frame-pointer walk
+				 * only, not the call frame information
+				 * (.eh_frame) of each object */
 	size_t :0;		/* new fields go above */
 };
-#define usdtkit_trace_opts__last_field all
+#define usdtkit_trace_opts__last_field stack_fp
 
 USDTKIT_API struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts);
 
@@ -393,6 +396,11 @@ enum usdtkit_trace_counter {
 					 * room in the stack maps: counted
 					 * under a key of stack_err -EEXIST
 					 * or -ENOMEM, no frames */
+	USDTKIT_TRACE_STACK_FP,		/* keyed hits whose ustack has a frame
+					 * found by the frame pointer (code with
+					 * no call frame information, a process
+					 * not read yet, an architecture the
+					 * unwinder lacks): it may stop short */
 };
 
 USDTKIT_API int usdtkit_trace_counter(const struct usdtkit_trace *t,

@@ -85,10 +85,19 @@ done
 	ko "--hist without a key verifies the keyed code"
 # a ustack key tells the engine of each process's first stack (an event:
 # a few dozen instructions, 926 -> 984 on 6.18), walked only for a
-# ustack part (by_kind, load-time): the other keys verify what they did
-pid=$(insns --count-by pid) ust=$(insns --count-by ustack)
-[ -n "$pid" ] && [ -n "$ust" ] && [ "$ust" -lt $((pid + 250)) ] && ok ||
-	ko "--count-by ustack ($ust) against --count-by pid ($pid): more than a stack and its note"
+# ustack part (by_kind, load-time): the other keys verify what they did.
+# --stack-fp: the kernel's walk, a stack id and its note
+pid=$(insns --count-by pid) fp=$(insns --count-by ustack --stack-fp)
+[ -n "$pid" ] && [ -n "$fp" ] && [ "$fp" -lt $((pid + 250)) ] && ok ||
+	ko "--count-by ustack --stack-fp ($fp) against --count-by pid ($pid): more than a stack and its note"
+# unwound (trace_unwind.h): the step is a global function, verified once
+# (about 1200 instructions on 6.18), and the frame loop grows with the
+# depth, linearly: 127 frames cost less than 4 times 16 (a walk verified
+# once per frame it may end at was 178051 for 127 frames, 16x)
+ust=$(insns --count-by ustack) deep=$(insns --count-by ustack --stack-depth 127)
+echo "processed insns: --count-by ustack --stack-fp: $fp"
+[ -n "$ust" ] && [ -n "$deep" ] && [ "$deep" -lt $((4 * ust)) ] && ok ||
+	ko "--count-by ustack: 16 frames $ust, 127 frames $deep: not linear in the depth"
 
 # --children's check is walked with it only (a load-time constant), and
 # is a few instructions

@@ -15,6 +15,6 @@ mkfifo "$tmp/in"
 "$fx" <"$tmp/in" >"$tmp/fx.out" &
 fpid=$!
 exec 3>"$tmp/in"
-upid="" bpid=""
-trap 'exec 3>&-; kill $fpid $upid $bpid 2>/dev/null; rm -rf "$tmp"' EXIT
+upid="" wpid="" bpid=""
+trap 'exec 3>&-; kill $fpid $upid $wpid $bpid 2>/dev/null; rm -rf "$tmp"' EXIT
 wait_for "$tmp/fx.out" '^ready$' 100 "$fpid" && ok || ko "fixture not ready"

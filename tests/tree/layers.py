@@ -135,7 +135,8 @@ def toplevel_decls(text):
                 continue
             m = re.search(r"\b([A-Za-z_]\w*)\s*\((?:[^()]|\([^()]*\))*\)\s*"
                           r"(?:__attribute__\s*\(\(.*\)\)\s*)?$", stmt, re.S)
-            if m and not m.group(1).startswith("__") and \
+            # SEC(): libbpf's section attribute of a BPF map, not a call
+            if m and not m.group(1).startswith("__") and m.group(1) != "SEC" and \
                     not re.search(r"\(\s*\*\s*" + m.group(1), stmt):
                 out.append((m.group(1), False))
     return out

@@ -349,6 +349,8 @@ const volatile unsigned char by_arg[USDTKIT_TRACE_BY_PARTS];
 const volatile unsigned short by_off[USDTKIT_TRACE_BY_PARTS];
 const volatile unsigned int stack_depth = USDTKIT_TRACE_STACK_DEFAULT;
 
+#include "trace_unwind.h"
+
 static __always_inline void count(int which)
 {
 	unsigned long long *c = bpf_map_lookup_elem(&counters, &which);
@@ -739,17 +741,26 @@ static __always_inline void by_part(struct pt_regs *ctx, unsigned char *k,
 		return;
 	case USDTKIT_TRACE_BY_USTACK:
 		note_stack_pid(h->pid);
-		if (!cold) {
+		if (!cold && !unwind) {
+			count(USDTKIT_TRACE_C_STACK_FP);
 			by_stack_id(ctx, k, off, h);
 			return;
 		}
-		/* a sleepable program may use no stack trace map: the
-		 * frames themselves (trace_event.h) */
+		/* unwound, or a sleepable program, which may use no stack
+		 * trace map: the frames themselves (trace_event.h) */
 		if (off > room - 8 - USDTKIT_TRACE_STACK_MAX * 8 ||
 		    !stack_depth || stack_depth > USDTKIT_TRACE_STACK_MAX)
 			return;
 		st = (void *)(k + off);
 		st->pid = h->pid;
+		if (!cold && unwind) {
+			st->n = unwind_user(ctx, st->ip, h->pid);
+			if (st->n & USDTKIT_TRACE_STACK_VIA_FP)
+				count(USDTKIT_TRACE_C_STACK_FP);
+			if (st->n >= 0)
+				return;
+		}
+		count(USDTKIT_TRACE_C_STACK_FP);
 		/* zero past the frames written, or all of it on an error */
 		n = bpf_get_stack(ctx, st->ip, stack_depth * 8, BPF_F_USER_STACK);
 		st->n = n < 0 ? (int)n : (int)((unsigned long)n >> 3);

@@ -70,6 +70,8 @@ enum {
 					 * read a string (EV_UNDECIDED) */
 	USDTKIT_TRACE_C_STACK_FULL,	/* ustack keys with no stack id: both
 					 * stack maps' buckets taken */
+	USDTKIT_TRACE_C_STACK_FP,	/* ustack keys with a frame found by the
+					 * frame pointer, or by the kernel's walk */
 	USDTKIT_TRACE_C_NR
 };
 
@@ -233,6 +235,74 @@ struct usdtkit_trace_by_stack_id {
 
 /* the longest stack kept, and the default (--stack-depth) */
 #define USDTKIT_TRACE_STACK_MAX	127
+
+/*
+ * Unwinding with the call frame information (trace_unwind.h; the engine
+ * fills the maps, trace/unwind.c). A ustack key's frames, where the
+ * program knows the code at a pc, come from that code's .eh_frame or
+ * .debug_frame rows, compiled per object (core/elf/cfi.c); elsewhere
+ * the frame pointer is followed, as the kernel would.
+ *
+ * unw_maps, an LPM trie: the code mappings of each process, a mapping
+ * cut into aligned blocks, each a key of the pid and the block's first
+ * address (big-endian, so that prefixes of the address are prefixes of
+ * the key). Its value: the mapping (to skip the trie for the next pc
+ * in it), the object's slot in unw_objs and what a pc of it minus is
+ * in the object's rows.
+ */
+struct usdtkit_unw_key {
+	unsigned int prefixlen;		/* 32 (the pid) + the block's bits */
+	unsigned int pid;
+	unsigned long long addr_be;
+};
+
+struct usdtkit_unw_map {
+	unsigned long long start, end;	/* the mapping */
+	unsigned long long bias;	/* pc - bias: the pc in the rows */
+	unsigned int obj;		/* slot in unw_objs */
+	unsigned int pad;
+};
+
+/* an object's rows: unw_rows[first, first + n), sorted by pc */
+struct usdtkit_unw_obj {
+	unsigned int first, n;
+};
+
+/* kind: the CFA's rule in bits 0-2, the frame pointer's in 3-4, the
+ * return address's in 5-6 (below); offsets from the CFA in 8-byte
+ * units for the two registers, as saves are aligned (the engine makes
+ * a row whose offsets are not a NONE row) */
+struct usdtkit_unw_row {
+	unsigned int pc;		/* from the object's lowest row */
+	int cfa_off;
+	signed char fp_off8, ra_off8;
+	unsigned char kind, flags;
+	unsigned int pad;		/* an array's elements are 8-aligned:
+					 * the mmap()ed map is this struct's */
+};
+
+#define USDTKIT_UNW_CFA_NONE	0	/* no rule: the frame pointer */
+#define USDTKIT_UNW_CFA_SP	1
+#define USDTKIT_UNW_CFA_FP	2
+#define USDTKIT_UNW_CFA_PLT	3	/* x86-64 .plt: sp + 8, + 8 past its push */
+#define USDTKIT_UNW_CFA_END	4	/* the outermost frame */
+#define USDTKIT_UNW_CFA(k)	((k) & 7)
+#define USDTKIT_UNW_SAME	0	/* the register keeps its value */
+#define USDTKIT_UNW_OFFSET	1	/* saved at CFA + off8 * 8 */
+#define USDTKIT_UNW_UNDEF	2
+#define USDTKIT_UNW_FP(k)	(((k) >> 3) & 3)
+#define USDTKIT_UNW_RA(k)	(((k) >> 5) & 3)
+#define USDTKIT_UNW_F_PAC	0x01	/* arm64: the return address is signed */
+
+/* the maps' sizes when a ustack is unwound (the engine's defaults) */
+#define USDTKIT_UNW_ROWS	(1u << 20)
+#define USDTKIT_UNW_OBJS	1024
+#define USDTKIT_UNW_MAPS	65536
+
+/* ustack part's n: frames in the low 16 bits; this bit: some frame was
+ * found by the frame pointer (code with no rows), which may stop short */
+#define USDTKIT_TRACE_STACK_VIA_FP	(1 << 16)
+#define USDTKIT_TRACE_STACK_N(n) ((n) & 0xffff)
 #define USDTKIT_TRACE_STACK_DEFAULT 16
 
 /* the largest key: the head, and three strings of the longest */
