@@ -478,6 +478,14 @@ static void part_json(struct report *r, const struct usdtkit_trace_key_value *v)
 				jw_putc(w, ',');
 			json_str_bytes(w, v->frames[i], strlen(v->frames[i]));
 		}
+		/* the addresses too: a frame no symbol names, and a test that
+		 * compares with a debugger's */
+		JW_LIT(w, "],\"ips\":[");
+		for (i = 0; v->ips && i < v->nframes; i++) {
+			if (i)
+				jw_putc(w, ',');
+			json_num_u64(w, v->ips[i]);
+		}
 		jw_putc(w, ']');
 		if (v->stack_err) {
 			JW_LIT(w, ",\"error\":");

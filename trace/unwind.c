@@ -20,6 +20,7 @@
  * target: that first stack was walked by the frame pointer).
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -63,7 +64,7 @@ struct trace_unwind {
 	struct unw_object *objs;
 	size_t nobjs, slots;
 	struct unw_pid *pids;
-	size_t npids;
+	size_t npids, sweep_at;
 	int maps_fd, objs_fd;
 	bool said_full;
 	struct usdtkit_trace_unwind_counts counts;
@@ -338,23 +339,6 @@ static int put_range(struct trace_unwind *u, struct unw_pid *p, uint64_t start,
 	return err;
 }
 
-static struct unw_pid *pid_entry(struct trace_unwind *u, int pid)
-{
-	struct unw_pid *p;
-	size_t i;
-
-	for (i = 0; i < u->npids; i++)
-		if (u->pids[i].pid == pid)
-			return &u->pids[i];
-	p = realloc(u->pids, (u->npids + 1) * sizeof(*p));
-	if (!p)
-		return NULL;
-	u->pids = p;
-	p = &u->pids[u->npids++];
-	*p = (struct unw_pid){ .pid = pid };
-	return p;
-}
-
 /* the blocks @p held, out of the trie (before it is read again) */
 static void drop_keys(struct trace_unwind *u, struct unw_pid *p)
 {
@@ -365,6 +349,46 @@ static void drop_keys(struct trace_unwind *u, struct unw_pid *p)
 	free(p->keys);
 	p->keys = NULL;
 	p->n = 0;
+}
+
+/*
+ * The processes that have exited, out of the trie: under --all, pids
+ * come and go. Swept when the list doubles, so each pid is looked at a
+ * bounded number of times; a pid reused since is read again at its
+ * first stack.
+ */
+static void sweep_exited(struct trace_unwind *u)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < u->npids; i++) {
+		if (kill(u->pids[i].pid, 0) && errno == ESRCH) {
+			drop_keys(u, &u->pids[i]);
+			continue;
+		}
+		u->pids[n++] = u->pids[i];
+	}
+	u->npids = n;
+	u->sweep_at = n * 2 > 64 ? n * 2 : 64;
+}
+
+static struct unw_pid *pid_entry(struct trace_unwind *u, int pid)
+{
+	struct unw_pid *p;
+	size_t i;
+
+	for (i = 0; i < u->npids; i++)
+		if (u->pids[i].pid == pid)
+			return &u->pids[i];
+	if (u->npids >= u->sweep_at)
+		sweep_exited(u);
+	p = realloc(u->pids, (u->npids + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	u->pids = p;
+	p = &u->pids[u->npids++];
+	*p = (struct unw_pid){ .pid = pid };
+	return p;
 }
 
 /* line @l of @pid: its object's rows (read once) and its blocks */
