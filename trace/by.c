@@ -414,13 +414,16 @@ static void export_frames(struct usdtkit_trace_key_value *v, const char *const *
 		  _Alignof(struct trace_frames));
 	for (i = 0; i < v->nframes; i++) {
 		const char *s = take_str(a, names[i]);
-		struct usdtkit_trace_frame p = parts[i];
+		const char *name = take_str(a, parts[i].name);
+		const char *mangled = take_str(a, parts[i].mangled);
+		const char *object = take_str(a, parts[i].object);
 
-		p.name = take_str(a, p.name);
-		p.mangled = take_str(a, p.mangled);
-		p.object = take_str(a, p.object);
-		if (pa)
-			pa[i] = p;
+		if (pa) {
+			memcpy(&pa[i], &parts[i], sizeof(*pa));
+			pa[i].name = name;
+			pa[i].mangled = mangled;
+			pa[i].object = object;
+		}
 		if (tf)
 			tf->frames[i] = s;
 	}

@@ -100,9 +100,10 @@ static int frame_keep(const struct usdtkit__sym *sym, uint64_t addr, char **text
 		return -ENOMEM;
 	at = *text;
 	put_str(&at, buf);
-	*part = (struct usdtkit_trace_frame){ .sz = sizeof(*part),
-					      .offset = sym->offset,
-					      .address = sym->address };
+	memset(part, 0, sizeof(*part));
+	part->sz = sizeof(*part);
+	part->offset = sym->offset;
+	part->address = sym->address;
 	part->name = put_str(&at, sym->name);
 	part->mangled = put_str(&at, sym->mangled);
 	part->object = put_str(&at, sym->object);
