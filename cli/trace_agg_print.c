@@ -17,7 +17,7 @@
 
 #include "trace.h"
 
-#define AGG_SCHEMA "usdtkit-trace-agg/1.2"
+#define AGG_SCHEMA "usdtkit-trace-agg/1.3"
 #define HIST_BAR 52
 
 /* ---- one report ---- */
@@ -449,6 +449,47 @@ static void part_text(struct report *r, const struct usdtkit_trace_key_value *v)
 	}
 }
 
+static void json_str_or_null(struct jw *w, const char *str)
+{
+	if (str)
+		json_str_bytes(w, str, strlen(str));
+	else
+		JW_LIT(w, "null");
+}
+
+/* since 1.3: each frame's parts, parallel to "frames"; null where
+ * nothing names the address (no mapping, or the process was gone) */
+static void json_symbols(struct jw *w, const struct usdtkit_trace_key_value *v)
+{
+	USDTKIT_OPTS(usdtkit_trace_frame, f);
+	size_t i;
+
+	JW_LIT(w, ",\"symbols\":[");
+	for (i = 0; i < v->nframes; i++) {
+		if (i)
+			jw_putc(w, ',');
+		if (usdtkit_trace_frame(v, i, &f) || !f.object) {
+			JW_LIT(w, "null");
+			continue;
+		}
+		JW_LIT(w, "{\"name\":");
+		json_str_or_null(w, f.name);
+		JW_LIT(w, ",\"mangled\":");
+		json_str_or_null(w, f.mangled);
+		JW_LIT(w, ",\"offset\":");
+		if (f.name)
+			json_num_u64(w, f.offset);
+		else
+			JW_LIT(w, "null");
+		JW_LIT(w, ",\"object\":");
+		json_str_bytes(w, f.object, strlen(f.object));
+		JW_LIT(w, ",\"address\":");
+		json_num_u64(w, f.address);
+		jw_putc(w, '}');
+	}
+	jw_putc(w, ']');
+}
+
 static void part_json(struct report *r, const struct usdtkit_trace_key_value *v)
 {
 	struct jw *w = r->w;
@@ -487,6 +528,7 @@ static void part_json(struct report *r, const struct usdtkit_trace_key_value *v)
 			json_num_u64(w, v->ips[i]);
 		}
 		jw_putc(w, ']');
+		json_symbols(w, v);
 		if (v->stack_err) {
 			JW_LIT(w, ",\"error\":");
 			json_num_i64(w, v->stack_err);

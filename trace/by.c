@@ -379,6 +379,61 @@ static void *take(struct arena *a, size_t n, size_t align)
 	return p;
 }
 
+/* a copy of @str in @a, NULL for NULL */
+static const char *take_str(struct arena *a, const char *str)
+{
+	char *s;
+
+	if (!str)
+		return NULL;
+	s = take(a, strlen(str) + 1, 1);
+	if (s)
+		strcpy(s, str);
+	return s;
+}
+
+/*
+ * The frames of USTACK part @v (its ips and nframes set) into @a: their
+ * texts @names and their parts @parts, behind a struct trace_frames
+ * that usdtkit_trace_frame() finds them through.
+ */
+static void export_frames(struct usdtkit_trace_key_value *v, const char *const *names,
+			  const struct usdtkit_trace_frame *parts, struct arena *a)
+{
+	struct usdtkit_trace_frame *pa;
+	struct trace_frames *tf;
+	uint64_t *ips;
+	size_t i;
+
+	ips = take(a, v->nframes * 8, 8);
+	if (ips)
+		memcpy(ips, v->ips, v->nframes * 8);
+	v->ips = ips;
+	pa = take(a, v->nframes * sizeof(*pa), _Alignof(struct usdtkit_trace_frame));
+	tf = take(a, sizeof(*tf) + v->nframes * sizeof(*tf->frames),
+		  _Alignof(struct trace_frames));
+	for (i = 0; i < v->nframes; i++) {
+		const char *s = take_str(a, names[i]);
+		const char *name = take_str(a, parts[i].name);
+		const char *mangled = take_str(a, parts[i].mangled);
+		const char *object = take_str(a, parts[i].object);
+
+		if (pa) {
+			memcpy(&pa[i], &parts[i], sizeof(*pa));
+			pa[i].name = name;
+			pa[i].mangled = mangled;
+			pa[i].object = object;
+		}
+		if (tf)
+			tf->frames[i] = s;
+	}
+	if (tf) {
+		tf->magic = TRACE_FRAMES_MAGIC;
+		tf->parts = pa;
+	}
+	v->frames = tf ? tf->frames : NULL;
+}
+
 /* row @o of entry @e; with a NULL arena pointer, only what it needs */
 static int export_row(struct by_read *r, const struct by_ent *e,
 		      struct usdtkit_trace_by_row *o, struct arena *a)
@@ -387,7 +442,6 @@ static int export_row(struct by_read *r, const struct by_ent *e,
 	struct usdtkit_trace_by_stack *sbuf = (void *)r->stack;
 	const struct usdtkit_trace_by_stack *st;
 	unsigned int p;
-	size_t i;
 	int err;
 
 	o->probe = head(e->key)->probe;
@@ -402,9 +456,8 @@ static int export_row(struct by_read *r, const struct by_ent *e,
 	}
 	for (p = 0; p < k->nparts; p++) {
 		struct usdtkit_trace_key_value *v = &o->parts[p];
+		const struct usdtkit_trace_frame *parts;
 		const char *const *names;
-		const char **fr;
-		uint64_t *ips;
 		char *s;
 		bool gone;
 
@@ -430,23 +483,11 @@ static int export_row(struct by_read *r, const struct by_ent *e,
 			v->nframes = st->n > 0 ? (size_t)st->n : 0;
 			v->ips = (const uint64_t *)st->ip;
 		}
-		err = usdtkit__stack_names(r->t, st, &names, &gone);
+		err = usdtkit__stack_names(r->t, st, &names, &parts, &gone);
 		if (err)
 			return err;
 		v->stack_gone = gone;
-		ips = take(a, v->nframes * 8, 8);
-		if (ips)
-			memcpy(ips, v->ips, v->nframes * 8);
-		v->ips = ips;
-		fr = take(a, v->nframes * sizeof(*fr), sizeof(void *));
-		for (i = 0; i < v->nframes; i++) {
-			s = take(a, strlen(names[i]) + 1, 1);
-			if (s)
-				strcpy(s, names[i]);
-			if (fr)
-				fr[i] = s;
-		}
-		v->frames = fr;
+		export_frames(v, names, parts, a);
 	}
 	return 0;
 }

@@ -331,10 +331,26 @@ void usdtkit__key_decode(const struct usdtkit_trace *t, const unsigned char *kb,
 			 unsigned int i, bool is_signed,
 			 struct usdtkit_trace_key_value *out);
 
-/* stack.c: the frames of ustack part @st (depth slots) as names, cached
- * per distinct stack; a sweep after each read drops those no longer seen */
+/* stack.c: the frames of ustack part @st (depth slots) as names and
+ * their parts, cached per distinct stack; a sweep after each read drops
+ * those no longer seen */
 int usdtkit__stack_names(struct usdtkit_trace *t, const struct usdtkit_trace_by_stack *st,
-			 const char *const **names, bool *gone);
+			 const char *const **names,
+			 const struct usdtkit_trace_frame **parts, bool *gone);
+
+/*
+ * What a USTACK part's frames point into, in the rows of
+ * usdtkit_trace_read_by() (by.c): the frames' parts, just before the
+ * array of their texts, so that usdtkit_trace_frame() finds them from
+ * the public struct, whose size stays as it was.
+ */
+struct trace_frames {
+	uint64_t magic;			/* TRACE_FRAMES_MAGIC */
+	const struct usdtkit_trace_frame *parts;
+	const char *frames[];
+};
+
+#define TRACE_FRAMES_MAGIC 0x7573746b6672616dull	/* "ustkfram" */
 void usdtkit__stack_sweep(struct usdtkit_trace *t);
 void usdtkit__stack_get(struct usdtkit_trace *t, const unsigned char *part,
 			struct usdtkit_trace_by_stack *st);

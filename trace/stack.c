@@ -37,31 +37,77 @@ struct stack_ent {
 	unsigned char *key;		/* pid, n, ips: the key part's bytes */
 	size_t klen;
 	uint64_t hash;
-	char **names;
+	char **names;			/* each its text, then the strings
+					 * its parts point to */
+	struct usdtkit_trace_frame *parts;
 	size_t n;
 	bool gone;
 	unsigned int gen;		/* the last read that saw it */
 };
 
 /*
- * One frame named by the symbolizer ("symbol+0xoff (object)", else its
- * address): -ESRCH when the process is gone (its maps unreadable), the
- * frame then its address. The symbolizer's tables are made at the first
- * stack and kept for the trace: each object's symbols are read once.
+ * Frame @i of a stack named by the symbolizer into @sym: -ESRCH when the
+ * process is gone (its maps unreadable), @sym then naming nothing. Every
+ * frame past the first is a return address, looked up as one. The
+ * symbolizer's tables are made at the first stack and kept for the
+ * trace: each object's symbols are read once.
  */
-static int frame_name(struct trace_stacks *c, int pid, uint64_t addr, char *buf,
-		      size_t len)
+static int frame_sym(struct trace_stacks *c, int pid, uint64_t addr, size_t i,
+		     struct usdtkit__sym *sym)
 {
 	char maps[40];
 
 	if (!c->syms && usdtkit__syms_new(&c->syms))
 		c->syms = NULL;
 	if (c->syms)
-		return usdtkit__syms_name(c->syms, pid, addr, buf, len);
+		return usdtkit__syms_lookup(c->syms, pid, addr,
+					    i ? USDTKIT__SYMS_RETURN : 0, sym);
 	/* no memory for the tables: the address, and gone as the API says */
-	snprintf(buf, len, "0x%" PRIx64, addr);
+	memset(sym, 0, sizeof(*sym));
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
 	return access(maps, R_OK) ? -ESRCH : 0;
+}
+
+/* a copy of @str at *@at, NULL for NULL */
+static const char *put_str(char **at, const char *str)
+{
+	char *p = *at;
+
+	if (!str)
+		return NULL;
+	strcpy(p, str);
+	*at += strlen(str) + 1;
+	return p;
+}
+
+/*
+ * Frame @sym of @addr as its text and parts: one allocation, the text
+ * first (e->names[i], what is freed), then the strings of @part.
+ */
+static int frame_keep(const struct usdtkit__sym *sym, uint64_t addr, char **text,
+		      struct usdtkit_trace_frame *part)
+{
+	char buf[512], *at;
+	size_t len;
+
+	usdtkit__sym_text(sym, addr, buf, sizeof(buf));
+	len = strlen(buf) + 1;
+	len += sym->name ? strlen(sym->name) + 1 : 0;
+	len += sym->mangled ? strlen(sym->mangled) + 1 : 0;
+	len += sym->object ? strlen(sym->object) + 1 : 0;
+	*text = malloc(len);
+	if (!*text)
+		return -ENOMEM;
+	at = *text;
+	put_str(&at, buf);
+	memset(part, 0, sizeof(*part));
+	part->sz = sizeof(*part);
+	part->offset = sym->offset;
+	part->address = sym->address;
+	part->name = put_str(&at, sym->name);
+	part->mangled = put_str(&at, sym->mangled);
+	part->object = put_str(&at, sym->object);
+	return 0;
 }
 
 static uint64_t fnv(const unsigned char *b, size_t n)
@@ -80,6 +126,7 @@ static void ent_free(struct stack_ent *e)
 	for (i = 0; i < e->n; i++)
 		free(e->names[i]);
 	free(e->names);
+	free(e->parts);
 	free(e->key);
 }
 
@@ -115,18 +162,17 @@ static int grow(struct trace_stacks *c)
 static int name_stack(struct usdtkit_trace *t, const struct usdtkit_trace_by_stack *st,
 		      size_t n, struct stack_ent *e)
 {
-	char buf[512];
+	struct usdtkit__sym sym;
 	size_t i;
 
 	e->names = calloc(n ? n : 1, sizeof(*e->names));
-	if (!e->names)
+	e->parts = calloc(n ? n : 1, sizeof(*e->parts));
+	if (!e->names || !e->parts)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		if (frame_name(&t->stacks, (int)st->pid, st->ip[i], buf,
-			       sizeof(buf)) == -ESRCH)
+		if (frame_sym(&t->stacks, (int)st->pid, st->ip[i], i, &sym) == -ESRCH)
 			e->gone = true;
-		e->names[i] = strdup(buf);
-		if (!e->names[i])
+		if (frame_keep(&sym, st->ip[i], &e->names[i], &e->parts[i]))
 			return -ENOMEM;
 		e->n = i + 1;
 	}
@@ -134,7 +180,8 @@ static int name_stack(struct usdtkit_trace *t, const struct usdtkit_trace_by_sta
 }
 
 int usdtkit__stack_names(struct usdtkit_trace *t, const struct usdtkit_trace_by_stack *st,
-			 const char *const **names, bool *gone)
+			 const char *const **names,
+			 const struct usdtkit_trace_frame **parts, bool *gone)
 {
 	struct trace_stacks *c = &t->stacks;
 	size_t n = st->n > 0 ? USDTKIT_TRACE_STACK_N((size_t)st->n) : 0, klen;
@@ -164,6 +211,7 @@ int usdtkit__stack_names(struct usdtkit_trace *t, const struct usdtkit_trace_by_
 	}
 	e->gen = c->gen;
 	*names = (const char *const *)e->names;
+	*parts = e->parts;
 	*gone = e->gone;
 	return 0;
 }

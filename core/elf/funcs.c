@@ -40,6 +40,7 @@ struct usdtkit__funcs {
 	size_t nfns;
 	char *names;
 	bool full;		/* names from a .symtab */
+	struct usdtkit__funcs *dbg;	/* its separate debug file's, if any */
 	size_t build_id_len;
 	uint8_t build_id[BUILD_ID_MAX];
 };
@@ -270,6 +271,7 @@ void usdtkit__funcs_free(struct usdtkit__funcs *f)
 	free(f->segs);
 	free(f->fns);
 	free(f->names);
+	usdtkit__funcs_free(f->dbg);
 	free(f);
 }
 
@@ -286,18 +288,10 @@ bool usdtkit__funcs_full(const struct usdtkit__funcs *f)
 
 int usdtkit__funcs_adopt(struct usdtkit__funcs *f, struct usdtkit__funcs *dbg)
 {
-	if (!dbg->full || dbg->build_id_len != f->build_id_len ||
+	if (f->dbg || !dbg->full || dbg->build_id_len != f->build_id_len ||
 	    memcmp(dbg->build_id, f->build_id, f->build_id_len))
 		return -ENOENT;
-	free(f->fns);
-	free(f->names);
-	f->fns = dbg->fns;
-	f->nfns = dbg->nfns;
-	f->names = dbg->names;
-	f->full = true;
-	dbg->fns = NULL;
-	dbg->names = NULL;
-	dbg->nfns = 0;
+	f->dbg = dbg;
 	return 0;
 }
 
@@ -317,8 +311,8 @@ int usdtkit__funcs_vaddr(const struct usdtkit__funcs *f, uint64_t off,
 	return -ENOENT;
 }
 
-int usdtkit__funcs_find(const struct usdtkit__funcs *f, uint64_t vaddr,
-			const char **name, uint64_t *off)
+static int find_in(const struct usdtkit__funcs *f, uint64_t vaddr,
+		   const char **name, uint64_t *off)
 {
 	size_t lo = 0, hi = f->nfns;
 	const struct fn *fn;
@@ -340,4 +334,15 @@ int usdtkit__funcs_find(const struct usdtkit__funcs *f, uint64_t vaddr,
 	*name = f->names + fn->name;
 	*off = vaddr - fn->start;
 	return 0;
+}
+
+/* the object's own table first (.symtab, else .dynsym: the names it
+ * exports), then its debug file's .symtab for the rest (static
+ * functions of a stripped object) */
+int usdtkit__funcs_find(const struct usdtkit__funcs *f, uint64_t vaddr,
+			const char **name, uint64_t *off)
+{
+	if (!find_in(f, vaddr, name, off))
+		return 0;
+	return f->dbg ? find_in(f->dbg, vaddr, name, off) : -ENOENT;
 }

@@ -28,9 +28,11 @@ size_t usdtkit__funcs_build_id(const struct usdtkit__funcs *f, const uint8_t **i
 bool usdtkit__funcs_full(const struct usdtkit__funcs *f);
 
 /*
- * Take the functions of @dbg, the separate debug file of @f (the same
- * build id, e.g. /usr/lib/debug/.build-id/xx/yyyy.debug), when it has a
- * .symtab: its addresses are @f's. 0, or -ENOENT (nothing taken).
+ * Take @dbg, the separate debug file of @f (the same build id, e.g.
+ * /usr/lib/debug/.build-id/xx/yyyy.debug), when it has a .symtab: its
+ * addresses are @f's, and usdtkit__funcs_find() looks there for what
+ * @f's own table does not name. 0: @dbg is @f's now (freed with it);
+ * -ENOENT: not taken, still the caller's.
  */
 int usdtkit__funcs_adopt(struct usdtkit__funcs *f, struct usdtkit__funcs *dbg);
 
@@ -40,7 +42,8 @@ int usdtkit__funcs_vaddr(const struct usdtkit__funcs *f, uint64_t off,
 			 uint64_t *vaddr);
 
 /* The function whose [value, value + size) holds @vaddr: the nearest
- * one starting at or before it. 0, *@name and *@off; -ENOENT. */
+ * one starting at or before it, in @f's own table (.symtab, else
+ * .dynsym), else in its debug file's. 0, *@name and *@off; -ENOENT. */
 int usdtkit__funcs_find(const struct usdtkit__funcs *f, uint64_t vaddr,
 			const char **name, uint64_t *off);
 

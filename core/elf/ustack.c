@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * User stack addresses named, with a cache of per-pid maps and
- * per-object function tables: see ustack.h. A frame that cannot be
- * named for any reason (anonymous or JIT code, [vdso], a file that is
- * not ELF, truncated, unreadable or replaced, no symbol) shows its
- * address; only a pid whose maps cannot be read is an error (-ESRCH).
+ * per-object function tables: see ustack.h. A frame no symbol names
+ * shows where it is instead: its object and the object's address (a
+ * file that is not ELF, truncated or unreadable: the file offset), or
+ * the name of a mapping without a file ([vdso], "[anon]" for JIT code)
+ * and the offset into it; only an address in no mapping shows itself.
+ * Only a pid whose maps cannot be read is an error (-ESRCH).
  */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/pid_index.h"
+#include "elf/demangle.h"
 #include "elf/funcs.h"
 #include "elf/proc.h"
 #include "elf/ustack.h"
@@ -34,6 +37,7 @@ struct xmap {
 	uint64_t start, end, offset;
 	uint64_t dev, ino;
 	char *path;		/* NULL: not a file ([vdso], anonymous, JIT) */
+	char *label;		/* not a file: its maps name ("[vdso]"), or NULL */
 	bool pinned;		/* of a kept pid, and its object holds a pin */
 };
 
@@ -56,6 +60,7 @@ struct usdtkit__syms {
 	struct pidmaps *kept;		/* kept pids, by pid */
 	size_t nkept, kept_cap;
 	struct usdtkit__syms_counts counts;
+	struct usdtkit__demangler dm;	/* its text: the last frame's name */
 };
 
 int usdtkit__syms_new(struct usdtkit__syms **out)
@@ -70,8 +75,10 @@ static void maps_free(struct pidmaps *pm)
 {
 	size_t i;
 
-	for (i = 0; i < pm->n; i++)
+	for (i = 0; i < pm->n; i++) {
 		free(pm->maps[i].path);
+		free(pm->maps[i].label);
+	}
 	free(pm->maps);
 	pm->maps = NULL;
 	pm->n = 0;
@@ -90,6 +97,7 @@ void usdtkit__syms_free(struct usdtkit__syms *s)
 	for (i = 0; i < s->nkept; i++)
 		maps_free(&s->kept[i]);
 	free(s->kept);
+	usdtkit__demangler_fini(&s->dm);
 	free(s);
 }
 
@@ -126,6 +134,10 @@ static int add_xmap(struct pidmaps *pm, size_t *cap,
 	if (l->path[0] == '/' && l->inode) {
 		x->path = strdup(l->path);
 		if (!x->path)
+			return -ENOMEM;
+	} else if (l->path[0] == '[') {
+		x->label = strdup(l->path);
+		if (!x->label)
 			return -ENOMEM;
 	}
 	pm->n++;
@@ -413,9 +425,8 @@ static void adopt_debug(struct usdtkit__funcs *f, int pid)
 		k += snprintf(path + k, sizeof(path) - (size_t)k, "%02x", id[i]);
 	snprintf(path + k, sizeof(path) - (size_t)k, ".debug");
 	dbg = open_path(path);
-	if (dbg)
-		usdtkit__funcs_adopt(f, dbg);
-	usdtkit__funcs_free(dbg);
+	if (dbg && usdtkit__funcs_adopt(f, dbg))
+		usdtkit__funcs_free(dbg);
 }
 
 static struct usdtkit__funcs *load_object(struct usdtkit__syms *s, int pid,
@@ -613,33 +624,98 @@ void usdtkit__syms_release(struct usdtkit__syms *s, int pid)
 
 /* ---- naming ---- */
 
-static void raw(char *buf, size_t len, uint64_t addr)
+/* the name a mapping without a file shows: its maps name ("[vdso]",
+ * "[uprobes]"), or "[anon]" for anonymous code (a JIT's) */
+static const char *pseudo_name(const struct xmap *x)
 {
-	snprintf(buf, len, "0x%" PRIx64, addr);
+	return x->label ? x->label : "[anon]";
 }
 
-int usdtkit__syms_name(struct usdtkit__syms *s, int pid, uint64_t addr,
-		       char *buf, size_t len)
+/*
+ * The symbol of object address @vaddr, demangled. A return address
+ * (@ret) is looked up one byte before it: a call that ends its function
+ * (to a noreturn function) returns to the first byte of the next one,
+ * which is not where the caller is. The offset is still from @vaddr, so
+ * it may equal the symbol's size.
+ */
+static void name_symbol(struct usdtkit__syms *s, const struct usdtkit__funcs *f,
+			uint64_t vaddr, bool ret, struct usdtkit__sym *out)
+{
+	const char *name, *dm;
+	uint64_t off;
+
+	if (vaddr < ret || usdtkit__funcs_find(f, vaddr - ret, &name, &off))
+		return;
+	dm = usdtkit__demangle(&s->dm, name);
+	out->name = dm ? dm : name;
+	out->mangled = dm ? name : NULL;
+	out->offset = off + ret;
+}
+
+int usdtkit__syms_lookup(struct usdtkit__syms *s, int pid, uint64_t addr,
+			 unsigned int flags, struct usdtkit__sym *out)
 {
 	const struct usdtkit__funcs *f;
 	const struct xmap *x = NULL;
-	uint64_t vaddr, off;
-	const char *name;
+	uint64_t foff;
+	int err;
+
+	if (!s || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	s->tick++;
+	err = lookup_map(s, pid, addr, &x);
+	if (err)
+		return err == -ENOMEM ? 0 : err;
+	if (!x)
+		return 0;
+	foff = addr - x->start + x->offset;
+	if (!x->path) {
+		out->object = pseudo_name(x);
+		out->address = addr - x->start;
+		return 0;
+	}
+	out->object = x->path;
+	/* an object that cannot be read: its file offset is all there is */
+	out->address = foff;
+	f = object(s, pid, x);
+	if (!f || usdtkit__funcs_vaddr(f, foff, &out->address))
+		return 0;
+	name_symbol(s, f, out->address, flags & USDTKIT__SYMS_RETURN, out);
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+void usdtkit__sym_text(const struct usdtkit__sym *sym, uint64_t addr, char *buf,
+		       size_t len)
+{
+	if (sym->name)
+		snprintf(buf, len, "%s+0x%" PRIx64 " (%s)", sym->name, sym->offset,
+			 sym->object);
+	else if (sym->object && sym->object[0] == '/')
+		snprintf(buf, len, "%s+0x%" PRIx64 " (%s)", base_name(sym->object),
+			 sym->address, sym->object);
+	else if (sym->object)
+		snprintf(buf, len, "%s+0x%" PRIx64, sym->object, sym->address);
+	else
+		snprintf(buf, len, "0x%" PRIx64, addr);
+}
+
+int usdtkit__syms_name(struct usdtkit__syms *s, int pid, uint64_t addr,
+		       unsigned int flags, char *buf, size_t len)
+{
+	struct usdtkit__sym sym;
 	int err;
 
 	if (!s || !buf || !len)
 		return -EINVAL;
-	s->tick++;
-	raw(buf, len, addr);
-	err = lookup_map(s, pid, addr, &x);
-	if (err)
-		return err == -ENOMEM ? 0 : err;
-	if (!x || !x->path)
-		return 0;
-	f = object(s, pid, x);
-	if (!f || usdtkit__funcs_vaddr(f, addr - x->start + x->offset, &vaddr) ||
-	    usdtkit__funcs_find(f, vaddr, &name, &off))
-		return 0;
-	snprintf(buf, len, "%s+0x%" PRIx64 " (%s)", name, off, x->path);
-	return 0;
+	err = usdtkit__syms_lookup(s, pid, addr, flags, &sym);
+	usdtkit__sym_text(&sym, addr, buf, len);
+	return err;
 }

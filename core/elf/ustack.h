@@ -10,10 +10,10 @@
  * its size, from .symtab, else from the .symtab of its separate debug
  * file (/usr/lib/debug/.build-id/, as the process's root sees it), else
  * from .dynsym (core/elf/funcs.c). The object is the path its maps line
- * names, in full (what bpftrace's ustack(perf) shows). Names are shown
- * as the symbol table has them: C++ names stay mangled (bpftrace
- * demangles unless BPFTRACE_NO_CPP_DEMANGLE=1). Nothing is escaped:
- * the caller shows the text through core/base/escape.h's rule.
+ * names, in full (what bpftrace's ustack(perf) shows). C++ names are
+ * demangled when libstdc++'s demangler is there (core/elf/demangle.c),
+ * the mangled name kept beside. Nothing is escaped: the caller shows
+ * the text through core/base/escape.h's rule.
  *
  * Objects are keyed by the device and inode of their maps line, so two
  * processes of one binary share one table, and a file replaced under
@@ -49,23 +49,56 @@ struct usdtkit__syms;		/* per-object symbol tables and per-pid maps, cached */
 int usdtkit__syms_new(struct usdtkit__syms **out);	/* 0 or -ENOMEM */
 void usdtkit__syms_free(struct usdtkit__syms *s);
 
+/* usdtkit__syms_lookup()'s flags */
+#define USDTKIT__SYMS_RETURN 1u	/* a return address (every frame but the
+				 * first): looked up at @addr - 1, since a
+				 * call that ends its function returns to
+				 * the next one's first byte */
+
+/* What names a frame. Pointers valid until the next call on the
+ * symbolizer. */
+struct usdtkit__sym {
+	const char *name;	/* the symbol, demangled; NULL: none covers it */
+	const char *mangled;	/* the table's name when demangled, else NULL */
+	uint64_t offset;	/* @addr - the symbol's start (a return
+				 * address: up to the symbol's size) */
+	const char *object;	/* the maps' path of its file (a '/' first),
+				 * or of a mapping without one: its maps
+				 * name ("[vdso]") or "[anon]"; NULL: in no
+				 * executable mapping */
+	uint64_t address;	/* a file: the object's virtual address of
+				 * @addr (its file offset when the file
+				 * cannot be read); else the offset into
+				 * the mapping */
+};
+
 /*
- * Name user address @addr of @pid into @buf: "symbol+0xoff (object)",
- * else "0x..." (object unknown or no symbol). 0, or -ESRCH when the
- * process is gone (its maps unreadable): @buf then holds the raw
- * address, and the caller marks the stack. Tables are read once per
- * object and maps once per pid (re-read once on a miss; not for an
- * address below 64 KiB or with the top bit set, which no mapping can
- * hold). A pid whose maps were read before its exit keeps naming the
- * addresses they hold (a reused pid is seen at its first miss). A kept
- * pid's maps are read again on a miss only while it is the process it
- * was (its start time); once it has exited an address they do not hold
- * is its raw address, and 0. A @buf too
- * small gets the text cut, as snprintf() cuts it. -EINVAL: no @s, no
- * @buf, or a @len of 0.
+ * What names user address @addr of @pid. 0, or -ESRCH when the process
+ * is gone (its maps unreadable): @out then names nothing, and the
+ * caller marks the stack. Tables are read once per object and maps once
+ * per pid (re-read once on a miss; not for an address below 64 KiB or
+ * with the top bit set, which no mapping can hold). A pid whose maps
+ * were read before its exit keeps naming the addresses they hold (a
+ * reused pid is seen at its first miss). A kept pid's maps are read
+ * again on a miss only while it is the process it was (its start time);
+ * once it has exited an address they do not hold names nothing, and 0.
+ * -EINVAL: no @s or no @out.
  */
+int usdtkit__syms_lookup(struct usdtkit__syms *s, int pid, uint64_t addr,
+			 unsigned int flags, struct usdtkit__sym *out);
+
+/*
+ * The text of @sym (of @addr) into @buf, cut as snprintf() cuts:
+ * "symbol+0xoff (object)"; no symbol: "objbasename+0xaddress (object)";
+ * a mapping without a file: "[vdso]+0xoff"; in no mapping: "0x<addr>".
+ */
+void usdtkit__sym_text(const struct usdtkit__sym *sym, uint64_t addr, char *buf,
+		       size_t len);
+
+/* usdtkit__syms_lookup() and usdtkit__sym_text() in one: @buf holds the
+ * raw address on an error. -EINVAL: no @s, no @buf, or a @len of 0. */
 int usdtkit__syms_name(struct usdtkit__syms *s, int pid, uint64_t addr,
-		       char *buf, size_t len);
+		       unsigned int flags, char *buf, size_t len);
 
 /*
  * Keep @pid: its executable mappings read now, and the object of each

@@ -486,7 +486,10 @@ struct usdtkit_trace_key_value {
 	size_t str_len;
 	bool cut, late, unread;	/* STR: as usdtkit_trace_key_count's */
 	/* USTACK: its frames, innermost first, each "symbol+0xoff (object)"
-	 * or "0x..." when nothing names the address; ips the addresses */
+	 * (C++ demangled), else "objbasename+0xaddress (object)" when no
+	 * symbol covers it, "[vdso]+0xoff" / "[anon]+0xoff" in a mapping
+	 * without a file, and "0x..." only in no mapping at all; ips the
+	 * addresses. Their parts: usdtkit_trace_frame() */
 	const char *const *frames;
 	const uint64_t *ips;
 	size_t nframes;
@@ -494,6 +497,40 @@ struct usdtkit_trace_key_value {
 	bool stack_gone;	/* the process was gone before its stack
 				 * could be named: raw addresses */
 };
+
+/*
+ * The parts of frame @i of a USTACK part, as its text shows them. The
+ * caller sets sz (sizeof(struct usdtkit_trace_frame)); fields past it
+ * are not written, so a caller built against an older, smaller struct
+ * keeps working. Strings live as long as the rows they came from.
+ */
+struct usdtkit_trace_frame {
+	size_t sz;
+	const char *name;	/* the symbol, C++ names demangled; NULL:
+				 * no symbol covers the address */
+	const char *mangled;	/* the symbol as its table has it, when
+				 * demangled; else NULL */
+	uint64_t offset;	/* from the symbol's start (a return
+				 * address may be at its very end) */
+	const char *object;	/* the file's path (starts with '/'), or a
+				 * mapping without one: "[vdso]", "[anon]"
+				 * (JIT code); NULL: in no mapping, or the
+				 * process was gone (stack_gone) */
+	uint64_t address;	/* a file: the object's own virtual address
+				 * (what readelf, addr2line and gdb use;
+				 * the file offset when the file could not
+				 * be read); else the offset into the
+				 * mapping */
+};
+#define usdtkit_trace_frame__last_field address
+
+/*
+ * Frame @i of @v, a USTACK part of a row of usdtkit_trace_read_by(),
+ * into @out. 0; -EINVAL: no @v or @out, @out->sz too small to hold sz,
+ * @v no USTACK part of such a row, or @i not below @v->nframes.
+ */
+USDTKIT_API int usdtkit_trace_frame(const struct usdtkit_trace_key_value *v, size_t i,
+				    struct usdtkit_trace_frame *out);
 
 /* One key of a keyed aggregation, with what was counted under it. */
 struct usdtkit_trace_by_row {

@@ -41,7 +41,7 @@ from jsonschema import Draft202012Validator
 SAFE = 2 ** 53 - 1
 STREAMS = ("parse", "list", "trace", "trace-agg", "features")
 # each stream's version now (docs/JSON.md); 1.0 when not named
-VERSIONS = {"list": "1.1", "trace": "1.2", "features": "1.4", "trace-agg": "1.2"}
+VERSIONS = {"list": "1.1", "trace": "1.2", "features": "1.4", "trace-agg": "1.3"}
 
 
 def version(stream):
@@ -330,6 +330,30 @@ def test_trace_agg():
                             u64_strings=mode != "--json")
             check(all("top" in o for o in objs if o["agg"] != "counts"),
                   "%s by: %r" % (what, objs))
+            if opts == ["--count-by", "ustack"]:
+                check_symbols(objs, what)
+
+
+def check_symbols(objs, what):
+    """since 1.3: a ustack's symbols, parallel to its frames, each the
+    parts of its frame's text"""
+    stacks = [p for o in objs for t in o.get("top", []) for p in t.get("parts", [])
+              if isinstance(p, dict) and "frames" in p]
+    check(stacks, "%s ustack: no stack" % what)
+    named = 0
+    for k in stacks:
+        check(len(k["symbols"]) == len(k["frames"]),
+              "%s ustack: %d symbols, %d frames" % (what, len(k["symbols"]),
+                                                    len(k["frames"])))
+        for text, sym in zip(k["frames"], k["symbols"]):
+            if sym is None:
+                check(text.startswith("0x"), "%s ustack: %r unnamed" % (what, text))
+            elif sym["name"] is not None:
+                named += 1
+                check(text.startswith(sym["name"] + "+") and
+                      text.endswith(" (%s)" % sym["object"]),
+                      "%s ustack: %r vs %r" % (what, text, sym))
+    check(named > 0, "%s ustack: no frame named" % what)
 
 
 def test_features():
@@ -395,20 +419,20 @@ def test_schemas():
         "features": lines(run(["features", "--json"]), "features"),
         # one of each aggregation (tests/cli/cli_trace_agg.sh checks them live)
         "trace-agg": [
-            {"schema": "usdtkit-trace-agg/1.2", "agg": "counts", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.3", "agg": "counts", "provider": "p",
              "name": "n", "path": "/x", "count": 3},
-            {"schema": "usdtkit-trace-agg/1.2", "agg": "avg", "interval": 2,
+            {"schema": "usdtkit-trace-agg/1.3", "agg": "avg", "interval": 2,
              "provider": "p", "name": "n", "arg": 0, "count": 2, "value": 1.5},
-            {"schema": "usdtkit-trace-agg/1.2", "agg": "min", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.3", "agg": "min", "provider": "p",
              "name": "n", "arg": 11, "count": 2, "value": -7},
-            {"schema": "usdtkit-trace-agg/1.2", "agg": "hist", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.3", "agg": "hist", "provider": "p",
              "name": "n", "arg": 1, "count": 3, "buckets": [
                  {"min": -2 ** 63, "max": -1, "count": 1},
                  {"min": 2 ** 63, "max": 2 ** 64 - 1, "count": 2}]},
-            {"schema": "usdtkit-trace-agg/1.2", "agg": "count_by", "provider": "p",
+            {"schema": "usdtkit-trace-agg/1.3", "agg": "count_by", "provider": "p",
              "name": "n", "by": "str(arg3)", "keys": 3,
              "top": [{"key": "a", "count": 2}, {"key": None, "count": 1}]},
-            {"schema": "usdtkit-trace-agg/1.2", "agg": "latency", "start": "a:b:c",
+            {"schema": "usdtkit-trace-agg/1.3", "agg": "latency", "start": "a:b:c",
              "end": "a:b:d", "key": "tid", "count": 1, "unmatched": 0,
              "min_ns": 5, "avg_ns": 5.0, "max_ns": 5,
              "buckets": [{"min": 4, "max": 7, "count": 1}]},

@@ -13,13 +13,18 @@
  * every truncation of the fixture's file give raw addresses without a
  * crash, the pid cache stays within its bound over 300 processes, and a
  * kept pid's frames are named after its exit.
- * usage: test_ustack FX_STACK LIBFX_STACK_LIB
+ * C++ (tests/fixtures/fx_cxx.cc, -O2): names demangled, the mangled
+ * one kept; a noreturn call's return address named as its caller's, at
+ * the caller's size; a copy without .symtab named object+address, then
+ * through its debug file found by build id under a chroot (root only).
+ * usage: test_ustack FX_STACK LIBFX_STACK_LIB [FX_CXX]
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -27,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -117,18 +123,25 @@ static struct usdtkit__syms_counts counts(const struct usdtkit__syms *s)
 	return c;
 }
 
-/* Name @addr of @pid: whether it is @rc and @want. */
-static bool named(struct usdtkit__syms *s, int pid, uint64_t addr, int rc,
-		  const char *want)
+/* Name @addr of @pid with @flags: whether it is @rc and @want. */
+static bool named_as(struct usdtkit__syms *s, int pid, uint64_t addr,
+		     unsigned int flags, int rc, const char *want)
 {
 	char buf[4200];
-	int got = usdtkit__syms_name(s, pid, addr, buf, sizeof(buf));
+	int got = usdtkit__syms_name(s, pid, addr, flags, buf, sizeof(buf));
 
 	if (got == rc && !strcmp(buf, want))
 		return true;
 	fprintf(stderr, "  %#" PRIx64 ": %d \"%s\", want %d \"%s\"\n", addr, got,
 		buf, rc, want);
 	return false;
+}
+
+/* a probe's own pc (frame 0) */
+static bool named(struct usdtkit__syms *s, int pid, uint64_t addr, int rc,
+		  const char *want)
+{
+	return named_as(s, pid, addr, 0, rc, want);
 }
 
 static void rawstr(char *buf, size_t len, uint64_t addr)
@@ -160,6 +173,10 @@ static void test_frames(struct usdtkit__syms *s, const struct fx *fx,
 			snprintf(want, sizeof(want), "%s+%#" PRIx64 " (%s)", n,
 				 fx->line[i].off, exe);
 		CHECK(named(s, fx->pid, fx->line[i].addr, 0, want), "%s", n);
+		/* a return address inside its caller: the same, as one */
+		CHECK(!strncmp(n, "start_", 6) ||
+		      named_as(s, fx->pid, fx->line[i].addr, USDTKIT__SYMS_RETURN, 0, want),
+		      "%s as a return address", n);
 		CHECK(strncmp(n, "start_", 6) || fx->line[i].off == 0, "%s", n);
 		CHECK(!strncmp(n, "start_", 6) || strstr(frames, n), "%s", n);
 	}
@@ -177,8 +194,8 @@ static void test_unnamed(struct usdtkit__syms *s, const struct fx *fx)
 {
 	char want[64];
 
-	rawstr(want, sizeof(want), fx->anon);
-	CHECK(named(s, fx->pid, fx->anon, 0, want), "anon");
+	/* the fixture's page is one page, its address 16 bytes in */
+	CHECK(named(s, fx->pid, fx->anon, 0, "[anon]+0x10"), "anon");
 	CHECK(counts(s).maps_reads == 1, "maps reads %lu", counts(s).maps_reads);
 	/* garbage frames (code without frame pointers) no map can hold:
 	 * no new read either */
@@ -270,15 +287,55 @@ static int copy_file(const char *from, const char *to, off_t len)
 	return 0;
 }
 
+/* The value and size of symbol @name in the .symtab of @path, read
+ * with libelf: what the symbolizer must agree with. 0 or -1. */
+static int elf_sym(const char *path, const char *name, uint64_t *value,
+		   uint64_t *size)
+{
+	int fd = open(path, O_RDONLY), rc = -1;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	while (elf && rc && (scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		GElf_Shdr sh;
+		GElf_Sym sym;
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !d)
+			continue;
+		for (i = 0; rc && i < sh.sh_size / sh.sh_entsize; i++) {
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &sym))
+				continue;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name)) {
+				*value = sym.st_value;
+				*size = sym.st_size;
+				rc = 0;
+			}
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
 /* A binary deleted while it runs: named through /proc/PID/map_files. A
  * library truncated while mapped: raw addresses, no crash. */
 static void test_hostile_files(const char *path, const char *lib, const char *dir)
 {
 	char copy[PATH_MAX], lcopy[PATH_MAX], want[PATH_MAX + 64];
 	struct usdtkit__syms *s = NULL;
-	uint64_t a;
+	uint64_t a, lib_off = 0, size = 0;
 	struct fx fx;
 
+	CHECK(!elf_sym(lib, "fx_stack_lib", &lib_off, &size), "fx_stack_lib in %s", lib);
 	snprintf(copy, sizeof(copy), "%s/fx_copy", dir);
 	snprintf(lcopy, sizeof(lcopy), "%s/lib_copy.so", dir);
 	CHECK(!copy_file(path, copy, 1 << 30) && !copy_file(lib, lcopy, 1 << 30), "copies");
@@ -290,7 +347,8 @@ static void test_hostile_files(const char *path, const char *lib, const char *di
 	CHECK(!usdtkit__syms_new(&s), "new");
 	snprintf(want, sizeof(want), "fx_stack_b+0x0 (%s (deleted))", copy);
 	CHECK(named(s, fx.pid, fx_addr(&fx, "start_b"), 0, want), "deleted");
-	rawstr(want, sizeof(want), a);
+	/* no table: the object and its file offset (here its address too) */
+	snprintf(want, sizeof(want), "lib_copy.so+%#" PRIx64 " (%s)", lib_off, lcopy);
 	CHECK(named(s, fx.pid, a, 0, want), "truncated library");
 	CHECK(!truncate(lcopy, 0), "truncate to 0");
 	usdtkit__syms_free(s);
@@ -424,6 +482,181 @@ static void test_kept(const char *path, const char *lib, const char *dir)
 	usdtkit__syms_free(s);
 }
 
+/* ---- C++ (tests/fixtures/fx_cxx.cc) ---- */
+
+#define ENDS "_ZN5fxcxx4endsERNS_6WidgetEi"
+#define ENDS_DM "fxcxx::ends(fxcxx::Widget&, int)"
+
+struct cxx {
+	pid_t pid;
+	FILE *in, *out;
+	uint64_t ends, ret;	/* ends()'s start, die()'s return address */
+};
+
+static int cxx_start(struct cxx *c, const char *path)
+{
+	char buf[256];
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	err = fx_proc_start(path, &c->pid, &c->in, &c->out);
+	while (!err && fgets(buf, sizeof(buf), c->out) && strcmp(buf, "ready\n")) {
+		sscanf(buf, "ends %" SCNx64, &c->ends);
+		sscanf(buf, "ret %" SCNx64, &c->ret);
+	}
+	return err ? err : c->ends && c->ret ? 0 : -EIO;
+}
+
+static void cxx_stop(struct cxx *c)
+{
+	fx_proc_stop(&c->pid, &c->in, &c->out);
+}
+
+/* @sym names @name (mangled @mangled) at @off of @obj */
+static bool sym_is(const struct usdtkit__sym *sym, const char *name,
+		   const char *mangled, uint64_t off, const char *obj)
+{
+	if (sym->name && !strcmp(sym->name, name) &&
+	    (mangled ? sym->mangled && !strcmp(sym->mangled, mangled) : !sym->mangled) &&
+	    sym->offset == off && sym->object && !strcmp(sym->object, obj))
+		return true;
+	fprintf(stderr, "  got %s [%s] +%#" PRIx64 " (%s), want %s [%s] +%#" PRIx64 "\n",
+		sym->name ? sym->name : "-", sym->mangled ? sym->mangled : "-",
+		sym->offset, sym->object ? sym->object : "-", name,
+		mangled ? mangled : "-", off);
+	return false;
+}
+
+/*
+ * Demangled names, the mangled one beside; a noreturn call's return
+ * address (the first byte of the next function) named as the caller's,
+ * at an offset of its size, when looked up as a return address, and as
+ * the next function at offset 0 when looked up as a probe's own pc.
+ */
+static void test_cxx_names(const char *path)
+{
+	struct usdtkit__syms *s = NULL;
+	char exe[PATH_MAX], want[PATH_MAX + 128];
+	struct usdtkit__sym sym;
+	uint64_t value = 0, size = 0, nvalue = 0, nsize = 0;
+	struct cxx c;
+
+	real(path, exe);
+	CHECK(!elf_sym(path, ENDS, &value, &size), ENDS);
+	CHECK(!elf_sym(path, "_ZN5fxcxx5afterEi", &nvalue, &nsize), "after");
+	/* the fixture's layout the test stands on: after() follows ends() */
+	CHECK(nvalue == value + size, "after() at %#" PRIx64 ", ends() %#" PRIx64
+	      " + %#" PRIx64, nvalue, value, size);
+	CHECK(!cxx_start(&c, path), "fx_cxx started");
+	CHECK(c.ret - c.ends == size, "die() returns at ends() + %#" PRIx64 ", size %#"
+	      PRIx64, c.ret - c.ends, size);
+	CHECK(!usdtkit__syms_new(&s), "new");
+	CHECK(!usdtkit__syms_lookup(s, c.pid, c.ends, 0, &sym) &&
+	      sym_is(&sym, ENDS_DM, ENDS, 0, exe), "ends() demangled");
+	CHECK(sym.address == value, "address %#" PRIx64 ", want %#" PRIx64, sym.address,
+	      value);
+	snprintf(want, sizeof(want), ENDS_DM "+0x0 (%s)", exe);
+	CHECK(named(s, c.pid, c.ends, 0, want), "text");
+	CHECK(!usdtkit__syms_lookup(s, c.pid, c.ret, USDTKIT__SYMS_RETURN, &sym) &&
+	      sym_is(&sym, ENDS_DM, ENDS, size, exe), "return address past ends()");
+	snprintf(want, sizeof(want), ENDS_DM "+%#" PRIx64 " (%s)", size, exe);
+	CHECK(named_as(s, c.pid, c.ret, USDTKIT__SYMS_RETURN, 0, want), "text");
+	CHECK(!usdtkit__syms_lookup(s, c.pid, c.ret, 0, &sym) &&
+	      sym_is(&sym, "fxcxx::after(int)", "_ZN5fxcxx5afterEi", 0, exe),
+	      "the same address as a pc");
+	/* a C name is no C++ name: not demangled, no mangled part */
+	CHECK(!usdtkit__syms_lookup(s, getpid(), (uint64_t)(uintptr_t)cxx_stop, 0, &sym) &&
+	      sym.name && !strcmp(sym.name, "cxx_stop") && !sym.mangled, "C name");
+	cxx_stop(&c);
+	usdtkit__syms_free(s);
+}
+
+/* every directory of @path made, up to its last '/' */
+static void mkdirs(const char *path)
+{
+	char p[PATH_MAX];
+	char *slash;
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (slash = strchr(p + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = 0;
+		mkdir(p, 0755);
+		*slash = '/';
+	}
+}
+
+/* where the build id of @path puts its debug file under @root, its
+ * directories made */
+static int debug_path(const char *path, const char *root, char *out, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	struct usdtkit__funcs *f = fd >= 0 ? usdtkit__funcs_open_fd(fd) : NULL;
+	const uint8_t *id;
+	size_t n = f ? usdtkit__funcs_build_id(f, &id) : 0, i;
+	int k;
+
+	if (fd >= 0)
+		close(fd);
+	if (n >= 2) {
+		k = snprintf(out, len, "%s/usr/lib/debug/.build-id/%02x/", root, id[0]);
+		for (i = 1; i < n; i++)
+			k += snprintf(out + k, len - (size_t)k, "%02x", id[i]);
+		snprintf(out + k, len - (size_t)k, ".debug");
+		mkdirs(out);
+	}
+	usdtkit__funcs_free(f);
+	return n >= 2 ? 0 : -1;
+}
+
+/*
+ * No symbol: a copy without .symtab (fx_cxx_stripped) names ends() as
+ * its object and the object's address. Then its debug file, put where
+ * its build id says under a root the process chroot()s into (root
+ * only): ends() named from the debug file's .symtab, demangled.
+ */
+static void test_cxx_stripped(const char *path, const char *dir)
+{
+	char sp[PATH_MAX], exe[PATH_MAX], dbg[PATH_MAX], dst[PATH_MAX], root[PATH_MAX];
+	char want[PATH_MAX + 128], buf[64];
+	struct usdtkit__syms *s = NULL;
+	uint64_t value = 0, size = 0;
+	struct usdtkit__sym sym;
+	struct cxx c;
+
+	snprintf(sp, sizeof(sp), "%s_stripped", path);
+	snprintf(dbg, sizeof(dbg), "%s.debug", path);
+	snprintf(root, sizeof(root), "%s/root", dir);
+	real(sp, exe);
+	CHECK(!elf_sym(path, ENDS, &value, &size), ENDS);
+	CHECK(elf_sym(sp, ENDS, &value, &size) == -1, "stripped has no .symtab entry");
+	CHECK(!cxx_start(&c, sp), "fx_cxx_stripped started");
+	CHECK(!usdtkit__syms_new(&s), "new");
+	CHECK(!usdtkit__syms_lookup(s, c.pid, c.ends, 0, &sym) && !sym.name &&
+	      !sym.mangled && sym.object && !strcmp(sym.object, exe) &&
+	      sym.address == value, "no symbol: %s +%#" PRIx64, sym.object, sym.address);
+	snprintf(want, sizeof(want), "fx_cxx_stripped+%#" PRIx64 " (%s)", value, exe);
+	CHECK(named(s, c.pid, c.ends, 0, want), "object+address");
+	usdtkit__syms_free(s);
+
+	CHECK(!debug_path(sp, root, dst, sizeof(dst)), "build id");
+	CHECK(!copy_file(dbg, dst, 1 << 30), "debug file at %s", dst);
+	fprintf(c.in, "chroot %s\n", root);
+	fflush(c.in);
+	if (!fgets(buf, sizeof(buf), c.out) || strcmp(buf, "ok\n")) {
+		printf("# skip: the debug file by build id (no chroot here: %s)\n", buf);
+	} else {
+		CHECK(!usdtkit__syms_new(&s), "new");
+		CHECK(!usdtkit__syms_lookup(s, c.pid, c.ends, 0, &sym) &&
+		      sym_is(&sym, ENDS_DM, ENDS, 0, exe), "from the debug file");
+		snprintf(want, sizeof(want), ENDS_DM "+%#" PRIx64 " (%s)", size, exe);
+		CHECK(named_as(s, c.pid, c.ret, USDTKIT__SYMS_RETURN, 0, want), "text");
+		CHECK(counts(s).object_reads == 1, "object reads %lu", counts(s).object_reads);
+		usdtkit__syms_free(s);
+	}
+	cxx_stop(&c);
+	unlink(dst);
+}
+
 static void marker(void)
 {
 	__asm__ __volatile__("");
@@ -473,13 +706,13 @@ static void test_args(void)
 
 	CHECK(usdtkit__syms_new(NULL) == -EINVAL, "new(NULL)");
 	CHECK(!usdtkit__syms_new(&s), "new");
-	CHECK(usdtkit__syms_name(NULL, 1, 0, buf, sizeof(buf)) == -EINVAL, "no s");
-	CHECK(usdtkit__syms_name(s, 1, 0, NULL, 8) == -EINVAL, "no buf");
-	CHECK(usdtkit__syms_name(s, 1, 0, buf, 0) == -EINVAL, "len 0");
+	CHECK(usdtkit__syms_name(NULL, 1, 0, 0, buf, sizeof(buf)) == -EINVAL, "no s");
+	CHECK(usdtkit__syms_name(s, 1, 0, 0, NULL, 8) == -EINVAL, "no buf");
+	CHECK(usdtkit__syms_name(s, 1, 0, 0, buf, 0) == -EINVAL, "len 0");
 	/* cut as snprintf() cuts */
-	CHECK(usdtkit__syms_name(s, getpid(), (uint64_t)(uintptr_t)marker, buf,
+	CHECK(usdtkit__syms_name(s, getpid(), (uint64_t)(uintptr_t)marker, 0, buf,
 				 sizeof(buf)) == 0 && !strcmp(buf, "marker+"), "cut: %s", buf);
-	CHECK(usdtkit__syms_name(s, -1, 0x1234, buf, sizeof(buf)) == -ESRCH &&
+	CHECK(usdtkit__syms_name(s, -1, 0x1234, 0, buf, sizeof(buf)) == -ESRCH &&
 	      !strcmp(buf, "0x1234"), "pid -1: %s", buf);
 	usdtkit__syms_free(s);
 	usdtkit__syms_free(NULL);
@@ -491,8 +724,8 @@ int main(int argc, char **argv)
 	struct usdtkit__syms *s = NULL;
 	struct fx fx;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: test_ustack FX_STACK LIBFX_STACK_LIB\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: test_ustack FX_STACK LIBFX_STACK_LIB [FX_CXX]\n");
 		return 2;
 	}
 	real(argv[1], exe);
@@ -512,6 +745,12 @@ int main(int argc, char **argv)
 	test_truncations(argv[1], dir);
 	test_kept(argv[1], argv[2], dir);
 	test_bounds(self);
+	if (argc == 4) {
+		test_cxx_names(argv[3]);
+		test_cxx_stripped(argv[3], dir);
+	} else {
+		printf("# skip: C++ frames (no g++ to build fx_cxx)\n");
+	}
 	rmdir(dir);
 	return check_done();
 }

@@ -25,7 +25,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (i = 2; i < argc; i++) {
 		uint64_t a = strtoull(argv[i], NULL, 16);
-		int rc = usdtkit__syms_name(s, pid, a, buf, sizeof(buf));
+		int rc = usdtkit__syms_name(s, pid, a, 0, buf, sizeof(buf));
 
 		printf("%d %s\n", rc, buf);
 	}
