@@ -170,9 +170,12 @@ def main():
               "fx_throw: 2 stacks, each down to _start (%s)" % ends)
         script = os.path.join(tmp, "calls.py")
         with open(script, "w") as f:
+            # calls through C (map, sorted's key) enter the
+            # interpreter again: deeper stacks, each its own probe hit
             f.write("def leaf(n):\n    return n + 1\n\n"
-                    "def mid(n):\n    return leaf(n) * 2\n\n"
-                    "for i in range(3):\n    mid(i)\n")
+                    "def mid(n):\n    return sum(map(leaf, range(n))) * 2\n\n"
+                    "for i in range(3):\n    mid(i)\n"
+                    "sorted(range(4), key=mid)\n")
         argv = ["/usr/bin/python3.11", "-S", "-E", script]
         probes = ["python:function__entry"]
         got, frames = usdtkit_stacks(u, probes, argv)
