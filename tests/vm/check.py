@@ -1125,6 +1125,10 @@ def check_scenario(v, s, log, args):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from check_cold import check_cold
         check_cold(v, log, kernel_model(log))
+    elif s == "unwind":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from check_unwind import check_unwind
+        check_unwind(v, log, kernel_model(log))
     elif s == "nop10":
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from check_nop10 import check_nop10

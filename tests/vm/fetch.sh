@@ -24,6 +24,10 @@ vmcache=$USDTKIT_CACHE/vm
 
 # target -> Debian architecture and kernel metapackage, or scripts
 ai=$top/scripts/archinfo
+# --libs CROSS: Debian's own libc6, libc6-dbg, libstdc++6 and libgcc-s1
+# of the target, unpacked once; prints "libs DIR"
+libs=
+[ "${1:-}" = --libs ] && { libs=1; shift; }
 m=$("$ai" find cross "${1:-}")
 kmeta=$([ -n "$m" ] && "$ai" get "$m" vm_kernel "")
 if [ -z "$kmeta" ]; then
@@ -46,6 +50,28 @@ if [ -n "$kernel" ] && [ -z "$ksrc" ]; then
 	exit 2
 fi
 arch=$("$ai" get "$m" debian | cut -d' ' -f1)
+# The "unwind" scenario's libraries (vm.sh): the cross toolchain's
+# libstdc++ has no SDT notes (no libstdcxx:throw) and its libc no symbol
+# table and no debug package, so __libc_start_call_main has no name: the
+# guest gets Debian's, whose libc6-dbg holds that name (by build id)
+if [ -n "$libs" ]; then
+	dir=$vmcache/libs-$arch
+	mkdir -p "$vmcache"
+	(
+		flock 9
+		[ -f "$dir/.done" ] && exit 0
+		rm -rf "$dir" "$dir.debs"
+		apt_cross_fetch "$dir.debs" "libc6:$arch" "libc6-dbg:$arch" \
+			"libstdc++6:$arch" "libgcc-s1:$arch" >&2 || exit 1
+		for d in "$dir.debs"/*.deb; do
+			dpkg -x "$d" "$dir" || exit 1
+		done
+		rm -rf "$dir.debs"
+		touch "$dir/.done"
+	) 9>"$vmcache/.lock" || exit 1
+	echo "libs $dir"
+	exit 0
+fi
 busybox_script=$("$ai" get "$m" vm_busybox "")
 # the image's name in the package's /boot (ppc64el and mips ship an ELF
 # vmlinux, the others a vmlinuz)

@@ -1019,3 +1019,30 @@ scenario_cold() {
 	done
 	set +f
 }
+
+# unwind: tests/fixtures/fx_throw.cc as /w/fx_throw (C++, -O2 without
+# frame pointers, dynamic) throwing 3 times through app::level1, level2
+# and level3: each throw's stack counted by --count-by ustack at
+# libstdc++'s libstdcxx:throw (in __cxa_throw, found through the
+# program's needed libraries) and at the program's own fxthrow:raise (in
+# level3), unwound from each object's call frame information (the
+# default) and by the kernel's frame-pointer walk (--stack-fp), which
+# stops early on code built without frame pointers: the host compares
+# the frames with gdb's bt and the two walks' lengths.
+scenario_unwind() {
+	local p w o t
+	for p in libstdcxx:throw fxthrow:raise; do
+		for w in cfi fp; do
+			o=
+			[ $w = fp ] && o=--stack-fp
+			t=${p%%:*}_$w
+			# shellcheck disable=SC2086 # o is empty or one option
+			$CLI trace --json -v $o --count-by ustack --stack-depth 32 \
+				-c "/w/fx_throw 3" "$p" \
+				> "/tmp/trace_unwind_$t.json" 2> "/tmp/trace_unwind_$t.err"
+			rc "trace_unwind_$t" $?
+			emit "trace_unwind_$t.json" "/tmp/trace_unwind_$t.json"
+			emit "trace_unwind_$t.err" "/tmp/trace_unwind_$t.err"
+		done
+	done
+}

@@ -67,7 +67,8 @@ copy_libs() {
 	if [ -n "$_interp" ] && [ ! -e "$root$_interp" ]; then
 		mkdir -p "$root${_interp%/*}"
 		# n64 mips keeps its loader in lib64 (/lib64/ld.so.1)
-		for _d in "/usr/$triplet/lib" "/usr/$triplet/lib64" "/lib/$multiarch"; do
+		for _d in ${libs:+"$libs/lib/$multiarch"} "/usr/$triplet/lib" \
+			"/usr/$triplet/lib64" "/lib/$multiarch"; do
 			[ -e "$_d/${_interp##*/}" ] || continue
 			cp -L "$_d/${_interp##*/}" "$root$_interp"
 			break
@@ -75,7 +76,8 @@ copy_libs() {
 	fi
 	for _lib in $(readelf -dW "$_f" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
 		[ -e "$root/lib/$_lib" ] && continue
-		for _d in "$build/tests/vm" "/usr/$triplet/lib" "/usr/$triplet/lib64" \
+		for _d in "$build/tests/vm" ${libs:+"$libs/lib/$multiarch"} \
+			${libs:+"$libs/usr/lib/$multiarch"} "/usr/$triplet/lib" "/usr/$triplet/lib64" \
 			"$sysroot/usr/lib/$multiarch" "$sysroot/lib/$multiarch" \
 			"/lib/$multiarch"; do
 			[ -e "$_d/$_lib" ] || continue
@@ -111,10 +113,32 @@ done
 	cp "$build/../armhf/tests/vm/vm_hwbp_hit" "$root/w/vm_hwbp_hit_a32"
 # the "cold" scenario's workload (strings on untouched pages)
 [ -f "$build/tests/vm/vm_cold" ] && cp "$build/tests/vm/vm_cold" "$root/w/vm_cold"
+# the "unwind" scenario's workload: dynamic C++, and the libraries its
+# stacks pass through as a Debian system has them (fetch.sh --libs: the
+# cross toolchain's libstdc++ has no libstdcxx:throw, its libc no name
+# for __libc_start_call_main): copy_libs below takes Debian's loader,
+# libc, libstdc++.so.6 and libgcc_s.so.1 first, for every dynamic
+# program of the guest (one libc, its loader's own), and libc's debug
+# file goes where the symbolizer looks for it (by build id)
+libs=
+if [ -f "$build/tests/vm/fx_throw" ]; then
+	cp "$build/tests/vm/fx_throw" "$root/w/fx_throw"
+	libs=$(sh "$here/fetch.sh" --libs "$target" | sed -n 's/^libs //p')
+	if [ ! -f "$libs/lib/$multiarch/libc.so.6" ]; then
+		echo "FAIL vm $target: no Debian libc for the unwind scenario ($libs)"
+		exit 1
+	fi
+fi
 cp "$build/tests/vm/libvmsites.so" "$root/lib/"
 for f in "$root/bin/usdtkit" "$root/w/"* "$root/lib/libvmsites.so"; do
 	copy_libs "$f"
 done
+if [ -n "$libs" ]; then
+	id=$(readelf -n "$root/lib/libc.so.6" | sed -n 's/.*Build ID: //p')
+	dbg=usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
+	mkdir -p "$root/${dbg%/*}"
+	cp "$libs/$dbg" "$root/$dbg"
+fi
 # the "follow" scenario's chroot: vm_follow and its plugin in /box/app,
 # their own loader and libc under /box: other files than the root's, at
 # paths the root has not (/app) or where it has another file (the loader)
