@@ -295,7 +295,8 @@ struct usdtkit_unw_row {
 #define USDTKIT_UNW_F_PAC	0x01	/* arm64: the return address is signed */
 
 /* the maps' sizes when a ustack is unwound (the engine's defaults) */
-#define USDTKIT_UNW_ROWS	(1u << 20)
+#define USDTKIT_UNW_ROWS	(1u << 19)	/* 8 MiB: python3.11, libc and
+					 * libstdc++ are 127,000 */
 #define USDTKIT_UNW_OBJS	1024
 #define USDTKIT_UNW_MAPS	65536
 
