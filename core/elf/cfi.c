@@ -14,10 +14,12 @@
  */
 #include <errno.h>
 #include <gelf.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/log.h"
+#include "base/u64_index.h"
 #include "elf/cfi_int.h"
 
 /*
@@ -501,16 +503,9 @@ void usdtkit__cfi_free(struct usdtkit__cfi *c)
 
 const struct usdtkit__cfi_row *usdtkit__cfi_find(const struct usdtkit__cfi *c, uint64_t pc)
 {
-	size_t lo = 0, hi = c->n;
-
 	/* the first row past @pc, then the one before it */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t i = usdtkit__u64_above(c->rows, c->n, sizeof(*c->rows),
+				      offsetof(struct usdtkit__cfi_row, pc), pc);
 
-		if (c->rows[mid].pc <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &c->rows[lo - 1] : NULL;
+	return i ? &c->rows[i - 1] : NULL;
 }

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/pid_index.h"
+#include "base/u64_index.h"
 #include "elf/demangle.h"
 #include "elf/funcs.h"
 #include "elf/proc.h"
@@ -245,16 +247,10 @@ static struct pidmaps *pid_slot(struct usdtkit__syms *s)
 
 static const struct xmap *find_map(const struct pidmaps *pm, uint64_t addr)
 {
-	size_t lo = 0, hi = pm->n;
+	/* the first mapping that ends past @addr: it holds it, or none does */
+	size_t lo = usdtkit__u64_above(pm->maps, pm->n, sizeof(*pm->maps),
+				       offsetof(struct xmap, end), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pm->maps[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < pm->n && pm->maps[lo].start <= addr ? &pm->maps[lo] : NULL;
 }
 
