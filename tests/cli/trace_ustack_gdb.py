@@ -9,6 +9,10 @@ PT_LOADs), as two runs of a program may map a library a page apart:
    app::level1 -> level2 -> level3, at its own probe fxthrow:raise and at
    libstdc++'s libstdcxx:throw (through libstdc++, which has no frame
    pointers either);
+ - fx_throw again, with its plugin dlopen()ed after the trace began
+   (libfx_throw_plug.so, built the same way), which throws from its
+   own functions past its own probe fxplug:raise: a library's rows must
+   be in the tables before its code runs (the loader's thread is held);
  - /usr/bin/python3.11 at python:function__entry, on a small script: the
    interpreter's frames down to the C library's start.
 gdb stops at the same probes (break -probe-stap) and walks each stop's
@@ -64,9 +68,12 @@ def walk():
         if len(f) >= 6 and f[5].startswith("/") and "x" in f[1]:
             lo, hi = (int(x, 16) for x in f[0].split("-"))
             maps.append((lo, hi, int(f[2], 16), f[5]))
+    # an inlined function is a frame of gdb's (from the debug info) at
+    # its caller's pc, not a frame on the stack: the physical frames only
     pcs, f = [], gdb.newest_frame()
     while f is not None and len(pcs) < %d:
-        pcs.append(where(f.pc(), maps))
+        if f.type() != gdb.INLINE_FRAME:
+            pcs.append(where(f.pc(), maps))
         f = f.older()
     stacks.append(pcs)
 gdb.execute("run", to_string=True)
@@ -168,6 +175,17 @@ def main():
         ends = [fs[-1].split("+0x")[0] for fs in frames.values()]
         check(len(frames) == 2 and ends == ["_start"] * 2,
               "fx_throw: 2 stacks, each down to _start (%s)" % ends)
+        plug = os.path.join(os.path.dirname(fx), "libfx_throw_plug.so")
+        probes = ["libstdcxx:throw", "fxthrow:raise", "fxplug:raise"]
+        argv = [fx, "3", plug]
+        got, frames = usdtkit_stacks(u, probes, argv)
+        want = gdb_stacks(tmp, probes, argv)
+        compare("fx_throw + plugin", want, got, frames)
+        inplug = [fs for fs in frames.values()
+                  if any(f.startswith("plug::deep1(int)+0x") for f in fs)]
+        check(len(inplug) == 2 and all(fs[-1].startswith("_start+0x") for fs in inplug),
+              "fx_throw + plugin: 2 stacks through plug::deep1, down to _start (%s)"
+              % [fs[:3] for fs in inplug])
         script = os.path.join(tmp, "calls.py")
         with open(script, "w") as f:
             # calls through C (map, sorted's key) enter the
