@@ -222,11 +222,27 @@ static int open_object(int pid, const struct usdtkit__maps_line *l)
 	return err < 0 ? -errno : err;
 }
 
+/* the CFI reader's lines about one object, each naming it */
+struct object_log {
+	const struct usdtkit_log *to;
+	const char *path;
+};
+
+static void object_print(void *ctx, enum usdtkit_log_level level, const char *msg)
+{
+	const struct object_log *ol = ctx;
+
+	usdtkit__log(ol->to, level, "ustack: %s: %s (its frames come from frame "
+		     "pointers where its rows are missing)", ol->path, msg);
+}
+
 /* Object @o (of @pid's line @l) read: its segments and its rows, if any */
 static void read_object(struct usdtkit_trace *t, int pid,
 			const struct usdtkit__maps_line *l, struct unw_object *o)
 {
 	struct trace_unwind *u = t->unw;
+	struct object_log ol = { .to = &t->log, .path = l->path };
+	struct usdtkit_log lg = { .print = object_print, .ctx = &ol };
 	struct usdtkit__cfi c = { 0 };
 	uint64_t t0 = clock_mono_ns();
 	struct stat st;
@@ -242,7 +258,7 @@ static void read_object(struct usdtkit_trace *t, int pid,
 	    gelf_getclass(elf) != ELFCLASS64 ||
 	    usdtkit__segments_read(elf, (size_t)st.st_size, &o->segs, &o->nsegs))
 		goto out;
-	err = usdtkit__cfi_read(elf, eh.e_machine, &c, &t->log);
+	err = usdtkit__cfi_read(elf, eh.e_machine, &c, &lg);
 	if (!err && c.n)
 		err = put_rows(u, o, &c);
 	if (err == -ENOSPC && !u->said_full) {

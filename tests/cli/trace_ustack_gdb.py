@@ -25,6 +25,7 @@ Root, BPF. Exit 77 without gdb or python3.11 (scripts/packages installs
 both for the tests).
 """
 import json
+import struct
 import os
 import shutil
 import subprocess
@@ -160,6 +161,39 @@ def compare(name, want, got, frames):
     check(not bare, "%s: every frame in an object is named (%s)" % (name, bare[:3]))
 
 
+def eh_frame_offset(path):
+    """the file offset of @path's .eh_frame (ELF64 little-endian)"""
+    with open(path, "rb") as f:
+        data = f.read()
+    shoff, = struct.unpack_from("<Q", data, 40)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 58)
+    strtab = struct.unpack_from("<Q", data, shoff + shstrndx * shentsize + 24)[0]
+    for i in range(shnum):
+        name, = struct.unpack_from("<I", data, shoff + i * shentsize)
+        end = data.index(b"\0", strtab + name)
+        if data[strtab + name:end] == b".eh_frame":
+            return struct.unpack_from("<Q", data, shoff + i * shentsize + 24)[0]
+    raise SystemExit("no .eh_frame in " + path)
+
+
+def hostile(u, fx, tmp):
+    """a copy of fx_throw whose .eh_frame's first entry claims 4 GiB:
+    one line naming it, no crash, its frames by the frame pointer"""
+    bad = os.path.join(tmp, "fx_throw_bad_cfi")
+    shutil.copy(fx, bad)
+    with open(bad, "r+b") as f:
+        f.seek(eh_frame_offset(bad))
+        f.write(struct.pack("<I", 0xfffffff0))
+    r = subprocess.run([u, "trace", "--count-by", "ustack", "-c", bad + " 1",
+                        "fxthrow:raise"], capture_output=True, text=True, timeout=120)
+    said = [l for l in r.stderr.splitlines() if bad in l and "ustack:" in l]
+    check(r.returncode == 0 and len(said) == 1 and ".eh_frame" in said[0],
+          "a hostile .eh_frame: exit %d, said once naming the file (%s)"
+          % (r.returncode, said or r.stderr[-300:]))
+    check("frame pointers" in r.stdout and "level3" in r.stdout,
+          "a hostile .eh_frame: its stack by the frame pointer, and the hint")
+
+
 def main():
     u, fx = sys.argv[1], os.path.realpath(sys.argv[2])
     if not shutil.which("gdb") or not os.path.exists("/usr/bin/python3.11"):
@@ -186,6 +220,7 @@ def main():
         check(len(inplug) == 2 and all(fs[-1].startswith("_start+0x") for fs in inplug),
               "fx_throw + plugin: 2 stacks through plug::deep1, down to _start (%s)"
               % [fs[:3] for fs in inplug])
+        hostile(u, fx, tmp)
         script = os.path.join(tmp, "calls.py")
         with open(script, "w") as f:
             # calls through C (map, sorted's key) enter the
