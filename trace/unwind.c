@@ -66,7 +66,7 @@ struct trace_unwind {
 	struct unw_pid *pids;
 	size_t npids, sweep_at;
 	int maps_fd, objs_fd;
-	bool said_full;
+	bool said_full, said_trie;
 	struct usdtkit_trace_unwind_counts counts;
 };
 
@@ -435,6 +435,7 @@ void usdtkit__unwind_pid(struct usdtkit_trace *t, int pid)
 	char fname[40], *line = NULL;
 	size_t lcap = 0;
 	struct unw_pid *p;
+	int err = 0;
 	FILE *f;
 
 	if (!u || !u->rows || pid <= 0)
@@ -449,10 +450,17 @@ void usdtkit__unwind_pid(struct usdtkit_trace *t, int pid)
 	}
 	u->counts.pid_reads++;
 	drop_keys(u, p);
-	while (getline(&line, &lcap, f) > 0)
+	while (!err && getline(&line, &lcap, f) > 0)
 		if (!usdtkit__maps_line_parse(line, &l) && l.exec && l.inode &&
-		    l.path[0] == '/' && map_line(t, p, &l) == -ENOMEM)
-			break;
+		    l.path[0] == '/')
+			err = map_line(t, p, &l);
+	/* the trie full (E2BIG, ENOSPC: pids of --all that have not exited) */
+	if (err && err != -ENOMEM && !u->said_trie) {
+		trace_err(t, "ustack: pid %d: no room for its mappings in the unwinder's "
+			  "trie (%d entries): its frames come from frame pointers: %s",
+			  pid, USDTKIT_UNW_MAPS, strerror(-err));
+		u->said_trie = true;
+	}
 	free(line);
 	fclose(f);
 }
