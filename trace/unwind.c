@@ -19,6 +19,7 @@
  * runs), and at its first stack otherwise (--all, --children, a path
  * target: that first stack was walked by the frame pointer).
  */
+#include <endian.h>
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -345,7 +346,7 @@ static int put_range(struct trace_unwind *u, struct unw_pid *p, uint64_t start,
 				start + (1ull << bits) < start))
 			bits--;
 		k.prefixlen = 32 + 64 - bits;
-		k.addr_be = __builtin_bswap64(start);
+		k.addr_be = htobe64(start);
 		if (bpf_map_update_elem(u->maps_fd, &k, v, BPF_ANY))
 			err = -errno;
 		else

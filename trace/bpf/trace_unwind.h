@@ -22,6 +22,8 @@
 #ifndef USDTKIT_TRACE_UNWIND_H
 #define USDTKIT_TRACE_UNWIND_H
 
+#include <bpf/bpf_endian.h>
+
 #if defined(__TARGET_ARCH_x86) && !defined(__i386__)
 #define UNW_PC	128
 #define UNW_SP	152
@@ -112,7 +114,7 @@ static __always_inline int unw_mapping(struct unw_state *s, unsigned long long p
 		return 0;
 	k.prefixlen = 32 + 64;
 	k.pid = s->pid;
-	k.addr_be = __builtin_bswap64(pc);
+	k.addr_be = __bpf_cpu_to_be64(pc);
 	m = bpf_map_lookup_elem(&unw_maps, &k);
 	if (!m && follow_children) {
 		parent = bpf_map_lookup_elem(&traced_tgids, &k.pid);
