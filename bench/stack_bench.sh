@@ -23,17 +23,20 @@
 # Prints lines of "key: values" (below); exits 1 if a tracer fails.
 #
 # usage: bench/stack_bench.sh [--hits M (200000)] [--reps N (5)]
-#                             [--parts "hit mem start"] USDTKIT DIR
+#                             [--parts "hit mem start"] [--builds "nofp fp"]
+#                             [--rows "counts ustack16 ..."] USDTKIT DIR
 #        DIR holds stack_load_nofp, stack_load_fp, cfi_rows and
 #        startup_time (build/bench). Root. Env BPFTRACE (default
 #        bpftrace; without it its rows print "-").
 set -u
-m=200000 reps=5 parts="hit mem start"
+m=200000 reps=5 parts="hit mem start" builds="nofp fp" only=""
 while :; do
 	case ${1-} in
 	--hits) m=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
 	--parts) parts=$2; shift 2 ;;
+	--builds) builds=$2; shift 2 ;;
+	--rows) only=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -54,7 +57,7 @@ libdir=$(dirname "$(ldd "$dir/stack_load_nofp" | awk '$1 ~ /^libc\.so/ { print $
 mkdir "$tmp/r"
 
 # the rows: NAME TOOL, and each tool's program or options
-rows="counts ustack16 ustack127 fp16 fp127 bt bt_perf"
+rows=${only:-counts ustack16 ustack127 fp16 fp127 bt bt_perf}
 tool_of() { case $1 in bt*) echo bpftrace ;; *) echo usdtkit ;; esac; }
 usdtkit_opts() {
 	case $1 in
@@ -145,7 +148,7 @@ med() {
 
 part_hit() {
 	echo "hit: M $m, medians of $reps runs; wall = (traced - untraced) / M"
-	for b in nofp fp; do
+	for b in $builds; do
 		i=0
 		while [ $i -lt "$reps" ]; do
 			i=$((i + 1))
