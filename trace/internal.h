@@ -49,13 +49,6 @@ struct stack_pid;
 struct usdtkit__syms;	/* core/elf/ustack.h (the symbolizer) */
 struct trace_unwind;	/* unwind.c */
 
-/* unwind.c: what the unwinder's tables cost, for tests and bench/ */
-struct usdtkit_trace_unwind_counts {
-	size_t objects;		/* objects read (with rows or not) */
-	size_t rows;		/* rows in the map */
-	size_t pid_reads;	/* processes' maps read */
-	uint64_t read_ns;	/* spent reading objects and compiling rows */
-};
 
 /* an aggregation's argument: argN, or str(argN) where allowed */
 struct agg_arg {
@@ -371,8 +364,6 @@ int usdtkit__unwind_prepare(struct usdtkit_trace *t);
 int usdtkit__unwind_start(struct usdtkit_trace *t);
 void usdtkit__unwind_pid(struct usdtkit_trace *t, int pid);
 bool usdtkit__unwind_known(const struct usdtkit_trace *t, int pid);
-void usdtkit__unwind_counts(const struct usdtkit_trace *t,
-			    struct usdtkit_trace_unwind_counts *c);
 void usdtkit__unwind_free(struct usdtkit_trace *t);
 /* stack.c: some part of the trace's key is a ustack */
 bool usdtkit__stack_keyed(const struct usdtkit_trace *t);

@@ -59,6 +59,14 @@ struct unw_pid {
 	size_t n;
 };
 
+/* what the tables cost, said at the end with -v */
+struct unwind_counts {
+	size_t objects;		/* objects read (with rows or not) */
+	size_t rows;		/* rows in the map */
+	size_t pid_reads;	/* processes' maps read */
+	uint64_t read_ns;	/* spent reading objects and compiling rows */
+};
+
 struct trace_unwind {
 	struct usdtkit_unw_row *rows;	/* unw_rows, mmap()ed */
 	size_t rows_cap, rows_used;
@@ -68,7 +76,7 @@ struct trace_unwind {
 	size_t npids, sweep_at;
 	int maps_fd, objs_fd;
 	bool said_full, said_trie;
-	struct usdtkit_trace_unwind_counts counts;
+	struct unwind_counts counts;
 };
 
 /* The arches trace_unwind.h walks: the trace program's own */
@@ -79,11 +87,6 @@ static bool arch_unwinds(void)
 #else
 	return false;
 #endif
-}
-
-static int set_entries(struct bpf_map *m, uint32_t n)
-{
-	return bpf_map__set_max_entries(m, n);
 }
 
 /*
@@ -105,11 +108,11 @@ int usdtkit__unwind_prepare(struct usdtkit_trace *t)
 	t->unw = calloc(1, sizeof(*t->unw));
 	if (!t->unw)
 		return -ENOMEM;
-	err = set_entries(s->maps.unw_rows, USDTKIT_UNW_ROWS);
+	err = bpf_map__set_max_entries(s->maps.unw_rows, USDTKIT_UNW_ROWS);
 	if (!err)
-		err = set_entries(s->maps.unw_objs, USDTKIT_UNW_OBJS);
+		err = bpf_map__set_max_entries(s->maps.unw_objs, USDTKIT_UNW_OBJS);
 	if (!err)
-		err = set_entries(s->maps.unw_maps, USDTKIT_UNW_MAPS);
+		err = bpf_map__set_max_entries(s->maps.unw_maps, USDTKIT_UNW_MAPS);
 	if (err)
 		return err;
 	s->rodata->unwind = 1;
@@ -477,14 +480,6 @@ bool usdtkit__unwind_known(const struct usdtkit_trace *t, int pid)
 	return false;
 }
 
-void usdtkit__unwind_counts(const struct usdtkit_trace *t,
-			    struct usdtkit_trace_unwind_counts *c)
-{
-	memset(c, 0, sizeof(*c));
-	if (t->unw)
-		*c = t->unw->counts;
-}
-
 void usdtkit__unwind_free(struct usdtkit_trace *t)
 {
 	struct trace_unwind *u = t->unw;
@@ -492,6 +487,11 @@ void usdtkit__unwind_free(struct usdtkit_trace *t)
 
 	if (!u)
 		return;
+	usdtkit__info(&t->log, "ustack: unwinder: %zu objects read, %zu rows (%zu KiB "
+		      "of %zu), %zu process reads, %.1f ms", u->counts.objects,
+		      u->counts.rows, u->counts.rows * sizeof(*u->rows) / 1024,
+		      u->rows_cap * sizeof(*u->rows) / 1024, u->counts.pid_reads,
+		      u->counts.read_ns / 1e6);
 	if (u->rows)
 		munmap(u->rows, u->rows_cap * sizeof(*u->rows));
 	for (i = 0; i < u->nobjs; i++)
