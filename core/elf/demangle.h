@@ -27,6 +27,14 @@ struct usdtkit__demangler {
  */
 const char *usdtkit__demangle(struct usdtkit__demangler *d, const char *name);
 
+/*
+ * usdtkit's own demangler of "_Z" names (demangle_itanium.c), for where
+ * __cxa_demangle() is not there: 0 and the text in @buf, or -EINVAL for
+ * a form it does not know (it never guesses), -ENOSPC past @size or its
+ * bounds, -ENOMEM.
+ */
+int usdtkit__demangle_itanium(const char *mangled, char *buf, size_t size);
+
 /* What @d holds let go; zeroed again. */
 void usdtkit__demangler_fini(struct usdtkit__demangler *d);
 
