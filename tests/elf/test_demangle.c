@@ -167,6 +167,23 @@ static void check_hostile(void)
 	free(s);
 }
 
+/* usdtkit__demangle() without __cxa_demangle() (as in the static CLI):
+ * ours, and NULL (the mangled name shown) for what ours refuses */
+static void check_fallback(void)
+{
+	struct usdtkit__demangler dm = { .tried = true };
+	const char *s;
+
+	s = usdtkit__demangle(&dm, "_ZN3app6level3Ei.cold");
+	CHECK(s && !strcmp(s, "app::level3(int) [clone .cold]"), "%s",
+	      s ? s : "(null)");
+	s = usdtkit__demangle(&dm, "_ZNKUlvE_clEv");
+	CHECK(!s, "lambda: %s", s);
+	s = usdtkit__demangle(&dm, "main");
+	CHECK(!s, "main: %s", s);
+	usdtkit__demangler_fini(&dm);
+}
+
 struct tally {
 	long total, accepted, mismatched;
 };
@@ -263,6 +280,7 @@ int main(int argc, char **argv)
 
 	check_hand();
 	check_hostile();
+	check_fallback();
 	lib = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
 	if (lib)
 		*(void **)&cxa = dlsym(lib, "__cxa_demangle");
