@@ -18,7 +18,10 @@
  * allocated once per call. Function and array types, pointers to
  * members, lambdas, unnamed types, decltype, expressions and pack
  * expansions are refused: each would need the demangler's tree, which
- * a stack's names do not justify.
+ * a stack's names do not justify. So are the malformed names that
+ * __cxa_demangle() prints by rules of its tree (qualifiers merged,
+ * references collapsed, T_ resolved against later args): the test
+ * runs truncated and mutated names of libstdc++ to find them.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -39,6 +42,8 @@ struct piece {
 	unsigned int off, len;
 	bool ref;		/* a reference type: refused under P, R, O, K */
 	bool pack;		/* a template argument pack: refused as T_ */
+	bool tparam;		/* a T_: its text is not its class's name */
+	bool cv;		/* a cv-qualified type: refused under K */
 };
 
 struct dm {
@@ -47,6 +52,7 @@ struct dm {
 	unsigned int tdepth;	/* template argument lists open */
 	bool in_name;		/* in an encoding's name: args set T_ */
 	bool ends_tmpl;		/* the name so far ends with template args */
+	bool cvq;		/* the type just read is cv-qualified */
 	bool cdc;		/* its last component is a ctor, dtor, cv */
 	size_t len;
 	char out[OUT_MAX];
@@ -103,6 +109,8 @@ static int save(struct dm *d, size_t from, bool ref, struct piece *pc)
 	pc->len = (unsigned int)n;
 	pc->ref = ref;
 	pc->pack = false;
+	pc->tparam = false;
+	pc->cv = false;
 	d->alen += n;
 	return 0;
 }
@@ -148,24 +156,24 @@ static int number(struct dm *d, size_t *n)
 	return 0;
 }
 
-/* rotate out[a, len) so that out[b, len) comes first: a return type
- * is read after the name it is printed before */
-static void rotate(struct dm *d, size_t a, size_t b)
+static void reverse(char *s, size_t i, size_t j)	/* s[i, j) */
 {
-	size_t i, j;
 	char t;
 
-	for (i = a, j = d->len - 1; i < j; i++, j--) {
-		t = d->out[i]; d->out[i] = d->out[j]; d->out[j] = t;
+	while (j > i + 1) {
+		t = s[i];
+		s[i++] = s[--j];
+		s[j] = t;
 	}
-	/* now reversed: reverse each of the two parts back */
-	b = a + (d->len - b);
-	for (i = a, j = b - 1; i < j && b > a; i++, j--) {
-		t = d->out[i]; d->out[i] = d->out[j]; d->out[j] = t;
-	}
-	for (i = b, j = d->len - 1; i < j && d->len > b; i++, j--) {
-		t = d->out[i]; d->out[i] = d->out[j]; d->out[j] = t;
-	}
+}
+
+/* out[a, len) rotated so that out[b, len) comes first: a return type is
+ * read after the name it is printed before */
+static void rotate(struct dm *d, size_t a, size_t b)
+{
+	reverse(d->out, a, b);
+	reverse(d->out, b, d->len);
+	reverse(d->out, a, d->len);
 }
 
 /* ---- tables: the ABI's facts ---- */
@@ -343,7 +351,8 @@ static int unqualified_name(struct dm *d, bool *cv)
 	int err;
 
 	*cv = false;
-	eat(d, 'L');
+	if (eat(d, 'L') && !is_digit(peek(d, 0)))
+		return -EINVAL;
 	if (is_digit(peek(d, 0)))
 		err = source_name(d);
 	else if (is_lower(peek(d, 0)))
@@ -384,18 +393,24 @@ static int seq_id(struct dm *d, size_t *idx)
  * reference type) or a std:: abbreviation (@abbrev), in full when a
  * ctor or dtor follows (@prefix). "St" is not one: the caller's.
  */
-static int substitution(struct dm *d, bool prefix, bool *ref, bool *abbrev)
+static int substitution(struct dm *d, bool prefix, bool *ref, bool *abbrev,
+			bool *tparam)
 {
 	size_t i, idx;
 	int err;
 
 	*ref = false;
 	*abbrev = false;
+	*tparam = false;
 	for (i = 0; i < sizeof(abbrevs) / sizeof(abbrevs[0]); i++) {
 		if (peek(d, 0) != abbrevs[i].code)
 			continue;
 		d->p++;
 		*abbrev = true;
+		/* std::string<...>: no template, and its ctor's name would be
+		 * "basic_string" where we read "string" */
+		if (abbrevs[i].text != abbrevs[i].full && peek(d, 0) == 'I')
+			return -EINVAL;
 		if (prefix && (peek(d, 0) == 'C' || peek(d, 0) == 'D'))
 			return puts_(d, abbrevs[i].full);
 		return puts_(d, abbrevs[i].text);
@@ -406,15 +421,22 @@ static int substitution(struct dm *d, bool prefix, bool *ref, bool *abbrev)
 	if (idx >= d->nsubs)
 		return -EINVAL;
 	*ref = d->subs[idx].ref;
+	*tparam = d->subs[idx].tparam;
+	d->cvq = d->subs[idx].cv;
 	return put_piece(d, &d->subs[idx]);
 }
 
-/* <template-param>: T_ T0_ ..., the T already read */
-static int template_param(struct dm *d)
+/* <template-param>: T_ T0_ ..., the T already read; @ref, d->cvq:
+ * what its argument is, for collapsing, which we refuse */
+static int template_param(struct dm *d, bool *ref)
 {
 	size_t n = 0;
 	int err = 0;
 
+	/* in the encoding's own name, T_ is resolved against args not
+	 * read yet (__cxa_demangle prints it late): refused */
+	if (d->in_name)
+		return -EINVAL;
 	if (!eat(d, '_')) {
 		err = number(d, &n);
 		if (err || !eat(d, '_'))
@@ -423,6 +445,8 @@ static int template_param(struct dm *d)
 	}
 	if (n >= d->ntargs || d->targs[n].pack)
 		return -EINVAL;
+	*ref = d->targs[n].ref;
+	d->cvq = d->targs[n].cv;
 	return put_piece(d, &d->targs[n]);
 }
 
@@ -449,8 +473,8 @@ static int literal(struct dm *d)
 	if (!b && (is_digit(peek(d, 0)) || peek(d, 0) == 'N')) {
 		if ((err = enum_literal(d)))
 			return err;
-	} else if (!b || b->name[0] == '.' || b->code[0] == 'v' ||
-		   b->code[0] == 'D') {
+	} else if (!b || b->code[1] || !strchr("bwcahstijlmxyno", b->code[0])) {
+		/* floats print their bytes ("(float)[0]"): refused */
 		return -EINVAL;
 	} else {
 		d->p += strlen(b->code);
@@ -481,23 +505,27 @@ static int literal(struct dm *d)
 }
 
 /* one <template-arg>: a type, a literal, a pack of either (J...E) */
-static int template_arg(struct dm *d, bool *pack)
+static int template_arg(struct dm *d, bool *pack, bool *ref, bool *cv)
 {
-	bool ref;
 	int n = 0, err;
 
 	*pack = false;
+	*ref = false;
+	*cv = false;
 	if (eat(d, 'L'))
 		return peek(d, 0) == '_' ? -EINVAL : literal(d);
-	if (!eat(d, 'J'))
-		return type(d, &ref);
+	if (!eat(d, 'J')) {
+		err = type(d, ref);
+		*cv = d->cvq;
+		return err;
+	}
 	*pack = true;
 	while (!eat(d, 'E')) {
 		bool inner;
 
 		if (n++ && (err = puts_(d, ", ")))
 			return err;
-		err = template_arg(d, &inner);
+		err = template_arg(d, &inner, ref, cv);
 		if (err < 0)
 			return err;
 		if (err || inner)
@@ -516,13 +544,14 @@ static int template_args(struct dm *d)
 {
 	struct piece t[MAX_TARGS];
 	unsigned int n = 0;
-	bool top = d->in_name && !d->tdepth, pack, empty = false;
+	bool top = d->in_name && !d->tdepth, pack, ref, cv, empty = false;
 	size_t from;
 	int err;
 
 	if (!eat(d, 'I'))
 		return -EINVAL;
-	if ((err = put(d, last(d) == '<' ? " <" : "<", last(d) == '<' ? 2 : 1)))
+	/* "operator< <int>", not "operator<<int>" */
+	if ((err = puts_(d, last(d) == '<' ? " <" : "<")))
 		return err;
 	d->tdepth++;
 	while (!eat(d, 'E')) {
@@ -531,14 +560,15 @@ static int template_args(struct dm *d)
 		if (n && (err = puts_(d, ", ")))
 			return err;
 		from = d->len;
-		err = template_arg(d, &pack);
+		err = template_arg(d, &pack, &ref, &cv);
 		if (err < 0)
 			return err;
 		empty = err == 1;
 		if (empty && n)
 			return -EINVAL;
-		if (top && (err = save(d, from, false, &t[n])))
+		if (top && (err = save(d, from, ref, &t[n])))
 			return err;
+		t[n].cv = cv;
 		t[n++].pack = pack;
 	}
 	d->tdepth--;
@@ -615,7 +645,8 @@ static int ctor_dtor(struct dm *d, size_t from)
 static int nested_name(struct dm *d, unsigned int *quals, char *refq)
 {
 	size_t from = d->len;
-	bool first = true, cv = false;
+	bool first = true, cv = false, op = false;
+	bool cls = false;	/* a class's name ends here: a ctor may follow */
 	int err = 0;
 
 	*quals = 0;
@@ -630,8 +661,12 @@ static int nested_name(struct dm *d, unsigned int *quals, char *refq)
 	if (peek(d, 0) == 'R' || peek(d, 0) == 'O')
 		*refq = *d->p++;
 	while (!eat(d, 'E')) {
-		bool subst = false, ref, abbrev;
+		bool subst = false, ref, abbrev, stp;
 		char c = peek(d, 0);
+
+		/* an operator ends a name, but for its template args */
+		if (op && c != 'I')
+			return -EINVAL;
 
 		if (c == 'I') {
 			if (first)
@@ -642,22 +677,30 @@ static int nested_name(struct dm *d, unsigned int *quals, char *refq)
 			d->p += 2;
 			err = puts_(d, "std");
 			subst = true;
+			cls = false;
 		} else if (c == 'S' && first) {
 			d->p++;
-			err = substitution(d, true, &ref, &abbrev);
+			err = substitution(d, true, &ref, &abbrev, &stp);
 			subst = true;
+			cls = !stp && !ref;
 		} else if (c == 'T' && first) {
 			d->p++;
-			err = template_param(d);
+			err = template_param(d, &ref);
+			cls = false;	/* a T_'s class name is not our text */
 		} else if ((c == 'C' || c == 'D') && !first) {
-			err = ctor_dtor(d, from);
+			/* after a class's own name only: not std, an
+			 * operator, a T_, another ctor */
+			err = cls ? ctor_dtor(d, from) : -EINVAL;
+			cls = false;
 			d->ends_tmpl = false;
 			d->cdc = true;
 		} else {
 			if (!first)
 				err = puts_(d, "::");
 			if (!err)
-				err = unqualified_name(d, &cv);
+				cls = is_digit(c) || c == 'L';
+			op = !cls;
+			err = unqualified_name(d, &cv);
 			d->ends_tmpl = false;
 			d->cdc = cv;
 		}
@@ -717,7 +760,7 @@ static int local_name(struct dm *d, unsigned int *quals, char *refq)
 static int name(struct dm *d, bool *cv, unsigned int *quals, char *refq)
 {
 	size_t from = d->len;
-	bool ref, abbrev;
+	bool ref, abbrev, tp;
 	int err;
 
 	*cv = false;
@@ -736,7 +779,7 @@ static int name(struct dm *d, bool *cv, unsigned int *quals, char *refq)
 	} else if (peek(d, 0) == 'S' && peek(d, 1) != 't') {
 		/* only an unscoped template name: its args follow */
 		d->p++;
-		err = substitution(d, false, &ref, &abbrev);
+		err = substitution(d, false, &ref, &abbrev, &tp);
 		if (!err && peek(d, 0) != 'I')
 			err = -EINVAL;
 		if (!err)
@@ -791,13 +834,23 @@ static int qualified_type(struct dm *d, size_t from)
 	q[0] = eat(d, 'r');
 	q[1] = eat(d, 'V');
 	q[2] = eat(d, 'K');
+	/* out of order or twice ("KK"): __cxa_demangle merges, we refuse */
+	if (peek(d, 0) == 'r' || peek(d, 0) == 'V' || peek(d, 0) == 'K')
+		return -EINVAL;
 	err = type(d, &ref);
-	if (!err && ref)
+	/* a qualified substitution qualified again: __cxa_demangle
+	 * merges the two, we refuse */
+	if (!err && (ref || d->cvq))
 		return -EINVAL;
 	for (i = 2; !err && i >= 0; i--)
 		if (q[i])
 			err = puts_(d, words[i]);
-	return err ? err : add_sub(d, from, false);
+	if (!err)
+		err = add_sub(d, from, false);
+	if (!err)
+		d->subs[d->nsubs - 1].cv = true;
+	d->cvq = true;
+	return err;
 }
 
 static int type_inner(struct dm *d, bool *ref)
@@ -805,7 +858,7 @@ static int type_inner(struct dm *d, bool *ref)
 	static const char *const ptrs[] = { "*", "&", "&&" };
 	const struct builtin *b = find_builtin(d);
 	size_t from = d->len;
-	bool inner, abbrev;
+	bool inner, abbrev, tp;
 	char c = peek(d, 0);
 	int err;
 
@@ -830,19 +883,17 @@ static int type_inner(struct dm *d, bool *ref)
 	}
 	if (c == 'T') {
 		d->p++;
-		err = template_param(d);
+		err = template_param(d, ref);
 		if (!err)
-			err = add_sub(d, from, false);
-		if (!err && peek(d, 0) == 'I') {
-			err = template_args(d);
-			if (!err)
-				err = add_sub(d, from, false);
-		}
-		return err;
+			err = add_sub(d, from, *ref);
+		if (!err)
+			d->subs[d->nsubs - 1].tparam = true;
+		/* a template template parameter's args: refused */
+		return !err && peek(d, 0) == 'I' ? -EINVAL : err;
 	}
 	if (c == 'S' && peek(d, 1) != 't') {
 		d->p++;
-		err = substitution(d, false, ref, &abbrev);
+		err = substitution(d, false, ref, &abbrev, &tp);
 		if (!err && peek(d, 0) == 'I') {
 			/* a template's name: the type with its args is new */
 			if (*ref)
@@ -850,6 +901,7 @@ static int type_inner(struct dm *d, bool *ref)
 			err = template_args(d);
 			if (!err)
 				err = add_sub(d, from, false);
+			d->cvq = false;
 		}
 		return err;
 	}
@@ -860,10 +912,15 @@ static int type_inner(struct dm *d, bool *ref)
 
 static int type(struct dm *d, bool *ref)
 {
+	char c = peek(d, 0);
 	int err = enter(d);
 
 	if (!err)
 		err = type_inner(d, ref);
+	/* what the type read is, not one inside it (a substitution's
+	 * own: type_inner()) */
+	if (c != 'T' && (c != 'S' || peek(d, 1) == 't'))
+		d->cvq = c == 'r' || c == 'V' || c == 'K';
 	d->depth--;
 	return err;
 }
@@ -993,6 +1050,10 @@ static int encoding(struct dm *d)
 	d->in_name = true;
 	err = name(d, &cv, &quals, &refq);
 	d->in_name = false;
+	/* T_ names the args of a template function only: after another
+	 * name, __cxa_demangle refuses it */
+	if (!d->ends_tmpl)
+		d->ntargs = 0;
 	c = peek(d, 0);
 	if (err || !c || c == 'E' || c == '.') {
 		/* data: no parameters */

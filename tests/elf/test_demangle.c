@@ -4,7 +4,8 @@
  * libstdc++'s __cxa_demangle(): hand cases with their text, hostile
  * names refused without a crash (the ASan build runs this too), then
  * every "_Z" symbol of the ELF files given as arguments (.symtab and
- * .dynsym): whatever ours accepts must be byte-identical to theirs.
+ * .dynsym), and their truncations and mutations: whatever ours
+ * accepts must be byte-identical to theirs.
  * A path starting with '?' may be missing; "--min=PATH:PERCENT" asks
  * for at least that share of PATH's names accepted.
  *
@@ -71,6 +72,7 @@ static const char *const hand[][2] = {
 	{ "_ZN1AIiED0Ev", "A<int>::~A()" },
 	{ "_ZN1A1BIS_EE", "A::B<A>" },
 	{ "_ZL3foov", "foo()" },
+	{ "_ZNStL1fEv", "std::f()" },
 	{ "_Z3foo", "foo" },
 	{ "_ZGTt1fv", "transaction clone for f()" },
 	{ "_Z1fIL1E3EEvv", "void f<(E)3>()" },
@@ -93,6 +95,10 @@ static const char *const refused[] = {
 	"_Z1fU3fooi", "_Z3foov.", "_Z3foov junk", "_ZN1AD5Ev", "_ZN1AC4Ev",
 	"_Z1fvv", "_Z1fIE", "_ZTC1A0_1B", "_ZGR1x_", "_Z1fILi5", "_Z1fILiE",
 	"_Z1fSt", "_Z1fS_", "_Zli2_xPKc", "_ZGTn1fv",
+	/* what __cxa_demangle merges, collapses or refuses, and we refuse */
+	"_Z1fKKi", "_Z1fIKiEvKT_", "_Z1fIRiEvRT_", "_ZNrs1fEv", "_ZN1A1fET_",
+	"_ZNStC1Ev", "_ZNssC1Ev", "_Z1fILf0EEvv", "_ZNSsIcEC1Ev",
+	"_ZNStLcv1fEv", "_ZN1AIiE1fIcEEvT_IiE",
 };
 
 static void check_hand(void)
@@ -186,26 +192,72 @@ static void check_fallback(void)
 
 struct tally {
 	long total, accepted, mismatched;
+	long mutants, mutants_accepted;
 };
 
-static void compare(const char *name, struct tally *t)
+/* 0: accepted and identical, 1: refused, -1: a mismatch (reported) */
+static int compare_one(const char *name)
 {
 	char mine[4096], *theirs;
-	int status = -1, err;
+	int status = -1, err, ret = 0;
 
-	t->total++;
 	err = usdtkit__demangle_itanium(name, mine, sizeof(mine));
 	CHECK(err == 0 || err == -EINVAL || err == -ENOSPC, "%s: %d", name, err);
 	if (err)
-		return;
-	t->accepted++;
+		return 1;
 	theirs = cxa(name, NULL, NULL, &status);
 	if (!theirs || status || strcmp(mine, theirs)) {
-		t->mismatched++;
+		ret = -1;
 		CHECK(0, "%s: ours \"%s\", __cxa_demangle \"%s\"", name, mine,
 		      theirs ? theirs : "(refused)");
 	}
 	free(theirs);
+	return ret;
+}
+
+/*
+ * Names one step from real ones, where a demangler's guesses show:
+ * every truncation, and 8 characters replaced (a fixed sequence).
+ * What ours accepts of them must still be what __cxa_demangle prints
+ * (and refuses: refused).
+ */
+static void mutate(const char *name, struct tally *t)
+{
+	static const char alpha[] = "_0123456789NESIJLKVRrOPTZCDabcdefghijlmnostvxyz";
+	static unsigned int seed = 1;
+	size_t n = strlen(name), i;
+	char m[4096];
+	int k;
+
+	if (n >= sizeof(m) || n < 4)
+		return;
+	for (i = 3; i < n; i++) {
+		memcpy(m, name, i);
+		m[i] = '\0';
+		t->mutants++;
+		t->mutants_accepted += !compare_one(m);
+	}
+	for (k = 0; k < 8; k++) {
+		memcpy(m, name, n + 1);
+		seed = seed * 1103515245u + 12345u;
+		i = 2 + (seed >> 8) % (n - 2);
+		seed = seed * 1103515245u + 12345u;
+		m[i] = alpha[(seed >> 8) % (sizeof(alpha) - 1)];
+		t->mutants++;
+		t->mutants_accepted += !compare_one(m);
+	}
+}
+
+static void compare(const char *name, struct tally *t)
+{
+	int r = compare_one(name);
+
+	t->total++;
+	mutate(name, t);
+	if (r == 1)
+		return;
+	t->accepted++;
+	t->mismatched += r < 0;
 }
 
 static void compare_section(Elf *e, Elf_Scn *scn, struct tally *t)
@@ -251,7 +303,7 @@ static int compare_file(const char *path, struct tally *t)
 
 static void check_file(const char *arg)
 {
-	struct tally t = { 0, 0, 0 };
+	struct tally t = { 0, 0, 0, 0, 0 };
 	bool optional = arg[0] == '?';
 	const char *path = arg + optional, *colon = strrchr(arg, ':');
 	char p[4096];
@@ -269,6 +321,9 @@ static void check_file(const char *arg)
 	printf("%s: %ld of %ld names accepted (%.1f%%), %ld mismatched\n", path,
 	       t.accepted, t.total, t.total ? 100.0 * t.accepted / t.total : 0.0,
 	       t.mismatched);
+	printf("%s: %ld of %ld truncated or mutated names accepted, "
+	       "each as __cxa_demangle prints it\n", path, t.mutants_accepted,
+	       t.mutants);
 	CHECK(!min || (t.total && 100.0 * t.accepted / t.total >= min),
 	      "%s: under %.0f%% accepted", path, min);
 }
