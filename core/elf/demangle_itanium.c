@@ -583,8 +583,8 @@ static int template_args(struct dm *d)
 
 /*
  * The name of the class whose ctor or dtor is out[from, len): its last
- * component without its template arguments; refused unless it is an
- * identifier.
+ * component without its template arguments and ABI tags; refused
+ * unless it is an identifier.
  */
 static int class_name(const struct dm *d, size_t from, size_t *s, size_t *e)
 {
@@ -603,6 +603,15 @@ static int class_name(const struct dm *d, size_t from, size_t *s, size_t *e)
 		}
 		if (depth)
 			return -EINVAL;
+	}
+	/* and without its ABI tags: "failure[abi:cxx11]" is "failure" */
+	while (end > from && d->out[end - 1] == ']') {
+		for (i = end; i > from && d->out[i - 1] != '['; i--)
+			;
+		if (i == from || end - (i - 1) < 6 ||
+		    strncmp(d->out + i - 1, "[abi:", 5))
+			return -EINVAL;
+		end = i - 1;
 	}
 	for (i = end; i > from && d->out[i - 1] != ':'; i--) {
 		char c = d->out[i - 1];

@@ -73,6 +73,11 @@ static const char *const hand[][2] = {
 	{ "_ZN1A1BIS_EE", "A::B<A>" },
 	{ "_ZL3foov", "foo()" },
 	{ "_ZNStL1fEv", "std::f()" },
+	{ "_ZNSt8ios_base7failureB5cxx11C1EPKcRKSt10error_code",
+	  "std::ios_base::failure[abi:cxx11]::failure(char const*, "
+	  "std::error_code const&)" },
+	{ "_ZN1AB3fooIiEC1Ev", "A[abi:foo]<int>::A()" },
+	{ "_ZN1AB1xB1yD1Ev", "A[abi:x][abi:y]::~A()" },
 	{ "_Z3foo", "foo" },
 	{ "_ZGTt1fv", "transaction clone for f()" },
 	{ "_Z1fIL1E3EEvv", "void f<(E)3>()" },
@@ -98,7 +103,7 @@ static const char *const refused[] = {
 	/* what __cxa_demangle merges, collapses or refuses, and we refuse */
 	"_Z1fKKi", "_Z1fIKiEvKT_", "_Z1fIRiEvRT_", "_ZNrs1fEv", "_ZN1A1fET_",
 	"_ZNStC1Ev", "_ZNssC1Ev", "_Z1fILf0EEvv", "_ZNSsIcEC1Ev",
-	"_ZNStLcv1fEv", "_ZN1AIiE1fIcEEvT_IiE",
+	"_ZNStLcv1fEv", "_ZN1AIiE1fIcEEvT_IiE", "_ZN1AIiEB3fooC1Ev",
 };
 
 static void check_hand(void)
