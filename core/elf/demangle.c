@@ -5,13 +5,16 @@
  * new build or package dependency (no libstdc++ for C users, no
  * libiberty), and a tracer of C++ processes runs where libstdc++ is
  * installed, since those processes map it. Where it is not there (a
- * host without C++, a static build), names stay mangled: correct, only
- * less readable. dlopen() and dlsym() are in glibc's libc itself since
- * 2.34 (Debian 12 has 2.36), so nothing more is linked.
+ * host without C++, a static build), usdtkit's own demangler
+ * (demangle_itanium.c) names what it knows exactly as __cxa_demangle()
+ * would, and the rest stays mangled: correct, only less readable.
+ * dlopen() and dlsym() are in glibc's libc itself since 2.34 (Debian 12
+ * has 2.36), so nothing more is linked.
  *
  * A statically linked CLI (USDTKIT_STATIC_CLI) defines
  * USDTKIT_DEMANGLE_NO_DLOPEN: a static glibc program cannot load a
- * shared libstdc++ safely, and its link warns about dlopen().
+ * shared libstdc++ safely, and its link warns about dlopen(). The
+ * boards' cross builds are such, so their names come from our own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +58,24 @@ void usdtkit__demangler_fini(struct usdtkit__demangler *d)
 }
 #endif
 
+/* our text's bound (demangle_itanium.c refuses longer with -ENOSPC) */
+#define OWN_CAP 4096
+
+/* without __cxa_demangle(): our own, into the same buffer */
+static const char *demangle_own(struct usdtkit__demangler *d, const char *name)
+{
+	char *b;
+
+	if (d->cap < OWN_CAP) {
+		b = realloc(d->buf, OWN_CAP);
+		if (!b)
+			return NULL;
+		d->buf = b;
+		d->cap = OWN_CAP;
+	}
+	return usdtkit__demangle_itanium(name, d->buf, d->cap) ? NULL : d->buf;
+}
+
 const char *usdtkit__demangle(struct usdtkit__demangler *d, const char *name)
 {
 	cxa_demangle_fn fn;
@@ -67,7 +88,7 @@ const char *usdtkit__demangle(struct usdtkit__demangler *d, const char *name)
 	if (!d->tried)
 		find_demangler(d);
 	if (!d->fn)
-		return NULL;
+		return demangle_own(d, name);
 	/* a function pointer from dlsym()'s object pointer (POSIX allows it) */
 	memcpy(&fn, &d->fn, sizeof(fn));
 	/* it reuses our buffer, or frees it for a larger one: from malloc() */

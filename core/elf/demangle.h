@@ -2,7 +2,7 @@
 /*
  * C++ names (the Itanium ABI's "_Z..." symbols) demangled for the user
  * stack symbolizer (core/elf/ustack.c), with the demangler of
- * libstdc++.so.6 found at run time: see demangle.c for why.
+ * libstdc++.so.6 found at run time, else our own: see demangle.c.
  */
 #ifndef USDTKIT_CORE_DEMANGLE_H
 #define USDTKIT_CORE_DEMANGLE_H
@@ -21,11 +21,19 @@ struct usdtkit__demangler {
 
 /*
  * @name demangled: text valid until the next call on @d, or NULL when
- * @name is no "_Z" name, or no demangler is there, or it refuses the
- * name (then show @name as it is). The library is looked for at the
+ * @name is no "_Z" name, or the demangler refuses it (then show @name
+ * as it is). Without __cxa_demangle(), usdtkit__demangle_itanium()'s. The library is looked for at the
  * first "_Z" name only, once.
  */
 const char *usdtkit__demangle(struct usdtkit__demangler *d, const char *name);
+
+/*
+ * usdtkit's own demangler of "_Z" names (demangle_itanium.c), for where
+ * __cxa_demangle() is not there: 0 and the text in @buf, or -EINVAL for
+ * a form it does not know (it never guesses), -ENOSPC past @size or its
+ * bounds, -ENOMEM.
+ */
+int usdtkit__demangle_itanium(const char *mangled, char *buf, size_t size);
 
 /* What @d holds let go; zeroed again. */
 void usdtkit__demangler_fini(struct usdtkit__demangler *d);
