@@ -306,6 +306,11 @@ struct usdtkit_trace_probe {
 	 * mode tell, and nargs and args are those of its first site (before:
 	 * every argument, 8 bytes) */
 	bool waiting;
+	/* appended: a waiting probe of a command that is no ELF program (a
+	 * #! script, a shim that execs the real program): what it waits for
+	 * is the program the command execs, attached at that exec, which is
+	 * held until it is (no hit of the program is lost) */
+	bool waits_exec;
 };
 
 USDTKIT_API size_t usdtkit_trace_probe_count(const struct usdtkit_trace *t);
