@@ -69,6 +69,15 @@ grep -q "$d/wrap.sh is no ELF program (a script?): cmdt:guarded is looked for in
 	"$tmp/err" && grep -q "cmdt:start: 1 site(s) in [^ ]*/${fx##*/}, mapped later" "$tmp/err" && ok ||
 	{ ko "wrap.sh -v:"; cat "$tmp/err"; }
 
+# --no-hold: no exec is held, the program runs on while it is attached
+# (its first hits may be lost: not counted); it is found all the same,
+# through the loader of the script's interpreter, watched from the start
+timeout 30 "$u" trace -v --no-hold -c "$d/wrap.sh 3 1" cmdt:start >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "cmdt:start: 1 site(s) in [^ ]*/${fx##*/}, mapped later" "$tmp/err" &&
+	! grep -q 'is a script' "$tmp/err" && ok ||
+	{ ko "wrap.sh --no-hold: exit $rc"; cat "$tmp/err"; }
+
 # the chain of shims, and sh -c 'exec PROG'
 trace_ok "shim chain" 6 -c "$d/shim1 6" cmdt:start cmdt:guarded
 trace_ok "sh -c exec" 4 -c "sh -c 'exec $fx 4'" cmdt:start cmdt:guarded
