@@ -32,7 +32,6 @@
  * PROVIDER:NAME targets wait for the program it execs (targets.c).
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -136,54 +135,6 @@ child(const struct trace_cmd *c, int go_fd, int err_fd)
 	if (write(err_fd, &e, sizeof(e)) < 0)
 		_exit(127);
 	_exit(127);
-}
-
-/* The interpreter a #! line at the start of @path names, into @buf
- * (size PATH_MAX): 0, or -ENOEXEC (no such line) or -errno. */
-static int shebang(const char *path, char *buf)
-{
-	char line[PATH_MAX + 3], *p;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	size_t len;
-
-	if (fd < 0)
-		return -errno;
-	n = pread(fd, line, sizeof(line) - 1, 0);
-	close(fd);
-	if (n < 2 || line[0] != '#' || line[1] != '!')
-		return -ENOEXEC;
-	line[n] = 0;
-	/* "#! /bin/sh -e": the first word, as the kernel takes it */
-	p = line + 2 + strspn(line + 2, " \t");
-	len = strcspn(p, " \t\n");
-	if (!len || len >= PATH_MAX)
-		return -ENOEXEC;
-	memcpy(buf, p, len);
-	buf[len] = 0;
-	return 0;
-}
-
-/*
- * The loader (PT_INTERP) CMD's process will run first: its program's,
- * or for a script, its interpreter's (#! lines followed as the kernel
- * does, a few deep). Most often also that of the program a script or a
- * shim execs: watched from the start, it tells of that program where
- * no exec is held (--no-hold). 0, or -errno.
- */
-int usdtkit__cmd_interp(const struct usdtkit_trace *t, char *buf, size_t size)
-{
-	char path[2][PATH_MAX];
-	const char *file = t->cmd.path;
-	int depth, err;
-
-	for (depth = 0; depth < 4; depth++) {
-		err = usdtkit__watch_interp(file, buf, size);
-		if (err != -ENOENT || shebang(file, path[depth % 2]))
-			return err;
-		file = path[depth % 2];
-	}
-	return -ELOOP;
 }
 
 /* Fork CMD, held before its exec; t->pid is then its pid. */

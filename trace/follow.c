@@ -174,13 +174,14 @@ void usdtkit__follow_loader(struct usdtkit_trace *t, int pid)
 		usdtkit__follow_loader_path(t, path);
 }
 
-/* -c: the loader the command asks for (a script: its interpreter),
- * before it runs */
+/* -c: the loader the command asks for, before it runs; a script's is
+ * its interpreter's, watched from the start: where no exec is held
+ * (--no-hold), it is what tells of the program the script execs */
 static void loader_of_cmd(struct usdtkit_trace *t)
 {
 	char path[4096];
 
-	if (!usdtkit__cmd_interp(t, path, sizeof(path)) &&
+	if (!usdtkit__watch_run_interp(t->cmd.path, path, sizeof(path)) &&
 	    !usdtkit__watch_loader_path(t->follow.w, path))
 		usdtkit__follow_loader_path(t, path);
 }

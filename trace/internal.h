@@ -278,8 +278,6 @@ int usdtkit__cmd_go(struct usdtkit_trace *t);
 int usdtkit__cmd_exited(struct usdtkit_trace *t, bool block, int *wstatus);
 int usdtkit__cmd_stop(struct usdtkit_trace *t, int *wstatus);
 void usdtkit__cmd_free(struct usdtkit_trace *t);
-/* the loader CMD runs first (a script: its interpreter's): 0 or -errno */
-int usdtkit__cmd_interp(const struct usdtkit_trace *t, char *buf, size_t size);
 
 /* filter.c: a filter, parsed once, then compiled per probe into the
  * program of trace/bpf/trace_filter.h (its arguments' types decide which
