@@ -241,9 +241,9 @@ static int run(struct tracer *t)
 		err = wait_events(t, timeout);
 		if (trace_metrics_step(t, clock_mono_ns()))
 			return -EIO;
-		jw_flush(t->out);
-		/* a closed pipe (| head) ends the trace like Ctrl-C */
-		if (fflush(stdout) || ferror(stdout))
+		/* a closed pipe (| head) ends the trace like Ctrl-C, a
+		 * full -o FILE too (said at the end) */
+		if (trace_out_broken(t))
 			break;
 		/* -c: CMD has exited (reaped, with its status on stderr) */
 		if (target_gone(t))
@@ -259,7 +259,7 @@ static int run(struct tracer *t)
 		say_exit(t, st);
 	/* what came in since the last poll: the last hits of a process that
 	 * has exited, or those before Ctrl-C (on_hit() keeps to --count) */
-	if (!ferror(stdout)) {
+	if (!t->out->err && !ferror(t->out->f)) {
 		usdtkit_trace_consume(t->tr);
 		jw_flush(t->out);
 	}
@@ -338,6 +338,8 @@ static const struct cli_opt trace_options[] = {
 	{ OPT_COUNT, 0, "count", "N", "stop after N hits" },
 	{ 'd', 'd', "duration", "SEC", "stop after SEC seconds (a fraction is fine)" },
 	{ 'j', 0, "json", NULL, "one JSON object per hit" },
+	{ 'o', 'o', "output", "FILE",
+	  "write the hits and tables to FILE (created or truncated), not stdout" },
 	{ OPT_STR, 0, "str", "N[,N...]",
 	  "print argument N (0-based) as the string it points to" },
 	{ OPT_STRLEN, 0, "strlen", "L",
@@ -382,7 +384,7 @@ const struct cli_cmd cli_cmd_trace = {
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
 	.synopsis = "[-p PID | -c CMD | --all] [--children] [--no-hold] [--mode auto|multi|perf|ipmap|inst|hwbp] [--count N]\n"
-		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L]\n"
+		"                     [--duration SEC] [--json] [-o FILE] [--str N[,N...]] [--strlen L]\n"
 		"                     [--no-fault-in] [-v] [-q]\n"
 		"                     [--filter EXPR] [--counts] [--count-by KEY [--top N]]\n"
 		"                     [--hist ARG] [--sum|--avg|--min|--max ARG] [--interval SEC]\n"
@@ -401,10 +403,14 @@ const struct cli_cmd cli_cmd_trace = {
 		"  Stops on Ctrl-C, after N hits or\n"
 		"  SEC seconds; lost events are reported on stderr. Once every\n"
 		"  target is attached, a line on stderr says so (-q: not).\n"
-		"  -c CMD: run CMD (split into words; quotes but no expansions),\n"
-		"  its probes attached before it starts, as with -p its pid;\n"
-		"  PROVIDER:NAME targets are those of its executable. The trace ends\n"
-		"  when CMD exits; a trace that ends first terminates CMD.\n"
+		"  -c CMD: run CMD (split into words; quotes but no expansions; a\n"
+		"  #! script too), its probes attached before it starts, as with -p\n"
+		"  its pid; PROVIDER:NAME targets are those of its executable, of the\n"
+		"  libraries it loads, and of the program it execs (a script's, a\n"
+		"  shim's: attached at that exec). The trace ends when CMD exits; a\n"
+		"  trace that ends first terminates CMD.\n"
+		"  -o FILE: the hits and tables go to FILE (created or truncated), not\n"
+		"  to stdout; messages stay on stderr, and CMD keeps trace's stdout.\n"
 		"  --json: one object per hit: {\"ts_ns\",\"pid\",\"tid\",\"provider\",\n"
 		"  \"name\",\"args\":[...]} (+ \"err\" when an argument is unreadable).\n"
 		"  --str 0,2: arguments 0 and 2 (numbered as in `usdtkit list`) are\n"
@@ -546,6 +552,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			}
 			t->mode = (enum usdtkit_mode)m;
 			break;
+		case 'o':
+			t->out_path = p.val;
+			break;
 		case 'c':
 			/* split (and a bad one told, exit 2) by the library */
 			t->cmd = p.val;
@@ -598,7 +607,8 @@ done:
 			      "breakpoint is set in a process's threads)");
 		return -EXIT_USAGE;
 	}
-	if (trace_check_metrics_opts(t, c) || trace_check_agg_opts(t, c))
+	if (trace_check_metrics_opts(t, c) || trace_check_agg_opts(t, c) ||
+	    trace_check_out_opts(t, c))
 		return -EXIT_USAGE;
 	return first;
 }
@@ -611,7 +621,7 @@ done:
 static void say_tracing(const struct tracer *t)
 {
 	unsigned int seen = 0, nmodes = 0, k = 0;
-	size_t i, probes = 0, sites = 0, waiting = 0;
+	size_t i, probes = 0, sites = 0, waiting = 0, execs = 0;
 	char modes[64] = "", more[64] = "";
 	int m;
 
@@ -619,6 +629,7 @@ static void say_tracing(const struct tracer *t)
 		const struct usdtkit_trace_probe *p = usdtkit_trace_probe(t->tr, i);
 
 		waiting += p->waiting;
+		execs += p->waiting && p->waits_exec;
 		/* (--all: links per object, none of the probe's own) */
 		if (!p->link && !p->sites)
 			continue;
@@ -641,7 +652,8 @@ static void say_tracing(const struct tracer *t)
 	if (waiting)
 		snprintf(more, sizeof(more), "%s%zu waiting for %s",
 			 probes ? "; " : "", waiting,
-			 t->all ? "a process that maps it" : "a library");
+			 t->all ? "a process that maps it" :
+			 execs == waiting ? "the program the script execs" : "a library");
 	if (!probes)
 		fprintf(stderr, "Tracing %s. Ctrl-C to end.\n", more);
 	else
@@ -782,7 +794,12 @@ int cmd_trace(int argc, char **argv)
 		close(t.sig_fd);
 		return EXIT_BAD_INPUT;
 	}
-	jw_init(t.out, stdout);
+	/* before CMD is forked: an -o FILE that cannot be written runs nothing */
+	if (trace_out_open(&t)) {
+		free(t.out);
+		close(t.sig_fd);
+		return EXIT_BAD_INPUT;
+	}
 	err = setup(&t, argc - first, argv + first);
 	if (!err)
 		err = run(&t);
@@ -801,8 +818,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (!rc && t.began && all_waited(&t))
 		rc = EXIT_BAD_INPUT;
-	jw_flush(t.out);
-	fflush(stdout);
+	if (trace_out_close(&t) && !rc)
+		rc = EXIT_BAD_INPUT;
 	if (t.began)
 		report(&t);
 	cleanup(&t);

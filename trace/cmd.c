@@ -27,7 +27,9 @@
  *
  * CMD comes as words (or as a line: cmd_line.c). It is looked up in
  * $PATH as execvp() does, once, so the file attached to is the one
- * executed.
+ * executed. A CMD that is no ELF file (a #! script, a version manager's
+ * shim) is executed as it is, the kernel running its interpreter: its
+ * PROVIDER:NAME targets wait for the program it execs (targets.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -52,6 +54,21 @@ static bool is_exec_file(const char *path)
 	struct stat st;
 
 	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+/* Does @path start as an ELF file does? One that cannot be read is
+ * taken for one: the ELF reader then says why it cannot read it. */
+static bool is_elf_file(const char *path)
+{
+	unsigned char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return true;
+	n = pread(fd, magic, sizeof(magic), 0);
+	close(fd);
+	return n < 0 || (n == (ssize_t)sizeof(magic) && !memcmp(magic, "\177ELF", 4));
 }
 
 /*
@@ -326,6 +343,7 @@ int usdtkit_trace_set_command(struct usdtkit_trace *t, char *const argv[])
 		return err;
 	}
 	t->cmd.argv = copy;
+	t->cmd.script = !is_elf_file(t->cmd.path);
 	t->has_cmd = true;
 	return 0;
 nomem:

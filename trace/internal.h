@@ -126,6 +126,9 @@ struct trace_cmd {
 	char **argv, *path;
 	int go_fd, err_fd;
 	bool reaped, said;
+	/* path is no ELF program: a #! script, a version manager's shim,
+	 * run as it is; its probes are those of what it execs */
+	bool script;
 };
 
 /* follow.c: objects mapped after the attach, and the tracer that holds

@@ -180,6 +180,27 @@ static int wait_probe(struct usdtkit_trace *t, const char *where, const char *pr
 	return add_pending(t, prov, name);
 }
 
+/*
+ * -c CMD PROVIDER:NAME, CMD no ELF program (a #! script, a version
+ * manager's shim): it has no probe of its own, its interpreter none we
+ * want; the program it execs (at once, or at the end of a chain of
+ * shims) has them. It waits for that exec, which is held until the new
+ * program is attached (follow.c): none of its hits is lost. No typo can
+ * be told before it runs: said with -v only.
+ */
+static int wait_exec(struct usdtkit_trace *t, const char *prov, const char *name)
+{
+	int err;
+
+	usdtkit__info(&t->log, "%s is no ELF program (a script?): %s:%s is looked "
+		      "for in the program it execs", t->cmd.path, prov ? prov : "*",
+		      name ? name : "*");
+	err = add_pending(t, prov, name);
+	if (!err)
+		t->probes[t->nprobes - 1].pub.waits_exec = true;
+	return err;
+}
+
 /* WHERE: no probe PROVIDER:NAME[ (did you mean NEAR?)] */
 static void no_probe(struct usdtkit_trace *t, const char *where, const char *prov, const char *name,
 		     const char *near)
@@ -327,6 +348,7 @@ static int add_path_target(struct usdtkit_trace *t, const char *path, const char
  * libraries the loader maps for it at its start (usdtkit_needed(), with
  * the LD_LIBRARY_PATH CMD inherits), attached by path as CMD is not
  * mapped by its pid yet. A library that cannot be read is passed over.
+ * A CMD that is no ELF program waits for the one it execs (wait_exec()).
  */
 static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char *name)
 {
@@ -336,6 +358,8 @@ static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char 
 	struct usdtkit_file *f;
 	int err;
 
+	if (t->cmd.script)
+		return wait_exec(t, prov, name);
 	err = scan_path(t, t->cmd.path, prov, name, false, &n, &f);
 	if (err)
 		return err;
