@@ -650,19 +650,6 @@ static void say_tracing(const struct tracer *t)
 			sites == 1 ? "" : "s", modes, nmodes > 1 ? "s" : "", more);
 }
 
-/* --latency START END refused because a probe is both (exit 2), not
- * because a target is bad (exit 1, as a TARGET) */
-static bool trace_roles_clash(const struct tracer *t)
-{
-	size_t i;
-
-	for (i = 0; i < usdtkit_trace_probe_count(t->tr); i++)
-		if (usdtkit_trace_probe(t->tr, i)->role ==
-		    (USDTKIT_TRACE_ROLE_START | USDTKIT_TRACE_ROLE_END))
-			return true;
-	return false;
-}
-
 /* the engine, with the options' request and the TARGETs */
 static int make_trace(struct tracer *t, int ntargets, char **targets)
 {
@@ -687,16 +674,19 @@ static int make_trace(struct tracer *t, int ntargets, char **targets)
 	}
 	/* -EINTR from setup_step(): a signal; cleanup() releases what is
 	 * set up so far, and a held CMD is never let go */
+	/* -EINVAL from a step before the load is the request's fault (a
+	 * malformed TARGET, an option that does not fit a probe): exit 2;
+	 * a file or a probe that is not there is not (exit 1) */
 	for (k = 0; k < ntargets; k++) {
 		err = usdtkit_trace_add(t->tr, targets[k]);
+		t->usage_error = err == -EINVAL;
 		if (!err)
 			err = setup_step(t, STEP_OPEN);
 		if (err)
 			return err;
 	}
 	err = trace_request_aggs(t);
-	/* an option that does not fit a probe: exit 2 */
-	t->usage_error = err == -EINVAL && trace_roles_clash(t);
+	t->usage_error = err == -EINVAL;
 	if (!err && t->agg.lat_start)
 		err = setup_step(t, STEP_OPEN);
 	if (!err) {
