@@ -700,6 +700,8 @@ int cmd_list(int argc, char **argv)
 		if ((o.recursive ? list_tree(&o, files[i]) : list_path(&o, files[i])))
 			rc = EXIT_BAD_INPUT;
 	free(o.out);
+	if (!cli_stdout_ok(c))
+		rc = EXIT_BAD_INPUT;
 out:
 	free_filters(&o);
 	free(files);
