@@ -273,8 +273,10 @@ int usdtkit__target_form(struct usdtkit_trace *t, const char *target, const char
 			 const char *prov, const char *name);
 void usdtkit__target_form_bad(struct usdtkit_trace *t, const char *target);
 
-/* cmd.c: the command (see there for how it is held before its exec) */
+/* cmd_path.c: the file execvp() would run for @file (malloc'ed), or
+ * NULL with errno */
 char *usdtkit__cmd_resolve(const char *file);
+/* cmd.c: the command (see there for how it is held before its exec) */
 int usdtkit__cmd_start(struct usdtkit_trace *t);
 int usdtkit__cmd_go(struct usdtkit_trace *t);
 int usdtkit__cmd_exited(struct usdtkit_trace *t, bool block, int *wstatus);
