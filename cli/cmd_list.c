@@ -524,7 +524,9 @@ static int list_pid(struct list_opts *o)
 	bool guess = false;
 
 	if (!p) {
-		fprintf(stderr, "usdtkit list: pid %d: %s\n", o->pid, strerror(errno));
+		/* once is enough: the library may have said it */
+		if (!warned)
+			fprintf(stderr, "usdtkit list: pid %d: %s\n", o->pid, strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
 	for (i = 0; i < usdtkit_proc_object_count(p); i++)

@@ -468,6 +468,25 @@ static int parse_str(struct tracer *t, const char *val)
 	return err;
 }
 
+/*
+ * "trace PATH:P:N -p 123": options stop at the first TARGET, so -p would
+ * be a TARGET. A word that begins with '-' and has no ':' is no TARGET
+ * (each has one): said as the option it is.
+ */
+static bool option_after_target(const struct cli_cmd *c, int argc, char **argv, int first)
+{
+	int i;
+
+	for (i = first + 1; i < argc; i++) {
+		if (argv[i][0] != '-' || strchr(argv[i], ':'))
+			continue;
+		cli_usage_err(c, "options go before the TARGETs: '%s' comes after '%s'",
+			      argv[i], argv[first]);
+		return true;
+	}
+	return false;
+}
+
 /* Options into @t; the index of the first TARGET, or -EXIT code
  * (-EXIT_HELP: the help was printed). */
 static int parse_opts(struct tracer *t, int argc, char **argv)
@@ -580,6 +599,8 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 	}
 	first = p.i;
 done:
+	if (option_after_target(c, argc, argv, first))
+		return -EXIT_USAGE;
 	if (t->pid && t->cmd) {
 		cli_usage_err(c, "-p and -c exclude each other");
 		return -EXIT_USAGE;

@@ -311,6 +311,9 @@ static int lex_punct(struct parser *p, struct tok *t)
 		return set_err(p->err, t->col, "unexpected '=' (compare with '==')");
 	if (s[0] == '|')
 		return set_err(p->err, t->col, "unexpected '|' (or is '||')");
+	if (s[0] == '/')
+		return set_err(p->err, t->col, "unexpected '/' (a bpftrace predicate "
+			       "/EXPR/ is EXPR here, no slashes)");
 	if (s[0] == '\'')
 		return set_err(p->err, t->col,
 			       "unexpected \"'\" (strings are in double quotes: \"...\")");
@@ -714,6 +717,15 @@ static int make_str_cmp(struct parser *p, int l, int r, int op, int col)
 	} else if (N(p, l)->kind == N_STRLIT && N(p, r)->kind == N_STRREF) {
 		ref = N(p, r);
 		lit = N(p, l);
+	} else if (N(p, l)->kind == N_ARG || N(p, r)->kind == N_ARG) {
+		/* argN == "x": the string argN points to is str(argN) */
+		ref = N(p, N(p, l)->kind == N_ARG ? l : r);
+		lit = N(p, N(p, l)->kind == N_ARG ? r : l);
+		if (lit->kind == N_STRLIT)
+			return set_err(p->err, lit->col, "a string is only compared with "
+				       "== or != to str(argN) (the string arg%d points to is "
+				       "str(arg%d))", ref->arg, ref->arg);
+		return need_value(p, N(p, l)->kind >= N_STRREF ? l : r);
 	} else {
 		return need_value(p, N(p, l)->kind >= N_STRREF ? l : r);
 	}

@@ -58,6 +58,9 @@ PATH=$tmp/bin:$PATH hint "PROVIDER:NAME, the program in PATH" 2 \
 	"$B 'cmdt:start': PROVIDER:NAME needs -p PID, -c CMD or --all; else name the file: $tmp/bin/cmdt:cmdt:start" \
 	trace cmdt:start
 works
+# an option after a TARGET (options stop at the first): said as one
+hint "option after a TARGET" 2 "usdtkit trace: options go before the TARGETs: '-p' comes after '$fx:cmdt:start' (usdtkit help trace)" \
+	trace "$fx:cmdt:start" -p 1
 # a missing file or probe is not a usage error (exit 1)
 hint "no such file" 1 "usdtkit trace: /nonexistent/x: No such file or directory" trace /nonexistent/x:a:b
 
@@ -69,6 +72,10 @@ hint "filter or" 2 "$F '(arg0 or arg1)': column 7: expected ')' to close the '('
 	trace --filter '(arg0 or arg1)' "$fx:cmdt:start"
 hint "filter not" 2 "$F 'not arg0': column 1: unknown identifier 'not' (argN, pid, tid or str(argN)) ('not' is written ! here) (usdtkit help trace)" \
 	trace --filter 'not arg0' "$fx:cmdt:start"
+hint "filter argN == string" 2 "$F 'arg0 == \"x\"': column 9: a string is only compared with == or != to str(argN) (the string arg0 points to is str(arg0)) (usdtkit help trace)" \
+	trace --filter 'arg0 == "x"' "$fx:cmdt:start"
+hint "filter /.../" 2 "$F '/arg0 > 1/': column 1: unexpected '/' (a bpftrace predicate /EXPR/ is EXPR here, no slashes) (usdtkit help trace)" \
+	trace --filter '/arg0 > 1/' "$fx:cmdt:start"
 hint "filter quotes" 2 "$F 'str(arg0) == 'x'': column 14: unexpected \"'\" (strings are in double quotes: \"...\") (usdtkit help trace)" \
 	trace --filter "str(arg0) == 'x'" "$fx:cmdt:start"
 
@@ -89,6 +96,8 @@ hint "list -P far: no guess" 0 "usdtkit list: $fx: no probe matches" list -P 'cm
 fpid=$!
 trap 'kill $fpid 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 sleep 0.2
+hint "list -p a dead pid: one line" 1 "usdtkit list: pid 999999999: cannot read /proc/999999999/maps: No such process" \
+	list -p 999999999
 hint "list -p -P typo" 0 "usdtkit list: pid $fpid: no USDT probes match (did you mean cmdt:guarded?)" \
 	list -p "$fpid" -P cmdt:guardd
 
