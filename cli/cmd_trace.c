@@ -694,10 +694,10 @@ static int make_trace(struct tracer *t, int ntargets, char **targets)
 			return err;
 	}
 	/* -EINTR from setup_step(): a signal; cleanup() releases what is
-	 * set up so far, and a held CMD is never let go */
-	/* -EINVAL from a step before the load is the request's fault (a
-	 * malformed TARGET, an option that does not fit a probe): exit 2;
-	 * a file or a probe that is not there is not (exit 1) */
+	 * set up so far, and a held CMD is never let go. -EINVAL from a
+	 * step before the load is the request's fault (a malformed TARGET,
+	 * an option that does not fit a probe): exit 2; a file or a probe
+	 * that is not there is not (exit 1) */
 	for (k = 0; k < ntargets; k++) {
 		err = usdtkit_trace_add(t->tr, targets[k]);
 		t->usage_error = err == -EINVAL;

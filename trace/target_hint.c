@@ -40,7 +40,8 @@ static const char *bpftrace_type(const char *target, size_t *len)
 /*
  * usdt:PATH:PROVIDER:NAME -> PATH:PROVIDER:NAME; bpftrace's
  * usdt:PATH:NAME (any provider) -> PATH::NAME, our empty PROVIDER.
- * Only when the file the split finds is not there: "usdt" may be a file.
+ * Only when the split finds a PATH and no file there: "usdt" may be a
+ * file, and "U:NAME" a PROVIDER:NAME.
  */
 static bool bpftrace_form(struct usdtkit_trace *t, const char *target, const char *path)
 {
@@ -48,7 +49,7 @@ static bool bpftrace_form(struct usdtkit_trace *t, const char *target, const cha
 	size_t len;
 
 	type = bpftrace_type(target, &len);
-	if (!type || (path && exists(path)))
+	if (!type || !path || exists(path))
 		return false;
 	rest = target + len;
 	colon = strchr(rest, ':');
