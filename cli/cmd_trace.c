@@ -474,6 +474,25 @@ static int parse_str(struct tracer *t, const char *val)
 	return err;
 }
 
+/*
+ * "trace PATH:P:N -p 123": options stop at the first TARGET, so -p would
+ * be a TARGET. A word that begins with '-' and has no ':' is no TARGET
+ * (each has one): said as the option it is.
+ */
+static bool option_after_target(const struct cli_cmd *c, int argc, char **argv, int first)
+{
+	int i;
+
+	for (i = first + 1; i < argc; i++) {
+		if (argv[i][0] != '-' || strchr(argv[i], ':'))
+			continue;
+		cli_usage_err(c, "options go before the TARGETs: '%s' comes after '%s'",
+			      argv[i], argv[first]);
+		return true;
+	}
+	return false;
+}
+
 /* Options into @t; the index of the first TARGET, or -EXIT code
  * (-EXIT_HELP: the help was printed). */
 static int parse_opts(struct tracer *t, int argc, char **argv)
@@ -589,6 +608,8 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 	}
 	first = p.i;
 done:
+	if (option_after_target(c, argc, argv, first))
+		return -EXIT_USAGE;
 	if (t->pid && t->cmd) {
 		cli_usage_err(c, "-p and -c exclude each other");
 		return -EXIT_USAGE;
@@ -662,19 +683,6 @@ static void say_tracing(const struct tracer *t)
 			sites == 1 ? "" : "s", modes, nmodes > 1 ? "s" : "", more);
 }
 
-/* --latency START END refused because a probe is both (exit 2), not
- * because a target is bad (exit 1, as a TARGET) */
-static bool trace_roles_clash(const struct tracer *t)
-{
-	size_t i;
-
-	for (i = 0; i < usdtkit_trace_probe_count(t->tr); i++)
-		if (usdtkit_trace_probe(t->tr, i)->role ==
-		    (USDTKIT_TRACE_ROLE_START | USDTKIT_TRACE_ROLE_END))
-			return true;
-	return false;
-}
-
 /* the engine, with the options' request and the TARGETs */
 static int make_trace(struct tracer *t, int ntargets, char **targets)
 {
@@ -698,17 +706,20 @@ static int make_trace(struct tracer *t, int ntargets, char **targets)
 			return err;
 	}
 	/* -EINTR from setup_step(): a signal; cleanup() releases what is
-	 * set up so far, and a held CMD is never let go */
+	 * set up so far, and a held CMD is never let go. -EINVAL from a
+	 * step before the load is the request's fault (a malformed TARGET,
+	 * an option that does not fit a probe): exit 2; a file or a probe
+	 * that is not there is not (exit 1) */
 	for (k = 0; k < ntargets; k++) {
 		err = usdtkit_trace_add(t->tr, targets[k]);
+		t->usage_error = err == -EINVAL;
 		if (!err)
 			err = setup_step(t, STEP_OPEN);
 		if (err)
 			return err;
 	}
 	err = trace_request_aggs(t);
-	/* an option that does not fit a probe: exit 2 */
-	t->usage_error = err == -EINVAL && trace_roles_clash(t);
+	t->usage_error = err == -EINVAL;
 	if (!err && t->agg.lat_start)
 		err = setup_step(t, STEP_OPEN);
 	if (!err) {

@@ -41,20 +41,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "trace/internal.h"
 #include "watch/watch.h"
 
 /* ---- running it ---- */
-
-static bool is_exec_file(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
-}
 
 /* Does @path start as an ELF file does? One that cannot be read is
  * taken for one: the ELF reader then says why it cannot read it. */
@@ -69,43 +61,6 @@ static bool is_elf_file(const char *path)
 	n = pread(fd, magic, sizeof(magic), 0);
 	close(fd);
 	return n < 0 || (n == (ssize_t)sizeof(magic) && !memcmp(magic, "\177ELF", 4));
-}
-
-/*
- * The file execvp() would run for @file (malloc'ed), or NULL with errno:
- * a name with a '/' as it is, else the first executable file of $PATH.
- */
-char *usdtkit__cmd_resolve(const char *file)
-{
-	const char *path = getenv("PATH"), *p, *end;
-	char *cand;
-	int err = ENOENT;
-
-	if (strchr(file, '/')) {
-		if (is_exec_file(file))
-			return strdup(file);
-		if (!access(file, F_OK))
-			errno = EACCES;
-		return NULL;
-	}
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; ; p = end + 1) {
-		end = strchrnul(p, ':');
-		/* an empty element is the current directory */
-		if (asprintf(&cand, "%.*s%s%s", (int)(end - p), p,
-			     end == p ? "" : "/", file) < 0)
-			return NULL;
-		if (is_exec_file(cand))
-			return cand;
-		if (!access(cand, F_OK))
-			err = EACCES;
-		free(cand);
-		if (!*end)
-			break;
-	}
-	errno = err;
-	return NULL;
 }
 
 /* The child: wait for "go", then become CMD with signals as the tracer

@@ -231,6 +231,9 @@ struct usdtkit_trace {
 };
 
 #define trace_err(t, ...) usdtkit__warn(&(t)->log, __VA_ARGS__)
+/* what the kernel's "no" for privileges means here, said wherever it
+ * comes first (the load, a -p process's maps) */
+#define TRACE_PRIV_HINT "tracing needs root, or CAP_BPF and CAP_PERFMON"
 
 /* msg.c: the print callback the engine hands to the layers below */
 void usdtkit__trace_msg(void *ctx, enum usdtkit_log_level level, const char *msg);
@@ -267,12 +270,16 @@ void usdtkit__late_free(struct usdtkit_trace *t);
 void usdtkit__probe_label(const struct probe *p, char *buf, size_t n);
 /* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */
 char *usdtkit__glob_quote(const char *s);
-/* suggest.c: the probe nearest a name that matched none */
-bool usdtkit__nearest_probe(const struct usdtkit_file *f, const char *prov,
-			    const char *name, char *buf, size_t len, size_t *best);
+/* target_hint.c: a malformed TARGET told with the form it likely meant:
+ * -EINVAL once said, else 0; one that lacks parts, said */
+int usdtkit__target_form(struct usdtkit_trace *t, const char *target, const char *path,
+			 const char *prov, const char *name);
+void usdtkit__target_form_bad(struct usdtkit_trace *t, const char *target);
 
-/* cmd.c: the command (see there for how it is held before its exec) */
+/* cmd_path.c: the file execvp() would run for @file (malloc'ed), or
+ * NULL with errno */
 char *usdtkit__cmd_resolve(const char *file);
+/* cmd.c: the command (see there for how it is held before its exec) */
 int usdtkit__cmd_start(struct usdtkit_trace *t);
 int usdtkit__cmd_go(struct usdtkit_trace *t);
 int usdtkit__cmd_exited(struct usdtkit_trace *t, bool block, int *wstatus);

@@ -152,7 +152,8 @@ rc=$?
 if [ $rc -eq 0 ] && grep -q "^usage: usdtkit trace" "$tmp/out" && [ ! -s "$tmp/err" ]; then
 	ok; else ko "trace --help: exit $rc"; cat "$tmp/err"; fi
 expect 1 "dead pid" "No such process" -p 999999999 demo:request
-expect 1 "PROVIDER:NAME without -p" "bad target" demo:request
+# a malformed TARGET is a usage error (exit 2), with the form meant
+expect 2 "PROVIDER:NAME without -p" "bad target 'demo:request': PROVIDER:NAME needs -p PID, -c CMD or --all" demo:request
 expect 1 "ipmap on a PIE without -p" "needs a PID" --mode ipmap "$demo:demo:request"
 expect 2 "no target" "no TARGET" --count 1
 if command -v setpriv >/dev/null; then
