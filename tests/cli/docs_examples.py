@@ -29,6 +29,8 @@ How each is judged:
 - Every trace prints something on stdout (hits or a table), or into its
   -o FILE, unless it serves or writes a textfile.
 - A `$ usdtkit parse` transcript's output is compared line for line.
+- A transcript whose output is usdtkit's own messages shows a mistake:
+  its standard error must be those lines, and nothing printed on stdout.
 Root (BPF): run alone, label bpf.
 """
 import argparse
@@ -149,7 +151,28 @@ def get_metrics(cmd):
         return False, str(e)
 
 
+def shows_mistake(transcript):
+    """a transcript whose output is usdtkit's own messages: a mistake
+    and the line that answers it"""
+    lines = [l for l in (transcript or []) if l.strip()]
+    return bool(lines) and all(re.match(r"usdtkit \w+: ", l) for l in lines)
+
+
+def run_mistake(where, cmd, transcript, work, env):
+    want = [l for l in transcript if l.strip()]
+    p = subprocess.run(["sh", "-c", cmd], cwd=work, env=env, capture_output=True,
+                       text=True, timeout=60)
+    got = p.stderr.rstrip("\n").split("\n")
+    if got == want and not p.stdout:
+        ok(f"{where}: {cmd}: said as shown (exit {p.returncode})")
+    else:
+        ko(f"{where}: {cmd}: not what the doc shows",
+           "want:\n" + "\n".join(want) + "\ngot:\n" + p.stderr + p.stdout)
+
+
 def run_one(where, cmd, transcript, work, env):
+    if shows_mistake(transcript):
+        return run_mistake(where, cmd, transcript, work, env)
     out, err = os.path.join(work, "out"), os.path.join(work, "err")
     with open(out, "w") as fo, open(err, "w") as fe:
         by_itself = ends_by_itself(cmd)
