@@ -13,7 +13,7 @@
  * of the traced process when !@path, as probe @i (cookie @i + 1), from
  * @file when the caller read it already. The one place a trace's attach
  * options are made: a first attach and a refresh after an upgrade must
- * ask the same (--children's any_process above all). NULL and errno.
+ * ask the same (--children's and several pids' any_process above all). NULL and errno.
  */
 struct usdtkit_link *usdtkit__trace_link(struct usdtkit_trace *t, size_t i,
 					 const char *path, const char *prov,
@@ -24,11 +24,14 @@ struct usdtkit_link *usdtkit__trace_link(struct usdtkit_trace *t, size_t i,
 	USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = i + 1,
 		     .mode = t->attach_mode, .print = usdtkit__trace_msg,
 		     .print_ctx = t, .file = file,
-		     .any_process = t->kids.on);
+		     .any_process = t->kids.filter);
 
 	if (path)
 		return usdtkit_attach(prog, t->pid ? t->pid : -1, path, prov,
 				      name, &o);
+	/* several pids: in each object any of them maps, once */
+	if (trace_several(t))
+		return usdtkit__follow_link_pids(t, i, prov, name, &o);
 	/* the read of the process that the objects seen later are told
 	 * from (follow.c), when there is one */
 	if (t->follow.snap)
