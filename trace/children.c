@@ -303,14 +303,21 @@ static int attach_tp(struct usdtkit_trace *t, struct bpf_program *prog,
 	return err;
 }
 
-/* the pids traced, seeds of the map (their parent 0) */
+/* the pids traced, seeds of the map (their parent 0); one gone fails
+ * the trace, named, as one pid's attach does (a PATH target's pid
+ * filter is checked by no link: the map has it) */
 static int add_pids(struct usdtkit_trace *t, int fd)
 {
 	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < t->npids; i++)
+	for (i = 0; !err && i < t->npids; i++) {
+		if (trace_several(t) && kill(t->pids[i], 0) && errno == ESRCH) {
+			trace_err(t, "pid %d: %s", t->pids[i], strerror(ESRCH));
+			return -ESRCH;
+		}
 		err = add_tgid(fd, (unsigned int)t->pids[i], 0);
+	}
 	/* a command's, not in pids */
 	if (!err && !t->npids)
 		err = add_tgid(fd, (unsigned int)t->pid, 0);
