@@ -57,6 +57,8 @@ say() {
 # much); A, B and C end, and the trace with them (exit status in $rc);
 # D ends last
 trace() {
+	# (a stale "Tracing" of the trace before must not be waited for)
+	rm -f "$tmp/out" "$tmp/err"
 	timeout 60 "$u" trace "$@" >"$tmp/out" 2>"$tmp/err" 3>&- 4>&- 5>&- 6>&- &
 	tpid=$!
 	wait_for "$tmp/err" '^Tracing ' 300 $tpid || { ko "trace $*: did not attach"; cat "$tmp/err"; }
@@ -110,10 +112,11 @@ for m in multi perf inst; do
 	start
 	want_pids="$A,$B,$C"
 	wantA=$A wantB=$B wantC=$C
-	trace --mode $m -p "$A,$B" -p "$C,$A" --count-by pid pidt:tick pidt:guarded cmdlib:fire
+	trace --mode $m -v -p "$A,$B" -p "$C,$A" --count-by pid pidt:tick pidt:guarded cmdlib:fire
 	[ $rc -eq 0 ] && ok || { ko "$m: exit $rc"; cat "$tmp/err"; }
 	got=$(by pidt:tick) w=$(want "3 $wantA" "5 $wantB" "7 $wantC")
-	[ "$got" = "$w" ] && ok || { ko "$m: pidt:tick by pid '$got', want '$w'"; cat "$tmp/out"; }
+	[ "$got" = "$w" ] && ok ||
+		{ ko "$m: pidt:tick by pid '$got', want '$w'"; cat "$tmp/out" "$tmp/err"; }
 	got=$(by pidt:guarded)
 	[ "$got" = "$(want "1 $wantA" "1 $wantB" "1 $wantC")" ] && ok ||
 		{ ko "$m: pidt:guarded (semaphore) by pid '$got'"; cat "$tmp/out"; }
