@@ -401,12 +401,6 @@ int usdtkit__children_prepare(struct usdtkit_trace *t);
 int usdtkit__children_start(struct usdtkit_trace *t);
 int usdtkit__children_forks(const struct usdtkit_trace *t, uint64_t *sum);
 void usdtkit__children_stop(struct usdtkit_trace *t);
-/* follow.c, several pids: probe @i (@prov:@name quoted) attached in
- * the objects each pid's read has that no pid before it had: the first
- * link, the others with the probe's late ones; NULL and errno */
-struct usdtkit_link *usdtkit__follow_link_pids(struct usdtkit_trace *t, size_t i,
-					       const char *prov, const char *name,
-					       const struct usdtkit_attach_opts *o);
 /* follow.c: set up before the load (prepare) and around the first
  * attach (start, attached); a process whose loader said it mapped
  * objects read again; the tracer's held threads served; all released */

@@ -48,19 +48,6 @@ static int set_pids(struct usdtkit_trace *t, const struct usdtkit_trace_opts *o)
 	return 0;
 }
 
-void usdtkit__pids_label(const struct usdtkit_trace *t, char *buf, size_t n)
-{
-	size_t i, len;
-
-	snprintf(buf, n, "pid%s ", trace_several(t) ? "s" : "");
-	if (!t->npids)		/* a command's */
-		snprintf(buf, n, "pid %d", t->pid);
-	for (i = 0; i < t->npids; i++) {
-		len = strlen(buf);
-		snprintf(buf + len, n - len, "%s%d", i ? "," : "", t->pids[i]);
-	}
-}
-
 struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 {
 	struct usdtkit_trace_opts o;
