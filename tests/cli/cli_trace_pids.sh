@@ -7,7 +7,8 @@
 # PATH targets, a probe behind a semaphore (raised in every traced
 # process), a library one of them dlopen()s after the trace began, in
 # each mode that can; --children with two pids counts their children's
-# too; the trace ends by itself once all three have exited. list -p A,B
+# too; each pid's user stacks are unwound; the trace ends by itself once
+# all three have exited. list -p A,B
 # lists both. A space-separated list (pidof's) is a usage error that
 # shows the forms that work (exit 2); a pid gone among several is one
 # line naming it (exit 1); --mode hwbp and ipmap refuse several pids.
@@ -135,6 +136,18 @@ trace -p "$A,$B,$C" --count-by pid "$fx:pidt:tick" "$fx:pidt:guarded" "$lib:cmdl
 got="$(by pidt:tick)$(by pidt:guarded)$(by cmdlib:fire)"
 w="$(want "3 $wantA" "5 $wantB" "7 $wantC")$(want "1 $wantA" "1 $wantB" "1 $wantC")2 $wantB "
 [ "$got" = "$w" ] && ok || { ko "PATH: by pid '$got', want '$w'"; cat "$tmp/out"; }
+
+# ---- ustack: each pid's stacks unwound, a library loaded later too ----
+
+start
+wantA=$A wantB=$B
+trace -p "$A,$B" --count-by pid,ustack pidt:tick cmdlib:fire
+[ $rc -eq 0 ] && ok || { ko "ustack: exit $rc"; cat "$tmp/err"; }
+# a stack each: A's and B's ticks, B's library's fire, down to _start
+[ "$(grep -c '^ *_start+0x[0-9a-f]* (' "$tmp/out")" -eq 3 ] &&
+	grep -A1 '^ *fx_cmd_lib_fire+0x' "$tmp/out" | grep -q '^ *main+0x' &&
+	grep -qx "  *(pid $wantA)" "$tmp/out" && grep -qx "  *(pid $wantB)" "$tmp/out" &&
+	ok || { ko "ustack: stacks"; cat "$tmp/out"; }
 
 # ---- --children, two pids ----
 
