@@ -486,7 +486,10 @@ static int list_pid(struct list_opts *o)
 	size_t i, n = 0;
 
 	if (!p) {
-		fprintf(stderr, "usdtkit list: pid %d: %s\n", o->pid, strerror(errno));
+		/* once: the library's line names the pid too */
+		if (!warned)
+			fprintf(stderr, "usdtkit list: pid %d: %s\n", o->pid,
+				strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
 	for (i = 0; i < usdtkit_proc_object_count(p); i++)
