@@ -285,6 +285,39 @@ static size_t list_sites(const struct list_opts *o, const struct usdtkit_file *f
 	return n;
 }
 
+/*
+ * The probe of @f nearest an exact -P filter (no glob, both parts), the
+ * library's guess at a typo, into @near; *@best carries the distance
+ * over several objects. True when @near was set.
+ */
+static bool nearest_probe(const struct list_opts *o, const struct usdtkit_file *f,
+			  char *near, size_t len, size_t *best)
+{
+	bool found = false;
+	size_t i;
+
+	for (i = 0; i < o->nfilters; i++) {
+		const char *prov = o->filters[i].provider, *name = o->filters[i].name;
+
+		if (!prov || !*prov || !name || !*name || strpbrk(prov, "*?[") ||
+		    strpbrk(name, "*?["))
+			continue;
+		found |= usdtkit_file_nearest_probe(f, prov, name, near, len, best);
+	}
+	return found;
+}
+
+/* "WHERE: no probe matches", and the nearest probe when one is near
+ * (a name from a file: escaped) */
+static void no_match(const char *where, const char *what, bool guess, const char *near)
+{
+	char line[1024];
+
+	snprintf(line, sizeof(line), "usdtkit list: %s: %s%s%s%s", where, what,
+		 guess ? " (did you mean " : "", guess ? near : "", guess ? "?)" : "");
+	put_text_line(stderr, line);
+}
+
 /* Open @path; NULL after one line on stderr naming it and the reason. */
 static struct usdtkit_file *open_reported(const char *path)
 {
@@ -310,13 +343,16 @@ static struct usdtkit_file *open_reported(const char *path)
 static int list_path(const struct list_opts *o, const char *path)
 {
 	struct usdtkit_file *f = open_reported(path);
+	size_t best = (size_t)-1;
+	char near[512];
 
 	if (!f)
 		return EXIT_BAD_INPUT;
 	if (!usdtkit_file_site_count(f))
 		fprintf(stderr, "usdtkit list: %s: no USDT probes\n", path);
 	else if (!list_sites(o, f, NULL) && o->nfilters)
-		fprintf(stderr, "usdtkit list: %s: no probe matches\n", path);
+		no_match(path, "no probe matches",
+			 nearest_probe(o, f, near, sizeof(near), &best), near);
 	usdtkit_file_close(f);
 	return EXIT_OK;
 }
@@ -483,20 +519,24 @@ static int list_pid(struct list_opts *o)
 	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = print_msg,
 		     .print_ctx = &warned);
 	struct usdtkit_proc *p = usdtkit_proc_open(o->pid, &oo);
-	size_t i, n = 0;
+	size_t i, n = 0, best = (size_t)-1;
+	char near[512], where[32];
+	bool guess = false;
 
 	if (!p) {
-		/* once: the library's line names the pid too */
+		/* once is enough: the library may have said it */
 		if (!warned)
-			fprintf(stderr, "usdtkit list: pid %d: %s\n", o->pid,
-				strerror(errno));
+			fprintf(stderr, "usdtkit list: pid %d: %s\n", o->pid, strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
 	for (i = 0; i < usdtkit_proc_object_count(p); i++)
 		n += list_sites(o, usdtkit_proc_object(p, i), p);
+	for (i = 0; !n && i < usdtkit_proc_object_count(p); i++)
+		guess |= nearest_probe(o, usdtkit_proc_object(p, i), near, sizeof(near), &best);
+	snprintf(where, sizeof(where), "pid %d", o->pid);
 	if (!n)
-		fprintf(stderr, "usdtkit list: pid %d: no USDT probes%s\n", o->pid,
-			o->nfilters ? " match" : "");
+		no_match(where, o->nfilters ? "no USDT probes match" : "no USDT probes",
+			 guess, near);
 	usdtkit_proc_close(p);
 	return EXIT_OK;
 }
@@ -666,6 +706,8 @@ int cmd_list(int argc, char **argv)
 		if ((o.recursive ? list_tree(&o, files[i]) : list_path(&o, files[i])))
 			rc = EXIT_BAD_INPUT;
 	free(o.out);
+	if (!cli_stdout_ok(c))
+		rc = EXIT_BAD_INPUT;
 out:
 	cli_pids_free(&pids);
 	free_filters(&o);

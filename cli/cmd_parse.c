@@ -244,6 +244,8 @@ int cmd_parse(int argc, char **argv)
 		parse_one_spec(&o, specs[i]);
 	free(o.out);
 	free(specs);
+	if (!cli_stdout_ok(&cli_cmd_parse))
+		return EXIT_BAD_INPUT;
 	return o.invalid ? EXIT_BAD_INPUT : EXIT_OK;
 usage:
 	free(specs);

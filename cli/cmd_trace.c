@@ -249,9 +249,9 @@ static int run(struct tracer *t)
 		err = wait_events(t, timeout);
 		if (trace_metrics_step(t, clock_mono_ns()))
 			return -EIO;
-		jw_flush(t->out);
-		/* a closed pipe (| head) ends the trace like Ctrl-C */
-		if (fflush(stdout) || ferror(stdout))
+		/* a closed pipe (| head) ends the trace like Ctrl-C, a
+		 * full -o FILE too (said at the end) */
+		if (trace_out_broken(t))
 			break;
 		/* -c: CMD has exited (reaped, with its status on stderr) */
 		if (target_gone(t))
@@ -267,7 +267,7 @@ static int run(struct tracer *t)
 		say_exit(t, st);
 	/* what came in since the last poll: the last hits of a process that
 	 * has exited, or those before Ctrl-C (on_hit() keeps to --count) */
-	if (!ferror(stdout)) {
+	if (!t->out->err && !ferror(t->out->f)) {
 		usdtkit_trace_consume(t->tr);
 		jw_flush(t->out);
 	}
@@ -347,6 +347,8 @@ static const struct cli_opt trace_options[] = {
 	{ OPT_COUNT, 0, "count", "N", "stop after N hits" },
 	{ 'd', 'd', "duration", "SEC", "stop after SEC seconds (a fraction is fine)" },
 	{ 'j', 0, "json", NULL, "one JSON object per hit" },
+	{ 'o', 'o', "output", "FILE",
+	  "write the hits and tables to FILE (created or truncated), not stdout" },
 	{ OPT_STR, 0, "str", "N[,N...]",
 	  "print argument N (0-based) as the string it points to" },
 	{ OPT_STRLEN, 0, "strlen", "L",
@@ -391,7 +393,7 @@ const struct cli_cmd cli_cmd_trace = {
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
 	.synopsis = "[-p PID[,PID...]... | -c CMD | --all] [--children] [--no-hold] [--mode auto|multi|perf|ipmap|inst|hwbp] [--count N]\n"
-		"                     [--duration SEC] [--json] [--str N[,N...]] [--strlen L]\n"
+		"                     [--duration SEC] [--json] [-o FILE] [--str N[,N...]] [--strlen L]\n"
 		"                     [--no-fault-in] [-v] [-q]\n"
 		"                     [--filter EXPR] [--counts] [--count-by KEY [--top N]]\n"
 		"                     [--hist ARG] [--sum|--avg|--min|--max ARG] [--interval SEC]\n"
@@ -413,10 +415,14 @@ const struct cli_cmd cli_cmd_trace = {
 		"  Stops on Ctrl-C, after N hits or\n"
 		"  SEC seconds; lost events are reported on stderr. Once every\n"
 		"  target is attached, a line on stderr says so (-q: not).\n"
-		"  -c CMD: run CMD (split into words; quotes but no expansions),\n"
-		"  its probes attached before it starts, as with -p its pid;\n"
-		"  PROVIDER:NAME targets are those of its executable. The trace ends\n"
-		"  when CMD exits; a trace that ends first terminates CMD.\n"
+		"  -c CMD: run CMD (split into words; quotes but no expansions; a\n"
+		"  #! script too), its probes attached before it starts, as with -p\n"
+		"  its pid; PROVIDER:NAME targets are those of its executable, of the\n"
+		"  libraries it loads, and of the program it execs (a script's, a\n"
+		"  shim's: attached at that exec). The trace ends when CMD exits; a\n"
+		"  trace that ends first terminates CMD.\n"
+		"  -o FILE: the hits and tables go to FILE (created or truncated), not\n"
+		"  to stdout; messages stay on stderr, and CMD keeps trace's stdout.\n"
 		"  --json: one object per hit: {\"ts_ns\",\"pid\",\"tid\",\"provider\",\n"
 		"  \"name\",\"args\":[...]} (+ \"err\" when an argument is unreadable).\n"
 		"  --str 0,2: arguments 0 and 2 (numbered as in `usdtkit list`) are\n"
@@ -478,6 +484,25 @@ static int parse_str(struct tracer *t, const char *val)
 		err = -1;
 	free(copy);
 	return err;
+}
+
+/*
+ * "trace PATH:P:N -p 123": options stop at the first TARGET, so -p would
+ * be a TARGET. A word that begins with '-' and has no ':' is no TARGET
+ * (each has one): said as the option it is.
+ */
+static bool option_after_target(const struct cli_cmd *c, int argc, char **argv, int first)
+{
+	int i;
+
+	for (i = first + 1; i < argc; i++) {
+		if (argv[i][0] != '-' || strchr(argv[i], ':'))
+			continue;
+		cli_usage_err(c, "options go before the TARGETs: '%s' comes after '%s'",
+			      argv[i], argv[first]);
+		return true;
+	}
+	return false;
 }
 
 /* Options into @t; the index of the first TARGET, or -EXIT code
@@ -557,6 +582,9 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			}
 			t->mode = (enum usdtkit_mode)m;
 			break;
+		case 'o':
+			t->out_path = p.val;
+			break;
 		case 'c':
 			/* split (and a bad one told, exit 2) by the library */
 			t->cmd = p.val;
@@ -591,6 +619,8 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 	}
 	first = p.i;
 done:
+	if (option_after_target(c, argc, argv, first))
+		return -EXIT_USAGE;
 	if (t->pid && t->cmd) {
 		cli_usage_err(c, "-p and -c exclude each other");
 		return -EXIT_USAGE;
@@ -614,7 +644,8 @@ done:
 			      "one process's threads): trace each pid on its own");
 		return -EXIT_USAGE;
 	}
-	if (trace_check_metrics_opts(t, c) || trace_check_agg_opts(t, c))
+	if (trace_check_metrics_opts(t, c) || trace_check_agg_opts(t, c) ||
+	    trace_check_out_opts(t, c))
 		return -EXIT_USAGE;
 	return first;
 }
@@ -627,7 +658,7 @@ done:
 static void say_tracing(const struct tracer *t)
 {
 	unsigned int seen = 0, nmodes = 0, k = 0;
-	size_t i, probes = 0, sites = 0, waiting = 0;
+	size_t i, probes = 0, sites = 0, waiting = 0, execs = 0;
 	char modes[64] = "", more[64] = "";
 	int m;
 
@@ -635,6 +666,7 @@ static void say_tracing(const struct tracer *t)
 		const struct usdtkit_trace_probe *p = usdtkit_trace_probe(t->tr, i);
 
 		waiting += p->waiting;
+		execs += p->waiting && p->waits_exec;
 		/* (--all: links per object, none of the probe's own) */
 		if (!p->link && !p->sites)
 			continue;
@@ -657,26 +689,14 @@ static void say_tracing(const struct tracer *t)
 	if (waiting)
 		snprintf(more, sizeof(more), "%s%zu waiting for %s",
 			 probes ? "; " : "", waiting,
-			 t->all ? "a process that maps it" : "a library");
+			 t->all ? "a process that maps it" :
+			 execs == waiting ? "the program the script execs" : "a library");
 	if (!probes)
 		fprintf(stderr, "Tracing %s. Ctrl-C to end.\n", more);
 	else
 		fprintf(stderr, "Tracing %zu probe%s (%zu site%s) in %s mode%s%s. "
 			"Ctrl-C to end.\n", probes, probes == 1 ? "" : "s", sites,
 			sites == 1 ? "" : "s", modes, nmodes > 1 ? "s" : "", more);
-}
-
-/* --latency START END refused because a probe is both (exit 2), not
- * because a target is bad (exit 1, as a TARGET) */
-static bool trace_roles_clash(const struct tracer *t)
-{
-	size_t i;
-
-	for (i = 0; i < usdtkit_trace_probe_count(t->tr); i++)
-		if (usdtkit_trace_probe(t->tr, i)->role ==
-		    (USDTKIT_TRACE_ROLE_START | USDTKIT_TRACE_ROLE_END))
-			return true;
-	return false;
 }
 
 /* the engine, with the options' request and the TARGETs */
@@ -703,17 +723,20 @@ static int make_trace(struct tracer *t, int ntargets, char **targets)
 			return err;
 	}
 	/* -EINTR from setup_step(): a signal; cleanup() releases what is
-	 * set up so far, and a held CMD is never let go */
+	 * set up so far, and a held CMD is never let go. -EINVAL from a
+	 * step before the load is the request's fault (a malformed TARGET,
+	 * an option that does not fit a probe): exit 2; a file or a probe
+	 * that is not there is not (exit 1) */
 	for (k = 0; k < ntargets; k++) {
 		err = usdtkit_trace_add(t->tr, targets[k]);
+		t->usage_error = err == -EINVAL;
 		if (!err)
 			err = setup_step(t, STEP_OPEN);
 		if (err)
 			return err;
 	}
 	err = trace_request_aggs(t);
-	/* an option that does not fit a probe: exit 2 */
-	t->usage_error = err == -EINVAL && trace_roles_clash(t);
+	t->usage_error = err == -EINVAL;
 	if (!err && t->agg.lat_start)
 		err = setup_step(t, STEP_OPEN);
 	if (!err) {
@@ -800,7 +823,12 @@ int cmd_trace(int argc, char **argv)
 		close(t.sig_fd);
 		return EXIT_BAD_INPUT;
 	}
-	jw_init(t.out, stdout);
+	/* before CMD is forked: an -o FILE that cannot be written runs nothing */
+	if (trace_out_open(&t)) {
+		free(t.out);
+		close(t.sig_fd);
+		return EXIT_BAD_INPUT;
+	}
 	err = setup(&t, argc - first, argv + first);
 	if (!err)
 		err = run(&t);
@@ -819,8 +847,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (!rc && t.began && all_waited(&t))
 		rc = EXIT_BAD_INPUT;
-	jw_flush(t.out);
-	fflush(stdout);
+	if (trace_out_close(&t) && !rc)
+		rc = EXIT_BAD_INPUT;
 	if (t.began)
 		report(&t);
 	cleanup(&t);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -29,11 +30,20 @@ void jw_init(struct jw *w, FILE *f)
 	w->f = f;
 	w->len = 0;
 	w->u64_strings = u64_strings;
+	w->err = 0;
+}
+
+/* the first failure's errno kept: by the time a caller looks, other
+ * calls have changed errno (an unbuffered FILE fails here) */
+static void jw_write(struct jw *w, const char *s, size_t n)
+{
+	if (fwrite(s, 1, n, w->f) != n && !w->err)
+		w->err = errno ? errno : EIO;
 }
 
 void jw_flush(struct jw *w)
 {
-	fwrite(w->buf, 1, w->len, w->f);
+	jw_write(w, w->buf, w->len);
 	w->len = 0;
 }
 
@@ -41,7 +51,7 @@ void jw_put_slow(struct jw *w, const char *s, size_t n)
 {
 	jw_flush(w);
 	if (n > sizeof(w->buf)) {
-		fwrite(s, 1, n, w->f);
+		jw_write(w, s, n);
 		return;
 	}
 	memcpy(w->buf, s, n);

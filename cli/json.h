@@ -18,6 +18,7 @@ struct jw {
 	FILE *f;
 	size_t len;
 	bool u64_strings;	/* --json-u64-strings: see json_num_u64() */
+	int err;		/* the errno of the first write that failed */
 	char buf[1 << 16];
 };
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "opts.h"
 
 void cli_parser_init(struct cli_parser *p, const struct cli_cmd *cmd,
@@ -26,14 +27,26 @@ void cli_parser_init(struct cli_parser *p, const struct cli_cmd *cmd,
 
 void cli_usage_err(const struct cli_cmd *cmd, const char *fmt, ...)
 {
+	char msg[1024], line[1200];
 	va_list ap;
 
-	fprintf(stderr, "usdtkit %s: ", cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	/* one line, with the way to the whole story */
-	fprintf(stderr, " (usdtkit help %s)\n", cmd->name);
+	/* one line, with the way to the whole story; what the user typed
+	 * (an option's value) escaped, never raw to a terminal */
+	snprintf(line, sizeof(line), "usdtkit %s: %s (usdtkit help %s)", cmd->name, msg,
+		 cmd->name);
+	put_text_line(stderr, line);
+}
+
+bool cli_stdout_ok(const struct cli_cmd *cmd)
+{
+	if (!fflush(stdout) && !ferror(stdout))
+		return true;
+	fprintf(stderr, "usdtkit %s: cannot write the output: %s\n", cmd->name,
+		strerror(errno ? errno : EIO));
+	return false;
 }
 
 const char *cli_opt_spelling(const struct cli_parser *p)

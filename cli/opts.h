@@ -60,6 +60,10 @@ void cli_usage_err(const struct cli_cmd *cmd, const char *fmt, ...);
 
 void cli_print_help(FILE *f, const struct cli_cmd *cmd);
 
+/* stdout flushed; false after one line saying it could not be written
+ * (a full disk): the command failed, exit 1, whatever it printed */
+bool cli_stdout_ok(const struct cli_cmd *cmd);
+
 /* Unsigned decimal within [min, max], the whole string; false if not. */
 bool cli_parse_ulong(const char *s, unsigned long long min,
 		     unsigned long long max, unsigned long long *out);

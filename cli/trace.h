@@ -84,7 +84,8 @@ struct tracer {
 	uint64_t textfile_next;		/* ns: the next write */
 
 	unsigned long long printed;
-	struct jw *out;
+	struct jw *out;			/* stdout, or -o FILE */
+	const char *out_path;		/* -o FILE, NULL: stdout */
 };
 
 __attribute__((format(printf, 1, 2)))
@@ -108,6 +109,12 @@ int trace_metrics_open(struct tracer *t);
 void trace_metrics_begin(struct tracer *t, uint64_t now_ns);
 int trace_metrics_step(struct tracer *t, uint64_t now_ns);
 void trace_metrics_end(struct tracer *t);
+
+/* trace_outfile.c: -o FILE, or stdout: t->out opened (0, or -1 told),
+ * a failed write seen (flushed), and closed at the end (0, or -1 told) */
+int trace_out_open(struct tracer *t);
+bool trace_out_broken(struct tracer *t);
+int trace_out_close(struct tracer *t);
 
 /* trace_agg_print.c: the aggregations, printed (and zeroed: --interval) */
 int trace_agg_report(struct tracer *t, bool reset, uint64_t now_ns);

@@ -65,7 +65,8 @@ static int parse_stat(struct tracer *t, const struct cli_cmd *c, const char *opt
 	struct agg_arg a;
 
 	if (parse_arg(val, false, &a)) {
-		cli_usage_err(c, "bad %s '%s': want argN", opt, val);
+		cli_usage_err(c, "bad %s '%s': want argN, arg0 to arg%d", opt, val,
+			      MAX_ARGS - 1);
 		return -1;
 	}
 	if (t->agg.stat_mask && t->agg.stats.arg != a.arg) {
@@ -136,8 +137,8 @@ static int parse_one(struct tracer *t, const struct cli_cmd *c, const char *opt,
 		t->agg.kinds |= 1u << kind;
 		return 0;
 	}
-	cli_usage_err(c, "bad %s '%s': want %s", opt, val,
-		      str_ok ? "argN or str(argN)" : "argN");
+	cli_usage_err(c, "bad %s '%s': want %s, arg0 to arg%d", opt, val,
+		      str_ok ? "argN or str(argN)" : "argN", MAX_ARGS - 1);
 	return -1;
 }
 

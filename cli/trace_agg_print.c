@@ -2,7 +2,7 @@
 /*
  * usdtkit trace: the in-kernel aggregations, as the library reads them
  * back, printed as tables and bpftrace-style log2 histograms, or one JSON
- * object each (schema usdtkit-trace-agg/1.0, docs/JSON.md). With
+ * object each (schema usdtkit-trace-agg/2.0, docs/JSON.md). With
  * --interval, each report zeroes what it read, so the next shows its own
  * interval. Each kind is one entry of agg_printers[], in the order the
  * report prints them.
@@ -17,7 +17,7 @@
 
 #include "trace.h"
 
-#define AGG_SCHEMA "usdtkit-trace-agg/1.3"
+#define AGG_SCHEMA "usdtkit-trace-agg/2.0"
 #define HIST_BAR 52
 
 /* ---- one report ---- */
@@ -405,10 +405,11 @@ static int report_latency(struct report *r, unsigned int i)
 
 /* ---- keyed: --count-by KEY, --by KEY ---- */
 
-/* one part of a key: text or JSON, as its kind prints */
-static void part_text(struct report *r, const struct usdtkit_trace_key_value *v)
+/* one part of a key: text or JSON, as its kind prints. A stack is a
+ * frame a line, as bpftrace's; @oneline (a JSON "key"): "; " between */
+static void part_text(struct jw *w, const struct usdtkit_trace_key_value *v, bool oneline)
 {
-	struct jw *w = r->w;
+	const char *sep = oneline ? "; " : "\n        ";
 	size_t i;
 
 	switch (v->kind) {
@@ -436,12 +437,14 @@ static void part_text(struct report *r, const struct usdtkit_trace_key_value *v)
 	case USDTKIT_TRACE_PART_USTACK:
 		/* bpftrace's: one frame a line, indented */
 		if (v->stack_err)
-			line(w, "\n        <no stack: error %d>", v->stack_err);
+			line(w, "%s<no stack: error %d>", oneline ? "" : sep, v->stack_err);
 		for (i = 0; i < v->nframes; i++) {
-			JW_LIT(w, "\n        ");
+			/* one line: "; " between the frames only */
+			if (!oneline || i)
+				jw_put(w, sep, strlen(sep));
 			jw_text(w, v->frames[i], strlen(v->frames[i]));
 		}
-		line(w, "\n        (pid %llu%s)", (unsigned long long)v->value,
+		line(w, "%s(pid %llu%s)", oneline ? " " : sep, (unsigned long long)v->value,
 		     v->stack_gone ? ", gone before its stack was named: addresses" : "");
 		return;
 	default:
@@ -542,43 +545,105 @@ static void part_json(struct report *r, const struct usdtkit_trace_key_value *v)
 	}
 }
 
-/* text: the parts joined by ", "; JSON: "key" (the first part, as
- * before keys had parts), its marks, and "parts" */
+/* the parts joined by ", ", a stack's lines after those on the line
+ * (@oneline: after ", ", its frames joined by "; ") */
+static void row_text(struct jw *w, const struct usdtkit_trace_by_row *row, bool oneline)
+{
+	bool first = true;
+	unsigned int i;
+
+	for (i = 0; i < row->nparts; i++) {
+		if (row->parts[i].kind == USDTKIT_TRACE_PART_USTACK)
+			continue;
+		if (!first)
+			JW_LIT(w, ", ");
+		first = false;
+		part_text(w, &row->parts[i], oneline);
+	}
+	for (i = 0; i < row->nparts; i++) {
+		if (row->parts[i].kind != USDTKIT_TRACE_PART_USTACK)
+			continue;
+		if (oneline && !first)
+			JW_LIT(w, ", ");
+		first = false;
+		part_text(w, &row->parts[i], oneline);
+	}
+}
+
+/*
+ * A composite key's or a stack's JSON "key": the row as the text table
+ * prints it, on one line, as a string. The text is what tells two rows
+ * apart: escaped by the one rule (a byte that is not UTF-8 stays itself,
+ * where JSON's U+FFFD would merge two), with a string's marks (cut, read
+ * late, <fault>) and a stack's frames and pid. 0 or -ENOMEM.
+ */
+static int key_string(struct jw *w, const struct usdtkit_trace_by_row *row)
+{
+	struct jw *tmp = malloc(sizeof(*tmp));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = tmp ? open_memstream(&text, &len) : NULL;
+
+	if (!f) {
+		free(tmp);
+		return -ENOMEM;
+	}
+	jw_init(tmp, f);
+	row_text(tmp, row, true);
+	jw_flush(tmp);
+	fclose(f);
+	free(tmp);
+	json_str(w, text, len);
+	free(text);
+	return 0;
+}
+
+/* a key's string marks: of any str() part (2.0; 1.x: of the first part) */
+static void str_marks(struct jw *w, const struct usdtkit_trace_by_row *row)
+{
+	bool unread = false, cut = false, late = false;
+	unsigned int i;
+
+	for (i = 0; i < row->nparts; i++) {
+		const struct usdtkit_trace_key_value *v = &row->parts[i];
+
+		if (v->kind != USDTKIT_TRACE_PART_STR)
+			continue;
+		unread |= !v->str && v->unread;
+		cut |= v->cut;
+		late |= v->late;
+	}
+	if (unread)
+		JW_LIT(w, ",\"unread\":true");
+	if (cut)
+		JW_LIT(w, ",\"cut\":true");
+	if (late)
+		JW_LIT(w, ",\"late\":true");
+}
+
+/*
+ * text: row_text(); JSON: "key", what tells the row from the others: a
+ * key of one part (not a stack) is its value, with its marks, as in 1.x;
+ * a composite key or a stack, the row's text (key_string()); then every
+ * part's value in "parts"
+ */
 static void row_key(struct report *r, const struct usdtkit_trace_by_row *row)
 {
 	const struct usdtkit_trace_key_value *v0 = &row->parts[0];
 	unsigned int i;
 
 	if (!r->json) {
-		bool first = true;
-
-		/* a stack's lines after the parts on the line */
-		for (i = 0; i < row->nparts; i++) {
-			if (row->parts[i].kind == USDTKIT_TRACE_PART_USTACK)
-				continue;
-			if (!first)
-				JW_LIT(r->w, ", ");
-			first = false;
-			part_text(r, &row->parts[i]);
-		}
-		for (i = 0; i < row->nparts; i++)
-			if (row->parts[i].kind == USDTKIT_TRACE_PART_USTACK)
-				part_text(r, &row->parts[i]);
+		row_text(r->w, row, false);
 		return;
 	}
 	JW_LIT(r->w, "\"key\":");
-	if (v0->kind == USDTKIT_TRACE_PART_USTACK)
-		json_num_u64(r->w, v0->value);
-	else
+	if (row->nparts > 1 || v0->kind == USDTKIT_TRACE_PART_USTACK) {
+		if (key_string(r->w, row))
+			JW_LIT(r->w, "null");
+	} else {
 		part_json(r, v0);
-	if (v0->kind == USDTKIT_TRACE_PART_STR) {
-		if (!v0->str && v0->unread)
-			JW_LIT(r->w, ",\"unread\":true");
-		if (v0->cut)
-			JW_LIT(r->w, ",\"cut\":true");
-		if (v0->late)
-			JW_LIT(r->w, ",\"late\":true");
 	}
+	str_marks(r->w, row);
 	JW_LIT(r->w, ",\"parts\":[");
 	for (i = 0; i < row->nparts; i++) {
 		if (i)

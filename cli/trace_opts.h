@@ -22,6 +22,8 @@ int trace_check_agg_opts(struct tracer *t, const struct cli_cmd *c);
 /* trace_metrics.c: --serve, --textfile, --max-series, --print-hits */
 int trace_parse_metrics_opt(struct tracer *t, struct cli_parser *p, int key);
 int trace_check_metrics_opts(struct tracer *t, const struct cli_cmd *c);
+/* trace_outfile.c: -o and the options that print nothing to it */
+int trace_check_out_opts(const struct tracer *t, const struct cli_cmd *c);
 /* t->agg as the engine's requests, once the TARGETs are added */
 int trace_request_aggs(struct tracer *t);
 

@@ -86,7 +86,7 @@ _usdtkit()
 		'PROVIDER[:NAME]')
 			_usdtkit_probes_of_files
 			return ;;
-		FILE)	# trace --args-file
+		FILE)	# trace --args-file, -o
 			COMPREPLY=($(compgen -f -- "$_usdtkit_word"))
 			return ;;
 		?*)	# a number or a duration: nothing to offer

@@ -5,9 +5,13 @@
  *   demo [-n ITERATIONS] [-i INTERVAL_MS]
  *
  * Iteration ID (1, 2, 3, ...) fires
- *   demo:request  ID (u64), ID * 100 (u32), -ID (s32), a string pointer
- *   demo:tick     ID / 10 (s16), 2^64 - ID / 10 (u64)   every 10th iteration
- * so a tracer can check every value it reads. Runs forever without -n.
+ *   demo:request       ID (u64), ID * 100 (u32), -ID (s32), a string pointer
+ *   demo:query__start  ID (u64), the same path
+ *   demo:query__done   ID (u64), the path's index (s32)
+ *   demo:tick          ID / 10 (s16), 2^64 - ID / 10 (u64)   every 10th iteration
+ * so a tracer can check every value it reads. A query takes longer for
+ * a longer path: a latency by path (the docs' example) has a shape.
+ * Runs forever without -n.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +34,20 @@ static __attribute__((noinline)) void handle_request(uint64_t id)
 	const char *path = paths[id % 3];
 
 	DTRACE_PROBE4(demo, request, id, size, delta, path);
+}
+
+/* about 1 us of work per byte of the path, between start and done */
+static __attribute__((noinline)) void query(uint64_t id)
+{
+	const char *path = paths[id % 3];
+	volatile int32_t which = (int32_t)(id % 3);
+	volatile unsigned long spin = 0;
+	size_t i;
+
+	DTRACE_PROBE2(demo, query__start, id, path);
+	for (i = 0; i < strlen(path) * 1000; i++)
+		spin += i;
+	DTRACE_PROBE2(demo, query__done, id, which);
 }
 
 static __attribute__((noinline)) void tick(uint64_t id)
@@ -73,6 +91,7 @@ int main(int argc, char **argv)
 	       interval, n ? "" : " until killed");
 	for (id = 1; !n || id <= n; id++) {
 		handle_request(id);
+		query(id);
 		if (id % 10 == 0)
 			tick(id);
 		if (interval > 0)

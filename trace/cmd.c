@@ -27,7 +27,9 @@
  *
  * CMD comes as words (or as a line: cmd_line.c). It is looked up in
  * $PATH as execvp() does, once, so the file attached to is the one
- * executed.
+ * executed. A CMD that is no ELF file (a #! script, a version manager's
+ * shim) is executed as it is, the kernel running its interpreter: its
+ * PROVIDER:NAME targets wait for the program it execs (targets.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -39,7 +41,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "trace/internal.h"
@@ -47,48 +48,19 @@
 
 /* ---- running it ---- */
 
-static bool is_exec_file(const char *path)
+/* Does @path start as an ELF file does? One that cannot be read is
+ * taken for one: the ELF reader then says why it cannot read it. */
+static bool is_elf_file(const char *path)
 {
-	struct stat st;
+	unsigned char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
 
-	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
-}
-
-/*
- * The file execvp() would run for @file (malloc'ed), or NULL with errno:
- * a name with a '/' as it is, else the first executable file of $PATH.
- */
-char *usdtkit__cmd_resolve(const char *file)
-{
-	const char *path = getenv("PATH"), *p, *end;
-	char *cand;
-	int err = ENOENT;
-
-	if (strchr(file, '/')) {
-		if (is_exec_file(file))
-			return strdup(file);
-		if (!access(file, F_OK))
-			errno = EACCES;
-		return NULL;
-	}
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; ; p = end + 1) {
-		end = strchrnul(p, ':');
-		/* an empty element is the current directory */
-		if (asprintf(&cand, "%.*s%s%s", (int)(end - p), p,
-			     end == p ? "" : "/", file) < 0)
-			return NULL;
-		if (is_exec_file(cand))
-			return cand;
-		if (!access(cand, F_OK))
-			err = EACCES;
-		free(cand);
-		if (!*end)
-			break;
-	}
-	errno = err;
-	return NULL;
+	if (fd < 0)
+		return true;
+	n = pread(fd, magic, sizeof(magic), 0);
+	close(fd);
+	return n < 0 || (n == (ssize_t)sizeof(magic) && !memcmp(magic, "\177ELF", 4));
 }
 
 /* The child: wait for "go", then become CMD with signals as the tracer
@@ -326,6 +298,7 @@ int usdtkit_trace_set_command(struct usdtkit_trace *t, char *const argv[])
 		return err;
 	}
 	t->cmd.argv = copy;
+	t->cmd.script = !is_elf_file(t->cmd.path);
 	t->has_cmd = true;
 	return 0;
 nomem:

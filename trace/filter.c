@@ -56,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/escape.h"
 #include "trace/internal.h"
@@ -169,6 +170,30 @@ static const char *tok_desc(const struct parser *p, char *buf, size_t size)
 	n = strlen(buf);
 	snprintf(buf + n, size - n, "%s'", t->len > 24 ? "..." : "");
 	return buf;
+}
+
+/*
+ * The words other languages write for && || ! (Python, SQL, a shell's
+ * test): " ('and' is written && here)" when the current token is one,
+ * else "".
+ */
+static const char *word_hint(const struct parser *p, char *buf, size_t size)
+{
+	static const struct {
+		const char *word, *op;
+	} words[] = { { "and", "&&" }, { "or", "||" }, { "not", "!" } };
+	const struct tok *t = &p->cur;
+	size_t i;
+
+	for (i = 0; t->kind == T_IDENT && i < sizeof(words) / sizeof(words[0]); i++) {
+		if (t->len != strlen(words[i].word) ||
+		    strncasecmp(p->s + t->off, words[i].word, t->len))
+			continue;
+		snprintf(buf, size, " ('%.*s' is written %s here)", (int)t->len,
+			 p->s + t->off, words[i].op);
+		return buf;
+	}
+	return "";
 }
 
 static int lex_number(struct parser *p, struct tok *t)
@@ -286,6 +311,12 @@ static int lex_punct(struct parser *p, struct tok *t)
 		return set_err(p->err, t->col, "unexpected '=' (compare with '==')");
 	if (s[0] == '|')
 		return set_err(p->err, t->col, "unexpected '|' (or is '||')");
+	if (s[0] == '/')
+		return set_err(p->err, t->col, "unexpected '/' (a bpftrace predicate "
+			       "/EXPR/ is EXPR here, no slashes)");
+	if (s[0] == '\'')
+		return set_err(p->err, t->col,
+			       "unexpected \"'\" (strings are in double quotes: \"...\")");
 	if ((unsigned char)s[0] >= 0x20 && (unsigned char)s[0] < 0x7f)
 		return set_err(p->err, t->col, "unexpected character '%c'", s[0]);
 	return set_err(p->err, t->col, "unexpected byte 0x%02x",
@@ -466,7 +497,7 @@ static int parse_ident(struct parser *p)
 {
 	const struct tok *t = &p->cur;
 	const char *s = p->s + t->off;
-	char d[64];
+	char d[64], h[48];
 	int i, arg, ret, col = t->col;
 
 	if (t->len == 3 && !strncmp(s, "str", 3))
@@ -478,8 +509,8 @@ static int parse_ident(struct parser *p)
 	}
 	if (arg_number(p) < 0)
 		return set_err(p->err, col,
-			       "unknown identifier %s (argN, pid, tid or str(argN))",
-			       tok_desc(p, d, sizeof(d)));
+			       "unknown identifier %s (argN, pid, tid or str(argN))%s",
+			       tok_desc(p, d, sizeof(d)), word_hint(p, h, sizeof(h)));
 	ret = parse_arg(p, &arg);
 	if (ret)
 		return ret;
@@ -491,7 +522,7 @@ static int parse_ident(struct parser *p)
 
 static int parse_primary(struct parser *p)
 {
-	char d[64];
+	char d[64], h[48];
 	int i, col = p->cur.col, ret;
 
 	switch (p->cur.kind) {
@@ -522,8 +553,9 @@ static int parse_primary(struct parser *p)
 			return i;
 		if (p->cur.kind != T_RPAREN)
 			return set_err(p->err, p->cur.col,
-				       "expected ')' to close the '(' of column %d, found %s",
-				       col, tok_desc(p, d, sizeof(d)));
+				       "expected ')' to close the '(' of column %d, found %s%s",
+				       col, tok_desc(p, d, sizeof(d)),
+				       word_hint(p, h, sizeof(h)));
 		ret = lex(p);
 		return ret ? ret : i;
 	default:
@@ -685,6 +717,15 @@ static int make_str_cmp(struct parser *p, int l, int r, int op, int col)
 	} else if (N(p, l)->kind == N_STRLIT && N(p, r)->kind == N_STRREF) {
 		ref = N(p, r);
 		lit = N(p, l);
+	} else if (N(p, l)->kind == N_ARG || N(p, r)->kind == N_ARG) {
+		/* argN == "x": the string argN points to is str(argN) */
+		ref = N(p, N(p, l)->kind == N_ARG ? l : r);
+		lit = N(p, N(p, l)->kind == N_ARG ? r : l);
+		if (lit->kind == N_STRLIT)
+			return set_err(p->err, lit->col, "a string is only compared with "
+				       "== or != to str(argN) (the string arg%d points to is "
+				       "str(arg%d))", ref->arg, ref->arg);
+		return need_value(p, N(p, l)->kind >= N_STRREF ? l : r);
 	} else {
 		return need_value(p, N(p, l)->kind >= N_STRREF ? l : r);
 	}
@@ -755,7 +796,7 @@ int usdtkit__filter_parse(const char *expr, struct filter_expr **out,
 		       struct usdtkit_trace_filter_err *err)
 {
 	struct parser p = { .s = expr, .err = err };
-	char d[64];
+	char d[64], h[48];
 	int root, ret;
 
 	*out = NULL;
@@ -776,8 +817,8 @@ int usdtkit__filter_parse(const char *expr, struct filter_expr **out,
 	root = parse_or(&p);
 	if (root >= 0 && p.cur.kind != T_END)
 		root = set_err(err, p.cur.col,
-			       "unexpected %s after a complete expression",
-			       tok_desc(&p, d, sizeof(d)));
+			       "unexpected %s after a complete expression%s",
+			       tok_desc(&p, d, sizeof(d)), word_hint(&p, h, sizeof(h)));
 	root = root < 0 ? root : need_cond(&p, root);
 	if (root < 0) {
 		ret = root;

@@ -177,12 +177,14 @@ void usdtkit__follow_loader(struct usdtkit_trace *t, int pid)
 		usdtkit__follow_loader_path(t, path);
 }
 
-/* -c: the loader the command asks for, before it runs */
+/* -c: the loader the command asks for, before it runs; a script's is
+ * its interpreter's, watched from the start: where no exec is held
+ * (--no-hold), it is what tells of the program the script execs */
 static void loader_of_cmd(struct usdtkit_trace *t)
 {
 	char path[4096];
 
-	if (!usdtkit__watch_interp(t->cmd.path, path, sizeof(path)) &&
+	if (!usdtkit__watch_run_interp(t->cmd.path, path, sizeof(path)) &&
 	    !usdtkit__watch_loader_path(t->follow.w, path))
 		usdtkit__follow_loader_path(t, path);
 }
@@ -620,6 +622,26 @@ int usdtkit__follow_fd(struct usdtkit_trace *t, int tick)
 	return 0;
 }
 
+/*
+ * A script's probes that no program it exec'd brought: it may have run
+ * the program as a child (no exec, or a pipeline), which only
+ * --children traces. Said once, after the probes are named.
+ */
+static void hint_script(struct usdtkit_trace *t)
+{
+	size_t i;
+
+	if (!t->attached || !t->cmd.script || t->kids.on)
+		return;
+	for (i = 0; i < t->nprobes; i++)
+		if (t->probes[i].pending && t->probes[i].pub.waits_exec)
+			break;
+	if (i < t->nprobes)
+		trace_err(t, "%s is a script and its probes appeared in no program "
+			  "it exec'd; a program it runs as a child is traced with "
+			  "--children", t->cmd.argv[0]);
+}
+
 void usdtkit__follow_stop(struct usdtkit_trace *t)
 {
 	struct trace_follow *f = &t->follow;
@@ -645,6 +667,7 @@ void usdtkit__follow_stop(struct usdtkit_trace *t)
 		if (t->probes[i].pending)
 			trace_err(t, "%s:%s: no process mapped an object that has it",
 				  t->probes[i].provider, t->probes[i].name);
+	hint_script(t);
 	usdtkit_proc_close(f->snap);
 	f->snap = NULL;
 	snaps_free(f, t->npids);

@@ -126,6 +126,9 @@ struct trace_cmd {
 	char **argv, *path;
 	int go_fd, err_fd;
 	bool reaped, said;
+	/* path is no ELF program: a #! script, a version manager's shim,
+	 * run as it is; its probes are those of what it execs */
+	bool script;
 };
 
 /* follow.c: objects mapped after the attach, and the tracer that holds
@@ -239,6 +242,9 @@ struct usdtkit_trace {
 };
 
 #define trace_err(t, ...) usdtkit__warn(&(t)->log, __VA_ARGS__)
+/* what the kernel's "no" for privileges means here, said wherever it
+ * comes first (the load, a -p process's maps) */
+#define TRACE_PRIV_HINT "tracing needs root, or CAP_BPF and CAP_PERFMON"
 
 /* several pids (opts.pids): each PROVIDER:NAME object attached once for
  * any process, the hits filtered by the map of their tgids */
@@ -285,12 +291,16 @@ void usdtkit__late_free(struct usdtkit_trace *t);
 void usdtkit__probe_label(const struct probe *p, char *buf, size_t n);
 /* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */
 char *usdtkit__glob_quote(const char *s);
-/* suggest.c: the probe nearest a name that matched none */
-bool usdtkit__nearest_probe(const struct usdtkit_file *f, const char *prov,
-			    const char *name, char *buf, size_t len, size_t *best);
+/* target_hint.c: a malformed TARGET told with the form it likely meant:
+ * -EINVAL once said, else 0; one that lacks parts, said */
+int usdtkit__target_form(struct usdtkit_trace *t, const char *target, const char *path,
+			 const char *prov, const char *name);
+void usdtkit__target_form_bad(struct usdtkit_trace *t, const char *target);
 
-/* cmd.c: the command (see there for how it is held before its exec) */
+/* cmd_path.c: the file execvp() would run for @file (malloc'ed), or
+ * NULL with errno */
 char *usdtkit__cmd_resolve(const char *file);
+/* cmd.c: the command (see there for how it is held before its exec) */
 int usdtkit__cmd_start(struct usdtkit_trace *t);
 int usdtkit__cmd_go(struct usdtkit_trace *t);
 int usdtkit__cmd_exited(struct usdtkit_trace *t, bool block, int *wstatus);

@@ -220,7 +220,7 @@ static const char *load_hint(int err)
 	const struct usdtkit_features *f = usdtkit_features();
 
 	if (geteuid() && (err == -EPERM || err == -EACCES))
-		return " (tracing needs root, or CAP_BPF and CAP_PERFMON)";
+		return " (" TRACE_PRIV_HINT ")";
 	if (f->bpf && !f->ringbuf)
 		return ": this kernel has no BPF ring buffer (Linux 5.8 and later)";
 	/* no /proc/sys/net: libbpf's probes of what the kernel supports

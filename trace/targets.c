@@ -2,11 +2,13 @@
 /* usdtkit trace: TARGET arguments -> the probes to attach, one per
  * PROVIDER:NAME, with the sign and width of their arguments. */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace/internal.h"
 #include "watch/watch.h"
@@ -180,6 +182,27 @@ static int wait_probe(struct usdtkit_trace *t, const char *where, const char *pr
 	return add_pending(t, prov, name);
 }
 
+/*
+ * -c CMD PROVIDER:NAME, CMD no ELF program (a #! script, a version
+ * manager's shim): it has no probe of its own, its interpreter none we
+ * want; the program it execs (at once, or at the end of a chain of
+ * shims) has them. It waits for that exec, which is held until the new
+ * program is attached (follow.c): none of its hits is lost. No typo can
+ * be told before it runs: said with -v only.
+ */
+static int wait_exec(struct usdtkit_trace *t, const char *prov, const char *name)
+{
+	int err;
+
+	usdtkit__info(&t->log, "%s is no ELF program (a script?): %s:%s is looked "
+		      "for in the program it execs", t->cmd.path, prov ? prov : "*",
+		      name ? name : "*");
+	err = add_pending(t, prov, name);
+	if (!err)
+		t->probes[t->nprobes - 1].pub.waits_exec = true;
+	return err;
+}
+
 /* WHERE: no probe PROVIDER:NAME[ (did you mean NEAR?)] */
 static void no_probe(struct usdtkit_trace *t, const char *where, const char *prov, const char *name,
 		     const char *near)
@@ -307,7 +330,7 @@ static int add_path_target(struct usdtkit_trace *t, const char *path, const char
 		char near[512], lib[PATH_MAX];
 		size_t best = (size_t)-1;
 		bool typo = !is_glob(prov) && !is_glob(name) &&
-			    usdtkit__nearest_probe(f, prov, name, near, sizeof(near), &best);
+			    usdtkit_file_nearest_probe(f, prov, name, near, sizeof(near), &best);
 
 		if (!typo && in_libraries(path, prov, name, lib, sizeof(lib)))
 			trace_err(t, "%s: no probe %s:%s; %s, a library it loads, has "
@@ -327,6 +350,7 @@ static int add_path_target(struct usdtkit_trace *t, const char *path, const char
  * libraries the loader maps for it at its start (usdtkit_needed(), with
  * the LD_LIBRARY_PATH CMD inherits), attached by path as CMD is not
  * mapped by its pid yet. A library that cannot be read is passed over.
+ * A CMD that is no ELF program waits for the one it execs (wait_exec()).
  */
 static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char *name)
 {
@@ -336,11 +360,13 @@ static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char 
 	struct usdtkit_file *f;
 	int err;
 
+	if (t->cmd.script)
+		return wait_exec(t, prov, name);
 	err = scan_path(t, t->cmd.path, prov, name, false, &n, &f);
 	if (err)
 		return err;
 	if (f)
-		typo |= guess && usdtkit__nearest_probe(f, prov, name, near,
+		typo |= guess && usdtkit_file_nearest_probe(f, prov, name, near,
 						     sizeof(near), &best);
 	usdtkit_file_close(f);
 	/* a static CMD, or one of another machine: its executable alone */
@@ -350,7 +376,7 @@ static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char 
 		if (scan_path(t, libs[i], prov, name, true, &n, &f))
 			continue;
 		if (f)
-			typo |= guess && usdtkit__nearest_probe(f, prov, name, near,
+			typo |= guess && usdtkit_file_nearest_probe(f, prov, name, near,
 							     sizeof(near), &best);
 		usdtkit_file_close(f);
 	}
@@ -372,6 +398,31 @@ static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char 
 }
 
 /*
+ * -p PID that this user may not read (another user's process, without
+ * CAP_SYS_PTRACE): said with what tracing needs, as a load refused for
+ * privileges is, where a bare EACCES tells a newcomer nothing. 0 when
+ * it may be read, or is not there (usdtkit_proc_open() says so).
+ */
+static int pid_readable(struct usdtkit_trace *t, int pid)
+{
+	char path[32];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	err = -errno;
+	if (err != -EACCES && err != -EPERM)
+		return 0;
+	trace_err(t, "pid %d: cannot read %s: %s (" TRACE_PRIV_HINT "; another user's "
+		  "process, CAP_SYS_PTRACE too)", pid, path, strerror(-err));
+	return err;
+}
+
+/*
  * The probes of pid @pid's objects that match, added (one per
  * PROVIDER:NAME, whichever pid's object has it); *@n: how many sites,
  * and the nearest probe in @near when there is none.
@@ -383,10 +434,13 @@ static int add_one_pid(struct usdtkit_trace *t, int pid, const char *prov,
 	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
 		     .print_ctx = t);
 	unsigned int warned = t->warnings;
-	struct usdtkit_proc *p = usdtkit_proc_open(pid, &oo);
+	struct usdtkit_proc *p;
 	size_t i, before = *n;
-	int err = 0;
+	int err = pid_readable(t, pid);
 
+	if (err)
+		return err;
+	p = usdtkit_proc_open(pid, &oo);
 	if (!p) {
 		err = -errno;
 		if (t->warnings == warned)
@@ -400,8 +454,8 @@ static int add_one_pid(struct usdtkit_trace *t, int pid, const char *prov,
 	for (i = 0; !err && *n == before && !is_glob(prov) && !is_glob(name) &&
 		    i < usdtkit_proc_object_count(p); i++)
 		if (usdtkit_proc_object(p, i))
-			*typo |= usdtkit__nearest_probe(usdtkit_proc_object(p, i), prov,
-						       name, near, len, best);
+			*typo |= usdtkit_file_nearest_probe(usdtkit_proc_object(p, i), prov,
+							    name, near, len, best);
 	usdtkit_proc_close(p);
 	return err;
 }
@@ -461,9 +515,30 @@ static int add_all_target(struct usdtkit_trace *t, const char *prov, const char 
 	return add_pending(t, prov, name);
 }
 
+/* The probes of a well-formed target, by what it names (NULL: any) */
+static int add_split_target(struct usdtkit_trace *t, const char *target,
+			    const char *path, const char *prov, const char *name)
+{
+	t->adding_follow = !path;
+	if (path && t->all) {
+		trace_err(t, "bad target '%s': --all takes PROVIDER:NAME, the probes "
+			  "of every process", target);
+		return -EINVAL;
+	}
+	if (t->all)
+		return add_all_target(t, prov, name);
+	if (path)
+		return add_path_target(t, path, prov, name);
+	if (t->cmd.path)
+		return add_cmd_target(t, prov, name);
+	return add_pid_target(t, prov, name);
+}
+
 /*
  * PATH:PROVIDER:NAME, split from the right (a path may hold ':'), or
- * PROVIDER:NAME with -p. An empty PROVIDER or NAME matches any.
+ * PROVIDER:NAME with -p. An empty PROVIDER or NAME matches any. A
+ * malformed one is -EINVAL, told with the form it likely meant
+ * (target_hint.c).
  */
 int usdtkit__trace_add_target(struct usdtkit_trace *t, const char *target)
 {
@@ -485,27 +560,16 @@ int usdtkit__trace_add_target(struct usdtkit_trace *t, const char *target)
 	}
 	if (path && !*path)
 		goto bad;
-	if (!path && !t->pid && !t->cmd.path && !t->all)
+	err = usdtkit__target_form(t, target, path, prov, name);
+	if (!err && !path && !t->pid && !t->cmd.path && !t->all)
 		goto bad;
-	t->adding_follow = !path;
-	if (path && t->all) {
-		trace_err(t, "bad target '%s': --all takes PROVIDER:NAME, the probes "
-			  "of every process", target);
-		err = -EINVAL;
-	} else if (t->all)
-		err = add_all_target(t, *prov ? prov : NULL, *name ? name : NULL);
-	else if (path)
-		err = add_path_target(t, path, *prov ? prov : NULL, *name ? name : NULL);
-	else if (t->cmd.path)
-		err = add_cmd_target(t, *prov ? prov : NULL, *name ? name : NULL);
-	else
-		err = add_pid_target(t, *prov ? prov : NULL, *name ? name : NULL);
+	if (!err)
+		err = add_split_target(t, target, path, *prov ? prov : NULL,
+				       *name ? name : NULL);
 	free(s);
 	return err;
 bad:
-	trace_err(t, "bad target '%s': want PATH:PROVIDER:NAME%s", target,
-		t->pid || t->cmd.path ? " or PROVIDER:NAME" :
-		" (or PROVIDER:NAME with -p PID, -c CMD or --all)");
+	usdtkit__target_form_bad(t, target);
 	free(s);
 	return -EINVAL;
 }

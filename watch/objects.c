@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -381,6 +382,48 @@ int usdtkit__watch_loader_path(struct usdtkit__watch *w, const char *path)
 	if (in_set(w->loaders, w->nloaders, &id))
 		return -EALREADY;
 	return set_add(&w->loaders, &w->nloaders, &w->lcap, &id);
+}
+
+/* The interpreter a #! line at the start of @path names, into @buf
+ * (size PATH_MAX): 0, or -ENOEXEC (no such line) or -errno. */
+static int shebang(const char *path, char *buf)
+{
+	char line[PATH_MAX + 3], *p;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	size_t len;
+
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, line, sizeof(line) - 1, 0);
+	close(fd);
+	if (n < 2 || line[0] != '#' || line[1] != '!')
+		return -ENOEXEC;
+	line[n] = 0;
+	/* "#! /bin/sh -e": the first word, as the kernel takes it */
+	p = line + 2 + strspn(line + 2, " \t");
+	len = strcspn(p, " \t\n");
+	if (!len || len >= PATH_MAX)
+		return -ENOEXEC;
+	memcpy(buf, p, len);
+	buf[len] = 0;
+	return 0;
+}
+
+int usdtkit__watch_run_interp(const char *path, char *buf, size_t size)
+{
+	char next[2][PATH_MAX];
+	const char *file = path;
+	int depth, err;
+
+	/* as the kernel follows #! lines: a few deep (it allows 4) */
+	for (depth = 0; depth < 4; depth++) {
+		err = usdtkit__watch_interp(file, buf, size);
+		if (err != -ENOENT || shebang(file, next[depth % 2]))
+			return err;
+		file = next[depth % 2];
+	}
+	return -ELOOP;
 }
 
 const struct usdtkit_arch *usdtkit__watch_self_arch(void)

@@ -82,6 +82,11 @@ int usdtkit__watch_loader_path(struct usdtkit__watch *w, const char *path);
 /* The loader (PT_INTERP) the executable @path asks for, into @buf (as
  * it names it). 0, -ENOENT (static), or -errno. */
 int usdtkit__watch_interp(const char *path, char *buf, size_t size);
+/* The loader that running @path maps first: its own (PT_INTERP) or, for
+ * a #! script, its interpreter's (#! lines followed as the kernel does).
+ * Most often the loader of the program a script or shim execs too. 0,
+ * -ENOENT (static), or -errno. */
+int usdtkit__watch_run_interp(const char *path, char *buf, size_t size);
 
 /* This process's own architecture (its executable's ELF identity), or
  * NULL; and whether @f is of it: under --all, an object of another (a

@@ -131,7 +131,10 @@ USDTKIT_API int usdtkit_trace_filter_check(const char *expr,
  * traced process, held before its exec until usdtkit_trace_go(), so its
  * first instruction is traced. PROVIDER:NAME targets added after this are
  * its executable's probes and those of the libraries the loader maps for
- * it (usdtkit_needed()). Exclusive with opts.pid.
+ * it (usdtkit_needed()), or of those it loads or execs later (they wait:
+ * usdtkit_trace_probe()->waiting). A command that is no ELF file (a #!
+ * script, a shim) is run as it is: its PROVIDER:NAME targets all wait
+ * for the program it execs (->waits_exec). Exclusive with opts.pid.
  */
 USDTKIT_API int usdtkit_trace_set_command(struct usdtkit_trace *t,
 					  char *const argv[]);
@@ -319,6 +322,11 @@ struct usdtkit_trace_probe {
 	 * mode tell, and nargs and args are those of its first site (before:
 	 * every argument, 8 bytes) */
 	bool waiting;
+	/* appended: a waiting probe of a command that is no ELF program (a
+	 * #! script, a shim that execs the real program): what it waits for
+	 * is the program the command execs, attached at that exec, which is
+	 * held until it is (no hit of the program is lost) */
+	bool waits_exec;
 };
 
 USDTKIT_API size_t usdtkit_trace_probe_count(const struct usdtkit_trace *t);

@@ -340,6 +340,19 @@ usdtkit_file_next_site(const struct usdtkit_file *file,
 USDTKIT_API bool usdtkit_site_match(const struct usdtkit_site *s,
 				   const char *provider, const char *name);
 
+/*
+ * The probe of @file nearest to @provider:@name (no globs), as
+ * "PROVIDER:NAME" into @buf of @len bytes, when it is within a typo's
+ * distance (edits over PROVIDER:NAME: a quarter of its length, at least
+ * 2) and nearer than *@best, which it lowers (set it to SIZE_MAX, then
+ * pass it over several files for the nearest of them all). True when
+ * @buf was set: "no probe ruby:method_entry (did you mean
+ * ruby:method__entry?)".
+ */
+USDTKIT_API bool usdtkit_file_nearest_probe(const struct usdtkit_file *file,
+					    const char *provider, const char *name,
+					    char *buf, size_t len, size_t *best);
+
 USDTKIT_API const char *usdtkit_site_provider(const struct usdtkit_site *s);
 USDTKIT_API const char *usdtkit_site_name(const struct usdtkit_site *s);
 USDTKIT_API const char *usdtkit_site_args_text(const struct usdtkit_site *s);

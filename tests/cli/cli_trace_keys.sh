@@ -228,6 +228,37 @@ PY
 grep -q "stacks past the stack maps' room counted without frames" "$tmp/err" && ok ||
 	{ ko "stack maps full: said"; cat "$tmp/err"; }
 
+# ---- a row's "key" tells it from the others (usdtkit-trace-agg/2.0) ----
+# one part: its value; several parts, or a ustack (four stacks of one
+# pid, where 1.x gave each its pid): the row as the text table prints
+# it, on one line. Each object's keys distinct, one per row, and a
+# composite key the text table's row itself (of another run: no pid)
+for k in comm 'str(arg0),comm' 'pid,str(arg0)' 'tid,str(arg0),arg1' ustack 'comm,ustack'; do
+	run --count-by "$k" --top 1000 "$E"
+	mv "$tmp/out" "$tmp/text"
+	run --json --count-by "$k" --top 1000 --hist arg1 --by "$k" "$E"
+	py "keys distinct: $k" "$k" <<PY
+$PYLIB
+import os, re
+k = sys.argv[4]
+text = [l[14:].rstrip("\n") for l in open(os.path.dirname(sys.argv[1]) + "/text")
+        if re.match(r"^ {0,11}\d+  ", l)]
+assert {o["agg"] for o in objs} == {"count_by", "hist"}, objs
+for o in objs:
+    keys = [json.dumps(t["key"]) for t in o["top"]]
+    assert len(o["top"]) == o["keys"] and len(set(keys)) == len(keys), (k, keys)
+    if "," in k or "ustack" in k:
+        assert all(isinstance(t["key"], str) for t in o["top"]), (k, o["top"])
+    else:
+        assert all([t["key"]] == t["parts"] for t in o["top"]), (k, o["top"])
+    if "ustack" in k:
+        assert all("(pid %d" % t["parts"][-1]["pid"] in t["key"] for t in o["top"]), o
+    elif o["agg"] == "count_by" and "," in k and "pid" not in k and "tid" not in k:
+        assert sorted(text) == sorted(t["key"] for t in o["top"]), (text, o["top"])
+print("%s: %d distinct keys" % (k, len(objs[0]["top"])))
+PY
+done
+
 # ---- Prometheus: a label per part (docs/METRICS.md), known values ----
 # (prom.c escapes the rendered comm's backslash: kw\\x1b[2J)
 run --textfile "$tmp/m.prom" --count-by 'comm,str(arg0)' --hist arg1 --sum arg1 \

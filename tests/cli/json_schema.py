@@ -41,7 +41,7 @@ from jsonschema import Draft202012Validator
 SAFE = 2 ** 53 - 1
 STREAMS = ("parse", "list", "trace", "trace-agg", "features")
 # each stream's version now (docs/JSON.md); 1.0 when not named
-VERSIONS = {"list": "1.1", "trace": "1.2", "features": "1.4", "trace-agg": "1.3"}
+VERSIONS = {"list": "1.1", "trace": "1.2", "features": "1.4", "trace-agg": "2.0"}
 
 
 def version(stream):
@@ -419,20 +419,30 @@ def test_schemas():
         "features": lines(run(["features", "--json"]), "features"),
         # one of each aggregation (tests/cli/cli_trace_agg.sh checks them live)
         "trace-agg": [
-            {"schema": "usdtkit-trace-agg/1.3", "agg": "counts", "provider": "p",
+            {"schema": "usdtkit-trace-agg/2.0", "agg": "counts", "provider": "p",
              "name": "n", "path": "/x", "count": 3},
-            {"schema": "usdtkit-trace-agg/1.3", "agg": "avg", "interval": 2,
+            {"schema": "usdtkit-trace-agg/2.0", "agg": "avg", "interval": 2,
              "provider": "p", "name": "n", "arg": 0, "count": 2, "value": 1.5},
-            {"schema": "usdtkit-trace-agg/1.3", "agg": "min", "provider": "p",
+            {"schema": "usdtkit-trace-agg/2.0", "agg": "min", "provider": "p",
              "name": "n", "arg": 11, "count": 2, "value": -7},
-            {"schema": "usdtkit-trace-agg/1.3", "agg": "hist", "provider": "p",
+            {"schema": "usdtkit-trace-agg/2.0", "agg": "hist", "provider": "p",
              "name": "n", "arg": 1, "count": 3, "buckets": [
                  {"min": -2 ** 63, "max": -1, "count": 1},
                  {"min": 2 ** 63, "max": 2 ** 64 - 1, "count": 2}]},
-            {"schema": "usdtkit-trace-agg/1.3", "agg": "count_by", "provider": "p",
+            {"schema": "usdtkit-trace-agg/2.0", "agg": "count_by", "provider": "p",
              "name": "n", "by": "str(arg3)", "keys": 3,
              "top": [{"key": "a", "count": 2}, {"key": None, "count": 1}]},
-            {"schema": "usdtkit-trace-agg/1.3", "agg": "latency", "start": "a:b:c",
+            # since 2.0: a composite key's and a stack's key, the row's text
+            {"schema": "usdtkit-trace-agg/2.0", "agg": "count_by", "provider": "p",
+             "name": "n", "by": "pid,str(arg0)", "keys": 2, "keys_cut": 0,
+             "top": [{"key": "7, \"a\"", "parts": [7, "a"], "count": 2},
+                     {"key": "7, <fault>", "parts": [7, None], "count": 1}]},
+            {"schema": "usdtkit-trace-agg/2.0", "agg": "count_by", "provider": "p",
+             "name": "n", "by": "ustack", "keys": 1,
+             "top": [{"key": "f+0x1 (/x) (pid 7)", "count": 1,
+                      "parts": [{"pid": 7, "frames": ["f+0x1 (/x)"], "ips": [1],
+                                 "symbols": [None]}]}]},
+            {"schema": "usdtkit-trace-agg/2.0", "agg": "latency", "start": "a:b:c",
              "end": "a:b:d", "key": "tid", "count": 1, "unmatched": 0,
              "min_ns": 5, "avg_ns": 5.0, "max_ns": 5,
              "buckets": [{"min": 4, "max": 7, "count": 1}]},
@@ -457,6 +467,10 @@ def test_schemas():
                 if stream == "trace-agg" and path[0] == "top" and \
                         path[-1] == "key" and not isinstance(bad, dict):
                     continue
+                # and so is a part of it (a str() part: a string)
+                if stream == "trace-agg" and path[0] == "top" and len(path) == 4 and \
+                        path[2] == "parts" and not isinstance(bad, dict):
+                    continue
                 n += 1
                 check(not v.is_valid(put(o, path, bad)),
                       "%s: %s = %r is accepted" % (stream, "/".join(map(str, path)),
@@ -466,6 +480,11 @@ def test_schemas():
               "%s: an undocumented field is accepted" % stream)
         # and a type change of the value of an unsigned constant: -1
         print("%s: %d mutations refused" % (stream, n))
+    # since 2.0: a composite key or a stack is never its first part
+    for i, path in ((5, ("top", 0, "key")), (6, ("top", 0, "key"))):
+        for first in (7, None):
+            check(not validator("trace-agg").is_valid(put(samples["trace-agg"][i], path, first)),
+                  "trace-agg: a composite or ustack key %r is accepted" % first)
     bad = put(samples["parse"][0], ("args", 2, "value"), -1)
     check(not validator("parse").is_valid(bad),
           "parse: a negative value of an unsigned constant is accepted")

@@ -362,6 +362,16 @@ static void test_errors(void)
 		{ "arg1 = 2", 6, 6, "'=='" },
 		{ "arg1 | 2", 6, 6, "'||'" },
 		{ "arg1 $ 2", 6, 6, "unexpected character '$'" },
+		/* the words and quotes of other languages: the form here */
+		{ "arg1 > 1 and arg2 < 2", 6, 10, "('and' is written && here)" },
+		{ "arg1 > 1 OR arg2 < 2", 6, 10, "('OR' is written || here)" },
+		{ "not arg1", 6, 1, "unknown identifier 'not' (argN, pid, tid or str(argN)) "
+		  "('not' is written ! here)" },
+		{ "(arg1 or arg2)", 6, 7, "found 'or' ('or' is written || here)" },
+		{ "str(arg1) == 'x'", 6, 14, "strings are in double quotes" },
+		{ "arg1 == \"x\"", 6, 9, "(the string arg1 points to is str(arg1))" },
+		{ "\"x\" != arg2", 6, 1, "(the string arg2 points to is str(arg2))" },
+		{ "/arg1 > 1/", 6, 1, "a bpftrace predicate /EXPR/ is EXPR here" },
 		{ "arg1 >\x01", 6, 7, "unexpected byte 0x01" },
 		{ "arg1 < 2 < 3", 6, 10, "do not chain" },
 		{ "str(arg1) < \"a\"", 6, 11, "only with == or !=" },
@@ -391,6 +401,10 @@ static void test_errors(void)
 		      err.msg, bad[i].col, bad[i].msg);
 		CHECK(ret || f.ninsns, "%s", bad[i].expr);
 	}
+	/* a word that only begins like one gets no hint */
+	ret = build("arg1 > 1 andy", probe_args, 6, &f, &err);
+	CHECK(ret == -EINVAL && !strcmp(err.msg, "unexpected 'andy' after a complete expression"),
+	      "andy: %s", err.msg);
 	/* a failed compile leaves no program behind */
 	ret = build("arg3 > 1", probe_args, 2, &f, &err);
 	CHECK(ret && f.ninsns == 0, "no program after an error");

@@ -336,6 +336,19 @@ static void test_refusals(void)
 		return;
 	CHECK(usdtkit_trace_add(t, "nopath") == -EINVAL, "bad target");
 	CHECK(usdtkit_trace_add(t, "tl:val") == -EINVAL, "PROVIDER:NAME without pid");
+	/* malformed, -EINVAL (the caller's fault), with the form meant */
+	snprintf(path, sizeof(path), "usdt:%s:tl:val", fx);
+	err = usdtkit_trace_add(t, path);
+	CHECK(err == -EINVAL && strstr(last_msg, "no 'usdt:' prefix: ") &&
+	      !strcmp(strstr(last_msg, "prefix: ") + 8, path + 5), "usdt: %d %s", err, last_msg);
+	snprintf(path, sizeof(path), "%s:val", fx);
+	err = usdtkit_trace_add(t, path);
+	CHECK(err == -EINVAL && strstr(last_msg, "::val"), "PATH:NAME: %d %s", err, last_msg);
+	snprintf(path, sizeof(path), "%s:x:tl:val", fx);
+	err = usdtkit_trace_add(t, path);
+	CHECK(err == -EINVAL && strstr(last_msg, "hold no ':'"), "a ':' too many: %d %s", err,
+	      last_msg);
+	CHECK(usdtkit_trace_add(t, "/nonexistent:tl:val") == -ENOENT, "no file: not malformed");
 	snprintf(path, sizeof(path), "%s:tl:vals", fx);
 	err = usdtkit_trace_add(t, path);
 	CHECK(err == -ENOENT && strstr(last_msg, "did you mean tl:val"),

@@ -854,7 +854,7 @@ def agg_objects(v, log, name):
             % (tag, log["rc"].get("trace_" + name), " | ".join(err[-5:])))
     objs = json_lines(v, files, name, tag)
     for o in objs:
-        v.check(o.get("schema", "").startswith("usdtkit-trace-agg/1."),
+        v.check(o.get("schema", "").startswith("usdtkit-trace-agg/2."),
                 "%s: schema %s in %s" % (tag, o.get("schema"), json.dumps(o)))
     # the JSON contract (docs/schema), where jsonschema is installed
     try:
@@ -1025,7 +1025,7 @@ def check_latency(v, log):
     top = o.get("top") or []
     v.check(o.get("agg") == "count_by" and o.get("by") == "str(arg3),ustack" and
             o.get("keys") == 3 and
-            sorted((t.get("key"), t.get("count")) for t in top) ==
+            sorted(((t.get("parts") or [None])[0], t.get("count")) for t in top) ==
             sorted((p, 10) for p in AGG_PATHS),
             "trace aggst: %s, want 3 keys of 10" % [json.dumps(x) for x in objs])
     st = [t["parts"][1] for t in top if isinstance(t.get("parts"), list) and

@@ -4,6 +4,7 @@
  * holds threads (hold.c), on this process and on children, with no BPF:
  *   - a library loaded later is the one unseen object, then seen;
  *   - our loader is found (AT_BASE), once; PT_INTERP names the same file;
+ *     a script's is its interpreter's, through #! lines a few deep;
  *   - the tracer passes a job-control stop on to the parent as it came
  *     (the parent's waitpid(WUNTRACED) sees it) and a SIGUSR1 to the
  *     process's handler; it holds an exec until released; a process
@@ -317,6 +318,52 @@ out:
 	rmdir(dir);
 }
 
+/* a script at @path (mode 0755) whose text is @text */
+static void put_script(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+
+	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text),
+	      "write %s", path);
+	close(fd);
+}
+
+/* -c of a script: the loader it runs first is its interpreter's */
+static void test_run_interp(void)
+{
+	char dir[] = "/tmp/usdtkit-interp-XXXXXX", a[64], b[64], c[64], d[64];
+	char want[4096], sh[4096], got[4096], text[128];
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(c, sizeof(c), "%s/c", dir);
+	snprintf(d, sizeof(d), "%s/d", dir);
+	put_script(a, "#!/bin/sh\nexec true\n");
+	snprintf(text, sizeof(text), "#! %s -x\n", a);	/* a script's script */
+	put_script(b, text);
+	put_script(c, "echo no line\n");
+	snprintf(text, sizeof(text), "#!%s\n", d);	/* itself, for ever */
+	put_script(d, text);
+	CHECK(!usdtkit__watch_interp("/bin/sh", sh, sizeof(sh)), "/bin/sh's loader");
+	CHECK(!usdtkit__watch_run_interp("/bin/sh", want, sizeof(want)) &&
+	      !strcmp(want, sh), "an ELF program's own: %s", want);
+	CHECK(!usdtkit__watch_run_interp(a, got, sizeof(got)) && !strcmp(got, sh),
+	      "#!/bin/sh: %s", got);
+	CHECK(!usdtkit__watch_run_interp(b, got, sizeof(got)) && !strcmp(got, sh),
+	      "#! a script: %s", got);
+	CHECK(usdtkit__watch_run_interp(c, got, sizeof(got)) == -ENOENT, "no #! line");
+	CHECK(usdtkit__watch_run_interp(d, got, sizeof(got)) == -ELOOP, "a loop");
+	unlink(a);
+	unlink(b);
+	unlink(c);
+	unlink(d);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -326,5 +373,6 @@ int main(int argc, char **argv)
 	test_objects(argv[1]);
 	test_hold();
 	test_exec_hold();
+	test_run_interp();
 	return check_done();
 }

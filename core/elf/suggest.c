@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * usdtkit trace: "no probe ruby:method_entry" names the nearest probe the
- * file has ("ruby:method__entry"), by edit distance over PROVIDER:NAME,
- * when one is close enough to be a typo rather than another probe.
+ * "no probe ruby:method_entry" names the nearest probe the file has
+ * ("ruby:method__entry"), by edit distance over PROVIDER:NAME, when one
+ * is close enough to be a typo rather than another probe: trace's
+ * targets and list's -P filters both say it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/internal.h"
+#include <usdtkit/usdtkit.h>
 
 /* Levenshtein distance of @a and @b, at most @cap (a probe name is short:
  * one row of @b's length + 1, bounded) */
@@ -43,20 +44,17 @@ static size_t edit_distance(const char *a, const char *b, size_t cap)
 	return d < cap ? d : cap;
 }
 
-/*
- * The probe of @f nearest to @prov:@name into @buf as "PROVIDER:NAME",
- * if it is within a typo's distance (a quarter of the name asked for, at
- * least 2) and nearer than *@best so far (the caller's, over several
- * files). Returns true when @buf was set.
- */
-bool usdtkit__nearest_probe(const struct usdtkit_file *f, const char *prov,
-			 const char *name, char *buf, size_t len, size_t *best)
+/* a quarter of the name asked for, at least 2: a typo, not another probe */
+bool usdtkit_file_nearest_probe(const struct usdtkit_file *f, const char *prov,
+				const char *name, char *buf, size_t len, size_t *best)
 {
 	const struct usdtkit_site *s = NULL;
 	char want[512], have[512];
 	size_t cap, d;
 	bool found = false;
 
+	if (!f || !prov || !name || !buf || !len || !best)
+		return false;
 	snprintf(want, sizeof(want), "%s:%s", prov, name);
 	cap = strlen(want) / 4 > 2 ? strlen(want) / 4 : 2;
 	while ((s = usdtkit_file_next_site(f, s, NULL, NULL))) {
