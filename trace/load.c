@@ -50,12 +50,20 @@ static int check_cmd_addresses(struct usdtkit_trace *t)
  * Several pids: each object is attached once for any process and the
  * program keeps the pids' hits; a mode that finds a site by its address
  * (ipmap: one process's addresses in its IP map; hwbp: breakpoints in
- * one process's threads) cannot. Said once, before anything is loaded.
+ * one process's threads) cannot. Said once, before anything is loaded;
+ * AUTO takes inst where it would take ipmap.
  */
 static int check_several(struct usdtkit_trace *t)
 {
 	if (!trace_several(t) || !usdtkit__mode_by_address(t->mode))
 		return 0;
+	/* AUTO before Linux 5.15: inst, as for a PIE by path (no address) */
+	if (t->attach_mode == USDTKIT_MODE_AUTO && t->mode == USDTKIT_MODE_IPMAP) {
+		t->mode = t->attach_mode = USDTKIT_MODE_INST;
+		usdtkit__info(&t->log, "several pids: mode inst, not ipmap, whose "
+			      "addresses are one process's");
+		return 0;
+	}
 	trace_err(t, "several pids: mode %s places its probes in one process: "
 		  "trace each pid on its own%s", usdtkit_mode_str(t->mode),
 		  t->mode == USDTKIT_MODE_HWBP ? "" : ", or use --mode inst");

@@ -100,7 +100,8 @@ struct usdtkit_trace_opts {
 	 * any of them maps, for any process, the program keeping the hits
 	 * of these pids (the cost of children). One pid here is pid. Not
 	 * in the modes that find a site by its address (ipmap, hwbp): the
-	 * load says so (-EOPNOTSUPP). The caller keeps @pids; copied. */
+	 * load says so (-EOPNOTSUPP); AUTO takes inst where it would take
+	 * ipmap. Copied: the caller keeps @pids. */
 	const int *pids;
 	size_t pid_cnt;
 	size_t :0;		/* new fields go above */

@@ -12,9 +12,12 @@
 # lists both. A space-separated list (pidof's) is a usage error that
 # shows the forms that work (exit 2); a pid gone among several is one
 # line naming it (exit 1); --mode hwbp and ipmap refuse several pids.
-# usage: cli_trace_pids.sh USDTKIT FX_PIDS LIBFX_CMD
+# AUTO on a kernel without cookies (shim/no_cookie.c, as Linux 5.10)
+# takes mode inst, not ipmap.
+# usage: cli_trace_pids.sh USDTKIT FX_PIDS LIBFX_CMD NO_COOKIE_SHIM
 set -u
-u=$1 fx=$2 lib=$3
+u=$1 fx=$2 lib=$3 shim=$4
+PRE=""	# LD_PRELOAD of the traces: "" (this kernel) or the shim
 
 . "$(dirname "$0")/../helpers/check.sh"
 A="" B="" C="" D="" tpid=""
@@ -60,7 +63,8 @@ say() {
 trace() {
 	# (a stale "Tracing" of the trace before must not be waited for)
 	rm -f "$tmp/out" "$tmp/err"
-	timeout 60 "$u" trace "$@" >"$tmp/out" 2>"$tmp/err" 3>&- 4>&- 5>&- 6>&- &
+	timeout 60 env ${PRE:+LD_PRELOAD=$PRE} "$u" trace "$@" >"$tmp/out" 2>"$tmp/err" \
+		3>&- 4>&- 5>&- 6>&- &
 	tpid=$!
 	wait_for "$tmp/err" '^Tracing ' 300 $tpid || { ko "trace $*: did not attach"; cat "$tmp/err"; }
 	say A 3 "fire 3"
@@ -109,12 +113,19 @@ grep -q "mode hwbp takes one pid" "$tmp/err" && ok || { ko "hwbp several: messag
 # ---- PROVIDER:NAME, each mode ----
 
 kids=0
-for m in multi perf inst; do
+for m in multi perf inst no-cookie; do
 	start
 	want_pids="$A,$B,$C"
 	wantA=$A wantB=$B wantC=$C
-	trace --mode $m -v -p "$A,$B" -p "$C,$A" --count-by pid pidt:tick pidt:guarded cmdlib:fire
+	[ $m = no-cookie ] && PRE=$shim mode=auto || mode=$m
+	trace --mode $mode -v -p "$A,$B" -p "$C,$A" --count-by pid pidt:tick pidt:guarded cmdlib:fire
+	PRE=""
 	[ $rc -eq 0 ] && ok || { ko "$m: exit $rc"; cat "$tmp/err"; }
+	# (AUTO without cookies: inst, as for a PIE by path; not ipmap)
+	want_mode=$m
+	[ $m = no-cookie ] && want_mode=inst
+	grep -q "^Tracing .* in $want_mode mode" "$tmp/err" && ok ||
+		{ ko "$m: not in mode $want_mode"; cat "$tmp/err"; }
 	got=$(by pidt:tick) w=$(want "3 $wantA" "5 $wantB" "7 $wantC")
 	[ "$got" = "$w" ] && ok ||
 		{ ko "$m: pidt:tick by pid '$got', want '$w'"; cat "$tmp/out" "$tmp/err"; }
