@@ -574,7 +574,7 @@ static int list_all(struct list_opts *o)
 
 static const struct cli_opt list_options[] = {
 	{ 'j', 0, "json", NULL, "one JSON object per site" },
-	{ 'p', 'p', "pid", "PID", "every object mapped by PID, with addresses and semaphore values" },
+	{ 'p', 'p', "pid", "PID[,PID...]", "every object mapped by PID, with addresses and semaphore values (repeatable)" },
 	{ 'a', 0, "all", NULL, "every process of the host that maps a probe (as -p does each)" },
 	{ 'P', 'P', "probe", "PROVIDER[:NAME]", "only these probes (shell globs; repeatable)" },
 	{ 'r', 'r', "recursive", NULL, "walk the directories among FILE (ELF files only)" },
@@ -586,12 +586,12 @@ const struct cli_cmd cli_cmd_list = {
 	.name = "list",
 	.fn = cmd_list,
 	.summary = "list the USDT probes of ELF files or a process",
-	.synopsis = "[--json] [-p PID | --all] [-P PROVIDER[:NAME]]... [-r] [FILE...]",
+	.synopsis = "[--json] [-p PID[,PID...]... | --all] [-P PROVIDER[:NAME]]... [-r] [FILE...]",
 	.description =
 		"  List USDT probe sites of ELF files (any architecture) or of\n"
 		"  every object mapped by process PID, with the value of each\n"
-		"  semaphore in that process; with --all, of every process of\n"
-		"  the host that maps one. -P selects probes by shell globs\n"
+		"  semaphore in that process (several: -p 1,2 -p 3, each in turn);\n"
+		"  with --all, of every process of the host that maps one. -P selects probes by shell globs\n"
 		"  (\"-P 'libc:*'\", \"-P :setjmp\"); a site is listed when any -P\n"
 		"  matches. With -r, a directory FILE is walked in name order;\n"
 		"  symbolic links are not followed and files that are not ELF\n"
@@ -637,8 +637,9 @@ int cmd_list(int argc, char **argv)
 {
 	const struct cli_cmd *c = &cli_cmd_list;
 	struct list_opts o = { 0 };
-	unsigned long long v;
+	struct cli_pids pids = { 0 };
 	struct cli_parser p;
+	size_t k;
 	int i, key, nfiles = 0, rc = EXIT_OK;
 	char **files;
 
@@ -663,11 +664,10 @@ int cmd_list(int argc, char **argv)
 			o.all = true;
 			break;
 		case 'p':
-			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
-				cli_usage_err(c, "bad pid '%s'", p.val);
+			/* repeated, or PID,PID...: each listed, in turn */
+			if (!cli_parse_pids(c, p.val, &pids))
 				goto usage;
-			}
-			o.pid = (int)v;
+			o.pid = pids.v[0];
 			break;
 		case 'P':
 			if (add_filter(&o, p.val)) {
@@ -694,8 +694,12 @@ int cmd_list(int argc, char **argv)
 		goto out;
 	}
 	jw_init(o.out, stdout);
-	if (o.pid && list_pid(&o))
-		rc = EXIT_BAD_INPUT;
+	/* a pid gone is said and the others listed (exit 1) */
+	for (k = 0; k < pids.n; k++) {
+		o.pid = pids.v[k];
+		if (list_pid(&o))
+			rc = EXIT_BAD_INPUT;
+	}
 	if (o.all && list_all(&o))
 		rc = EXIT_BAD_INPUT;
 	for (i = 0; i < nfiles; i++)
@@ -705,10 +709,12 @@ int cmd_list(int argc, char **argv)
 	if (!cli_stdout_ok(c))
 		rc = EXIT_BAD_INPUT;
 out:
+	cli_pids_free(&pids);
 	free_filters(&o);
 	free(files);
 	return rc;
 usage:
+	cli_pids_free(&pids);
 	free_filters(&o);
 	free(files);
 	return EXIT_USAGE;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * usdtkit trace [-p PID | -c CMD] [--mode auto|multi|perf|ipmap|inst|hwbp] [--count N]
+ * usdtkit trace [-p PID[,PID...]... | -c CMD] [--mode auto|multi|perf|ipmap|inst|hwbp] [--count N]
  *               [--duration SEC] [--json] [-v] TARGET...
  * TARGET: PATH:PROVIDER:NAME, or PROVIDER:NAME with -p or -c (shell globs
  * in PROVIDER and NAME). One line (or JSON object) per probe hit, until
@@ -205,8 +205,16 @@ static bool target_gone(struct tracer *t)
 	/* -p: nothing more can come once the process is gone
 	 * (--children: once every process traced is) */
 	if (!t->cmd && !t->gone && usdtkit_trace_pid_gone(t->tr)) {
-		trace_err("pid %d%s exited", t->pid,
-			  t->children ? " and its children" : "");
+		char pids[96] = "";
+		size_t i;
+
+		/* (several: every one of them) */
+		for (i = 0; i < t->pids.n; i++)
+			snprintf(pids + strlen(pids), sizeof(pids) - strlen(pids), "%s%d",
+				 i ? "," : "", t->pids.v[i]);
+		trace_err("pid%s %s%s exited", t->pids.n > 1 ? "s" : "", pids,
+			  !t->children ? "" : t->pids.n > 1 ? " and their children" :
+			  " and its children");
 		t->gone = true;
 	}
 	return t->gone && !t->server;
@@ -318,6 +326,7 @@ static void cleanup(struct tracer *t)
 {
 	trace_metrics_end(t);
 	usdtkit_trace_free(t->tr);
+	cli_pids_free(&t->pids);
 	free(t->out);
 	/* the signals stay blocked: one during the exit changes nothing */
 	close(t->sig_fd);
@@ -326,7 +335,7 @@ static void cleanup(struct tracer *t)
 /* ---- options ---- */
 
 static const struct cli_opt trace_options[] = {
-	{ 'p', 'p', "pid", "PID", "only this process; PROVIDER:NAME targets are its objects" },
+	{ 'p', 'p', "pid", "PID[,PID...]", "only these processes (repeatable); PROVIDER:NAME targets are their objects" },
 	{ 'c', 'c', "command", "CMD", "run CMD, traced from its start, until it exits" },
 	{ OPT_ALL, 0, "all", NULL,
 	  "every process of the host, now and later: PROVIDER:NAME targets" },
@@ -383,7 +392,7 @@ const struct cli_cmd cli_cmd_trace = {
 	.name = "trace",
 	.fn = cmd_trace,
 	.summary = "print USDT probe hits with their arguments (BPF)",
-	.synopsis = "[-p PID | -c CMD | --all] [--children] [--no-hold] [--mode auto|multi|perf|ipmap|inst|hwbp] [--count N]\n"
+	.synopsis = "[-p PID[,PID...]... | -c CMD | --all] [--children] [--no-hold] [--mode auto|multi|perf|ipmap|inst|hwbp] [--count N]\n"
 		"                     [--duration SEC] [--json] [-o FILE] [--str N[,N...]] [--strlen L]\n"
 		"                     [--no-fault-in] [-v] [-q]\n"
 		"                     [--filter EXPR] [--counts] [--count-by KEY [--top N]]\n"
@@ -397,7 +406,10 @@ const struct cli_cmd cli_cmd_trace = {
 		"  probe and arguments with their sign and width. TARGET is\n"
 		"  PATH:PROVIDER:NAME, or PROVIDER:NAME with -p (every object that\n"
 		"  PID maps); PROVIDER and NAME are shell globs. -p also limits a\n"
-		"  PATH target to that process. --all: PROVIDER:NAME in every process\n"
+		"  PATH target to that process. Several pids: -p 1,2 -p 3 (pidof -d,\n"
+		"  NAME prints them so); a probe's hits in all of them count as one,\n"
+		"  and the trace ends when every one has exited.\n"
+		"  --all: PROVIDER:NAME in every process\n"
 		"  of the host that maps an object with it, running or started later\n"
 		"  (each exec held until its program is attached: CAP_SYS_ADMIN).\n"
 		"  Stops on Ctrl-C, after N hits or\n"
@@ -556,11 +568,10 @@ static int parse_opts(struct tracer *t, int argc, char **argv)
 			t->all = true;
 			break;
 		case 'p':
-			if (!cli_parse_ulong(p.val, 1, INT32_MAX, &v)) {
-				cli_usage_err(c, "bad pid '%s'", p.val);
+			/* repeated, or PID,PID...: several */
+			if (!cli_parse_pids(c, p.val, &t->pids))
 				return -EXIT_USAGE;
-			}
-			t->pid = (int)v;
+			t->pid = t->pids.v[0];
 			break;
 		case OPT_MODE:
 			m = usdtkit_mode_parse(p.val);
@@ -628,6 +639,11 @@ done:
 			      "breakpoint is set in a process's threads)");
 		return -EXIT_USAGE;
 	}
+	if (t->mode == USDTKIT_MODE_HWBP && t->pids.n > 1) {
+		cli_usage_err(c, "--mode hwbp takes one pid (its breakpoints are set in "
+			      "one process's threads): trace each pid on its own");
+		return -EXIT_USAGE;
+	}
 	if (trace_check_metrics_opts(t, c) || trace_check_agg_opts(t, c) ||
 	    trace_check_out_opts(t, c))
 		return -EXIT_USAGE;
@@ -686,7 +702,8 @@ static void say_tracing(const struct tracer *t)
 /* the engine, with the options' request and the TARGETs */
 static int make_trace(struct tracer *t, int ntargets, char **targets)
 {
-	USDTKIT_OPTS(usdtkit_trace_opts, o, .pid = t->pid, .mode = t->mode,
+	USDTKIT_OPTS(usdtkit_trace_opts, o, .pids = t->pids.v, .pid_cnt = t->pids.n,
+		     .mode = t->mode,
 		     .filter = t->filter, .str_mask = t->str_mask,
 		     .str_len = t->str_len, .best_effort = t->best_effort,
 		     .print = trace_print_msg, .print_ctx = t, .on_hit = on_hit,
@@ -795,6 +812,7 @@ int cmd_trace(int argc, char **argv)
 		first = -EXIT_USAGE;
 	}
 	if (first < 0) {
+		cli_pids_free(&t.pids);
 		close(t.sig_fd);
 		return first == -EXIT_HELP ? EXIT_OK : -first;
 	}

@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +175,78 @@ bool cli_parse_ulong(const char *s, unsigned long long min,
 		return false;
 	*out = v;
 	return true;
+}
+
+static bool add_pid(struct cli_pids *pids, int pid)
+{
+	size_t i;
+	int *v;
+
+	for (i = 0; i < pids->n; i++)
+		if (pids->v[i] == pid)
+			return true;
+	v = realloc(pids->v, (pids->n + 1) * sizeof(*v));
+	if (!v)
+		return false;
+	pids->v = v;
+	pids->v[pids->n++] = pid;
+	return true;
+}
+
+/* Is @s pids separated by blanks ("3829 3828", pidof's), and what they
+ * would be as -p's forms: "3829,3828" into @commas, "-p 3829 -p 3828"
+ * into @opts */
+static bool blank_list(const char *s, char *commas, size_t nc, char *opts, size_t no)
+{
+	unsigned long long v;
+	char *copy = strdup(s), *save = NULL, *w;
+	size_t words = 0, lc, lo;
+	bool ok = copy != NULL;
+
+	commas[0] = opts[0] = 0;
+	for (w = copy ? strtok_r(copy, " \t\n", &save) : NULL; ok && w;
+	     w = strtok_r(NULL, " \t\n", &save)) {
+		ok = cli_parse_ulong(w, 1, INT32_MAX, &v);
+		lc = strlen(commas);
+		lo = strlen(opts);
+		snprintf(commas + lc, nc - lc, "%s%s", words ? "," : "", w);
+		snprintf(opts + lo, no - lo, "%s-p %s", words ? " " : "", w);
+		words++;
+	}
+	free(copy);
+	return ok && words > 1;
+}
+
+bool cli_parse_pids(const struct cli_cmd *cmd, const char *s, struct cli_pids *pids)
+{
+	char commas[128], opts[160], *copy, *save = NULL, *w;
+	unsigned long long v;
+	bool ok;
+
+	if (blank_list(s, commas, sizeof(commas), opts, sizeof(opts))) {
+		cli_usage_err(cmd, "bad pid '%s': several pids are separated by commas "
+			      "(-p %s) or given as %s; pidof -d, NAME prints them so",
+			      s, commas, opts);
+		return false;
+	}
+	copy = strdup(s);
+	ok = copy && *s && s[strlen(s) - 1] != ',';
+	for (w = ok ? strtok_r(copy, ",", &save) : NULL; ok && w;
+	     w = strtok_r(NULL, ",", &save))
+		ok = cli_parse_ulong(w, 1, INT32_MAX, &v) && add_pid(pids, (int)v);
+	/* (",," and a leading comma: strtok_r() skips empty words) */
+	ok &= !strstr(s, ",,") && s[0] != ',';
+	free(copy);
+	if (!ok)
+		cli_usage_err(cmd, "bad pid '%s': want PID or PID,PID...", s);
+	return ok;
+}
+
+void cli_pids_free(struct cli_pids *pids)
+{
+	free(pids->v);
+	pids->v = NULL;
+	pids->n = 0;
 }
 
 void cli_print_help(FILE *f, const struct cli_cmd *cmd)

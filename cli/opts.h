@@ -68,6 +68,21 @@ bool cli_stdout_ok(const struct cli_cmd *cmd);
 bool cli_parse_ulong(const char *s, unsigned long long min,
 		     unsigned long long max, unsigned long long *out);
 
+/* -p's pids, as given by every -p (PID, or PID,PID...), duplicates
+ * dropped, in their order */
+struct cli_pids {
+	int *v;
+	size_t n;
+};
+
+/*
+ * -p @s, its pids appended to @pids: true, or false and a usage error
+ * told (a space-separated list, as pidof prints it, is told the forms
+ * that work). Free with cli_pids_free().
+ */
+bool cli_parse_pids(const struct cli_cmd *cmd, const char *s, struct cli_pids *pids);
+void cli_pids_free(struct cli_pids *pids);
+
 extern const struct cli_cmd cli_cmd_parse, cli_cmd_list, cli_cmd_trace,
 	cli_cmd_features;
 

@@ -12,6 +12,7 @@
 #include <usdtkit/trace.h>
 
 #include "json.h"
+#include "opts.h"
 
 #define MAX_ARGS USDTKIT_BPF_MAX_ARGS
 
@@ -48,7 +49,8 @@ struct trace_aggs {
 
 struct tracer {
 	struct usdtkit_trace *tr;
-	int pid;			/* -p */
+	int pid;			/* -p: the first */
+	struct cli_pids pids;		/* every -p's */
 	enum usdtkit_mode mode;
 	const char *filter;		/* --filter EXPR */
 	unsigned int str_mask, str_len;	/* --str, --strlen */

@@ -71,8 +71,10 @@ _usdtkit()
 		MODE)
 			_usdtkit_reply $'auto\nmulti\nperf\nipmap\ninst'
 			return ;;
-		PID)
-			_usdtkit_reply "$(cd /proc 2>/dev/null && printf '%s\n' [0-9]*)"
+		PID*)	# PID[,PID...]: the pids after the last comma
+			local pre=
+			[[ $_usdtkit_word == *,* ]] && pre=${_usdtkit_word%,*},
+			_usdtkit_reply "$(cd /proc 2>/dev/null && printf "$pre%s\n" [0-9]*)"
 			return ;;
 		CMD)	# trace -c: a program (its arguments are the user's)
 			if [[ $_usdtkit_word == */* ]]; then
@@ -124,7 +126,8 @@ _usdtkit_target()
 	local cur=$_usdtkit_word path pid= i exe=
 	for ((i = 2; i < COMP_CWORD; i++)); do
 		if [[ ${COMP_WORDS[i]} == -p || ${COMP_WORDS[i]} == --pid ]]; then
-			pid=${COMP_WORDS[i + 1]}
+			# (several: the first one's probes)
+			pid=${COMP_WORDS[i + 1]%%,*}
 		elif [[ ${COMP_WORDS[i]} == -c || ${COMP_WORDS[i]} == --command ]]; then
 			# its first word, out of the quotes around the whole
 			exe=${COMP_WORDS[i + 1]#[\'\"]}

@@ -34,7 +34,8 @@ static int attach_one(struct usdtkit_trace *t, size_t i, char **why)
 	p->pub.link = p->link;
 	if (p->link) {
 		usdtkit__refresh_note(p);
-		p->pub.sites = usdtkit_link_site_count(p->link);
+		/* (+: several pids' links in other objects, late) */
+		p->pub.sites += usdtkit_link_site_count(p->link);
 		p->pub.mode = usdtkit_link_mode(p->link);
 	}
 	if (!p->link) {

@@ -24,6 +24,9 @@
  *     first (pthread_exit() in main, or an exec from another thread) is
  *     dropped then.
  *
+ * Several pids (usdtkit_trace_opts.pids) take the same filter, the map
+ * seeded with all of them, with no tracepoint unless --children too.
+ *
  * The check in the program sits behind the load-time constant
  * follow_children: without children the verifier drops its branch
  * (a hit keeps the constant's load), the map has one entry and the
@@ -159,13 +162,31 @@ static struct bpf_program *fork_prog(struct usdtkit_trace *t, struct trace *skel
 	return NULL;
 }
 
+/*
+ * Several pids without --children: the same filter, seeded with them,
+ * and no tracepoint (nothing forked is traced). A pid that exits stays
+ * in the map until usdtkit_trace_pid_gone() finds it gone: its number,
+ * reused meanwhile by a process that maps a traced object, would be
+ * counted (pids are reused in order, after the whole pid space).
+ */
+static int several_prepare(struct usdtkit_trace *t)
+{
+	int err;
+
+	t->skel->rodata->follow_children = 1;
+	err = bpf_map__set_max_entries(t->skel->maps.traced_tgids, (uint32_t)t->npids);
+	if (err)
+		trace_err(t, "several pids: %s", strerror(-err));
+	return err;
+}
+
 int usdtkit__children_prepare(struct usdtkit_trace *t)
 {
 	struct trace *skel = t->skel;
 	int err;
 
 	if (!t->kids.on)
-		return 0;
+		return t->kids.filter ? several_prepare(t) : 0;
 	t->kids.fork_prog = fork_prog(t, skel);
 	if (!t->kids.fork_prog)
 		return -errno;
@@ -189,7 +210,7 @@ static int add_tgid(int fd, unsigned int tgid, unsigned int parent)
  * blanks and parentheses, come the state and the ppid) */
 static int parent_of(const char *pid)
 {
-	char path[64], buf[512], *p;
+	char path[sizeof("/proc//stat") + 256], buf[512], *p;	/* (a d_name) */
 	size_t n;
 	FILE *f;
 	int ppid;
@@ -282,16 +303,41 @@ static int attach_tp(struct usdtkit_trace *t, struct bpf_program *prog,
 	return err;
 }
 
+/* the pids traced, seeds of the map (their parent 0); one gone fails
+ * the trace, named, as one pid's attach does (a PATH target's pid
+ * filter is checked by no link: the map has it) */
+static int add_pids(struct usdtkit_trace *t, int fd)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < t->npids; i++) {
+		if (trace_several(t) && kill(t->pids[i], 0) && errno == ESRCH) {
+			trace_err(t, "pid %d: %s", t->pids[i], strerror(ESRCH));
+			return -ESRCH;
+		}
+		err = add_tgid(fd, (unsigned int)t->pids[i], 0);
+	}
+	/* a command's, not in pids */
+	if (!err && !t->npids)
+		err = add_tgid(fd, (unsigned int)t->pid, 0);
+	if (err)
+		trace_err(t, "the map of the traced pids: %s", strerror(-err));
+	return err;
+}
+
 int usdtkit__children_start(struct usdtkit_trace *t)
 {
+	char pids[128];
 	int fd, err;
 
-	if (!t->kids.on)
+	if (!t->kids.filter)
 		return 0;
 	fd = bpf_map__fd(t->skel->maps.traced_tgids);
-	err = add_tgid(fd, (unsigned int)t->pid, 0);
-	if (!err)
-		err = attach_tp(t, t->kids.fork_prog, &t->kids.fork,
+	err = add_pids(t, fd);
+	if (err || !t->kids.on)
+		return err;
+	err = attach_tp(t, t->kids.fork_prog, &t->kids.fork,
 				"task/task_newtask");
 	if (!err)
 		err = attach_tp(t, t->skel->progs.usdtkit_trace_exit, &t->kids.exit,
@@ -299,9 +345,10 @@ int usdtkit__children_start(struct usdtkit_trace *t)
 	if (err)
 		return err;
 	err = add_descendants(fd);
-	if (err)
-		trace_err(t, "--children: the children of pid %d: %s", t->pid,
-			  strerror(-err));
+	if (err) {
+		usdtkit__pids_label(t, pids, sizeof(pids));
+		trace_err(t, "--children: the children of %s: %s", pids, strerror(-err));
+	}
 	return err;
 }
 
@@ -329,7 +376,8 @@ bool usdtkit_trace_pid_gone(const struct usdtkit_trace *t)
 {
 	if (!t->pid || !t->loaded)
 		return false;
-	if (t->kids.on)
+	/* (several pids: gone ones deleted, a reused number never counted) */
+	if (t->kids.filter)
 		return children_gone(t);
 	return kill(t->pid, 0) && errno == ESRCH;
 }

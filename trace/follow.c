@@ -54,7 +54,8 @@ int usdtkit__follow_prepare(struct usdtkit_trace *t)
 	return bpf_program__set_autoload(t->skel->progs.usdtkit_trace_loader, true);
 }
 
-/* every process --children traces now, held from here on */
+/* every process --children traces now (or every pid of several),
+ * held from here on */
 static int seize_children(struct usdtkit_trace *t)
 {
 	int fd = bpf_map__fd(t->skel->maps.traced_tgids), err = 0;
@@ -84,6 +85,7 @@ void usdtkit__follow_hold_begin(struct usdtkit_trace *t, int group)
 					.execs = group >= 0, .exec_group = group,
 					.exec_elf_only = t->all,
 					.exec_remember = f->remember };
+	char pids[128];
 	int err;
 
 	err = usdtkit__hold_start(&f->hold, &o);
@@ -99,13 +101,14 @@ void usdtkit__follow_hold_begin(struct usdtkit_trace *t, int group)
 	}
 	if (!err)
 		err = usdtkit__hold_seize(f->hold, t->pid);
-	if (!err && t->kids.on)
+	if (!err && t->kids.filter)
 		err = seize_children(t);
+	usdtkit__pids_label(t, pids, sizeof(pids));
 	if (err) {
-		trace_err(t, "pid %d: cannot hold its threads while what it maps later "
+		trace_err(t, "%s: cannot hold its threads while what it maps later "
 			  "is attached (ptrace: %s%s): hits in a library it loads "
-			  "later may be lost until it is attached", t->pid,
-			  strerror(-err), err == -EPERM ? "; a debugger has it, or "
+			  "later may be lost until it is attached", pids, strerror(-err),
+			  err == -EPERM ? "; a debugger has it, or "
 			  "ptrace is denied (Yama ptrace_scope)" : "");
 		usdtkit__hold_stop(f->hold);
 		f->hold = NULL;
@@ -113,9 +116,9 @@ void usdtkit__follow_hold_begin(struct usdtkit_trace *t, int group)
 		return;
 	}
 	t->skel->bss->hold_sig = SIGSTOP;
-	usdtkit__info(&t->log, "pid %d: traced (ptrace) by usdtkit-hold, which holds a "
+	usdtkit__info(&t->log, "%s: traced (ptrace) by usdtkit-hold, which holds a "
 		      "thread until what it maps is attached: a debugger cannot attach "
-		      "meanwhile (--no-hold lets it)", t->pid);
+		      "meanwhile (--no-hold lets it)", pids);
 }
 
 /* Does no uprobe ever fire in the processes of the loader at @path? */
@@ -145,7 +148,7 @@ int usdtkit__follow_loader_path(struct usdtkit_trace *t, const char *path)
 	 * and never fire */
 	err = loader_silent(path) ? -EOPNOTSUPP : 0;
 	l = err ? NULL : bpf_program__attach_uprobe_opts(t->skel->progs.usdtkit_trace_loader,
-							 t->kids.on || t->all ? -1 : t->pid,
+							 t->kids.filter || t->all ? -1 : t->pid,
 							 path, 0, &uo);
 	if (!l) {
 		/* (a loader in Thumb code, which uprobes cannot probe) */
@@ -186,6 +189,51 @@ static void loader_of_cmd(struct usdtkit_trace *t)
 		usdtkit__follow_loader_path(t, path);
 }
 
+/*
+ * Several pids: one read of each, as for one, and of each the objects
+ * no pid before it maps (by inode: a program they all run is one
+ * object), marked seen here, before the probes are attached in them:
+ * nothing is consumed in between. A pid gone since its targets were
+ * read has no read (nothing of it to attach).
+ */
+static int snap_pids(struct usdtkit_trace *t)
+{
+	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
+		     .print_ctx = t);
+	struct trace_follow *f = &t->follow;
+	size_t k, n;
+	int err = 0;
+
+	f->snaps = calloc(t->npids, sizeof(*f->snaps));
+	f->snap_only = calloc(t->npids, sizeof(*f->snap_only));
+	if (!f->snaps || !f->snap_only)
+		return -ENOMEM;
+	for (k = 0; !err && k < t->npids; k++) {
+		f->snaps[k] = usdtkit_proc_open(t->pids[k], &oo);
+		if (!f->snaps[k])
+			continue;
+		err = usdtkit__watch_unseen(f->w, f->snaps[k], &f->snap_only[k], &n);
+		if (!err)
+			err = usdtkit__watch_see(f->w, f->snaps[k], f->snap_only[k]);
+		usdtkit__follow_loader(t, t->pids[k]);
+	}
+	return err;
+}
+
+static void snaps_free(struct trace_follow *f, size_t n)
+{
+	size_t k;
+
+	for (k = 0; f->snaps && k < n; k++) {
+		usdtkit_proc_close(f->snaps[k]);
+		free(f->snap_only[k]);
+	}
+	free(f->snaps);
+	free(f->snap_only);
+	f->snaps = NULL;
+	f->snap_only = NULL;
+}
+
 int usdtkit__follow_start(struct usdtkit_trace *t)
 {
 	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
@@ -211,6 +259,8 @@ int usdtkit__follow_start(struct usdtkit_trace *t)
 		loader_of_cmd(t);
 		return 0;
 	}
+	if (trace_several(t))
+		return snap_pids(t);
 	/* one read of the process for every probe: what the first attach
 	 * takes is what is marked attached, and nothing mapped between two
 	 * reads is attached twice or never */
@@ -228,6 +278,7 @@ void usdtkit__follow_attached(struct usdtkit_trace *t)
 		return;
 	if (f->snap)
 		usdtkit__watch_see(f->w, f->snap, NULL);
+	snaps_free(f, t->npids);
 	for (i = 0; i < t->nprobes; i++)
 		if (t->probes[i].follow && t->probes[i].path && t->probes[i].link)
 			usdtkit__watch_see_path(f->w, t->probes[i].path);
@@ -302,7 +353,7 @@ static struct usdtkit_link *attach_objects(struct usdtkit_trace *t, size_t i,
 	char *name = p->pending ? strdup(p->name) : usdtkit__glob_quote(p->name);
 	USDTKIT_OPTS(usdtkit_attach_opts, o, .cookie = i + 1,
 		     .mode = t->attach_mode, .print = usdtkit__trace_msg,
-		     .print_ctx = t, .any_process = t->kids.on || t->all);
+		     .print_ctx = t, .any_process = t->kids.filter || t->all);
 	struct usdtkit_link *l = NULL;
 
 	if (!prov || !name)
@@ -465,7 +516,7 @@ static void poll_maps(struct usdtkit_trace *t)
 	if (!f->poll_ns || now - f->poll_ns < 1000000000ull)
 		return;
 	f->poll_ns = now;
-	if (!t->kids.on) {
+	if (!t->kids.filter) {
 		usdtkit__follow_mapped(t, t->pid);
 		return;
 	}
@@ -505,7 +556,7 @@ static void unstop(struct usdtkit_trace *t)
 	unsigned int key, *prev = NULL;
 	int fd;
 
-	if (!t->kids.on) {
+	if (!t->kids.filter) {
 		if (stopped(t->pid))
 			kill(t->pid, SIGCONT);
 		return;
@@ -532,9 +583,10 @@ int usdtkit__follow_poll(struct usdtkit_trace *t)
 		/* the tracer died: nothing holds any more */
 		t->skel->bss->hold_sig = 0;
 		if (t->follow.on)
-			trace_err(t, "the tracer that holds pid %d is gone (%s): hits "
-				  "in a library it loads later may be lost until it "
-				  "is attached", t->pid, strerror(-n));
+			trace_err(t, "the tracer that holds pid %d%s is gone (%s): "
+				  "hits in a library it loads later may be lost until "
+				  "it is attached", t->pid, trace_several(t) ?
+				  " and the others" : "", strerror(-n));
 		else
 			trace_err(t, "the tracer that holds the execs of replaced "
 				  "files is gone (%s): a process started from one may "
@@ -618,6 +670,7 @@ void usdtkit__follow_stop(struct usdtkit_trace *t)
 	hint_script(t);
 	usdtkit_proc_close(f->snap);
 	f->snap = NULL;
+	snaps_free(f, t->npids);
 	usdtkit__watch_free(f->w);
 	f->w = NULL;
 	if (f->epfd >= 0)

@@ -144,6 +144,10 @@ struct trace_follow {
 	struct usdtkit__hold *hold;	/* NULL: not held (said once) */
 	struct usdtkit_proc *snap;	/* -p: the process the first attach
 					 * read, once for every probe */
+	/* several pids: each one's read (NULL: gone), and its objects no
+	 * pid before it maps (the first attach's, by inode) */
+	struct usdtkit_proc **snaps;
+	bool **snap_only;
 	struct bpf_link **loaders;	/* on each loader's _dl_debug_state */
 	size_t nloaders;
 	int epfd;			/* usdtkit_trace_fd(): the ring buffer
@@ -172,13 +176,20 @@ struct trace_follow {
 /* children: children.c */
 struct trace_children {
 	bool on;
+	/* the program keeps the hits of traced_tgids' processes only, the
+	 * probes attached for any process: --children, or several pids */
+	bool filter;
 	struct bpf_program *fork_prog;	/* the one of this kernel's layout */
 	struct bpf_link *fork, *exit;	/* its tracepoints, once attached */
 };
 
 struct usdtkit_trace {
 	struct usdtkit_log log;
-	int pid;
+	int pid;			/* the first of pids, or a command's */
+	/* opts.pid or opts.pids, duplicates dropped: npids > 1 is several
+	 * pids (trace_several()), filtered by traced_tgids */
+	int *pids;
+	size_t npids;
 	enum usdtkit_mode mode;		/* AUTO resolved at load */
 	/* what each attach asks for: AUTO stays AUTO, so that the library
 	 * places each target (a PIE by path on a kernel without cookies
@@ -234,6 +245,16 @@ struct usdtkit_trace {
 /* what the kernel's "no" for privileges means here, said wherever it
  * comes first (the load, a -p process's maps) */
 #define TRACE_PRIV_HINT "tracing needs root, or CAP_BPF and CAP_PERFMON"
+
+/* several pids (opts.pids): each PROVIDER:NAME object attached once for
+ * any process, the hits filtered by the map of their tgids */
+static inline bool trace_several(const struct usdtkit_trace *t)
+{
+	return t->npids > 1;
+}
+
+/* "pid N", or "pids N,M,..." (cut at @n bytes), for messages */
+void usdtkit__pids_label(const struct usdtkit_trace *t, char *buf, size_t n);
 
 /* msg.c: the print callback the engine hands to the layers below */
 void usdtkit__trace_msg(void *ctx, enum usdtkit_log_level level, const char *msg);

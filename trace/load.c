@@ -47,6 +47,30 @@ static int check_cmd_addresses(struct usdtkit_trace *t)
 }
 
 /*
+ * Several pids: each object is attached once for any process and the
+ * program keeps the pids' hits; a mode that finds a site by its address
+ * (ipmap: one process's addresses in its IP map; hwbp: breakpoints in
+ * one process's threads) cannot. Said once, before anything is loaded;
+ * AUTO takes inst where it would take ipmap.
+ */
+static int check_several(struct usdtkit_trace *t)
+{
+	if (!trace_several(t) || !usdtkit__mode_by_address(t->mode))
+		return 0;
+	/* AUTO before Linux 5.15: inst, as for a PIE by path (no address) */
+	if (t->attach_mode == USDTKIT_MODE_AUTO && t->mode == USDTKIT_MODE_IPMAP) {
+		t->mode = t->attach_mode = USDTKIT_MODE_INST;
+		usdtkit__info(&t->log, "several pids: mode inst, not ipmap, whose "
+			      "addresses are one process's");
+		return 0;
+	}
+	trace_err(t, "several pids: mode %s places its probes in one process: "
+		  "trace each pid on its own%s", usdtkit_mode_str(t->mode),
+		  t->mode == USDTKIT_MODE_HWBP ? "" : ", or use --mode inst");
+	return -EOPNOTSUPP;
+}
+
+/*
  * Can no uprobe trace a probe of this trace's process (-p, -c), where a
  * hardware breakpoint can? The worst reason among the probes: a process
  * runs code of one instruction set, its libraries too. Without a
@@ -356,6 +380,8 @@ int usdtkit_trace_load(struct usdtkit_trace *t)
 	auto_breakpoints(t);
 	t->mode = usdtkit_mode_resolve(t->mode);
 	err = check_kernel(t);
+	if (!err)
+		err = check_several(t);
 	if (!err)
 		err = check_cmd_addresses(t);
 	/* a command's pid is needed to attach: forked now, held before

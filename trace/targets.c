@@ -403,12 +403,12 @@ static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char 
  * privileges is, where a bare EACCES tells a newcomer nothing. 0 when
  * it may be read, or is not there (usdtkit_proc_open() says so).
  */
-static int pid_readable(struct usdtkit_trace *t)
+static int pid_readable(struct usdtkit_trace *t, int pid)
 {
 	char path[32];
 	int fd, err;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", t->pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		close(fd);
@@ -418,49 +418,64 @@ static int pid_readable(struct usdtkit_trace *t)
 	if (err != -EACCES && err != -EPERM)
 		return 0;
 	trace_err(t, "pid %d: cannot read %s: %s (" TRACE_PRIV_HINT "; another user's "
-		  "process, CAP_SYS_PTRACE too)", t->pid, path, strerror(-err));
+		  "process, CAP_SYS_PTRACE too)", pid, path, strerror(-err));
 	return err;
 }
 
-static int add_pid_target(struct usdtkit_trace *t, const char *prov, const char *name)
+/*
+ * The probes of pid @pid's objects that match, added (one per
+ * PROVIDER:NAME, whichever pid's object has it); *@n: how many sites,
+ * and the nearest probe in @near when there is none.
+ */
+static int add_one_pid(struct usdtkit_trace *t, int pid, const char *prov,
+		       const char *name, size_t *n, char *near, size_t len,
+		       size_t *best, bool *typo)
 {
 	USDTKIT_OPTS(usdtkit_open_opts, oo, .print = usdtkit__trace_msg,
 		     .print_ctx = t);
 	unsigned int warned = t->warnings;
 	struct usdtkit_proc *p;
-	size_t i, n = 0;
-	int err = pid_readable(t);
+	size_t i, before = *n;
+	int err = pid_readable(t, pid);
 
 	if (err)
 		return err;
-	p = usdtkit_proc_open(t->pid, &oo);
+	p = usdtkit_proc_open(pid, &oo);
 	if (!p) {
 		err = -errno;
 		if (t->warnings == warned)
-			trace_err(t, "pid %d: %s", t->pid, strerror(-err));
+			trace_err(t, "pid %d: %s", pid, strerror(-err));
 		return err;
 	}
 	for (i = 0; !err && i < usdtkit_proc_object_count(p); i++)
 		if (usdtkit_proc_object(p, i))
 			err = add_file(t, NULL, usdtkit_proc_object(p, i), prov,
-				       name, &n);
-	if (!err && !n) {
-		char near[512];
-		size_t best = (size_t)-1;
-		char where[32];
-		bool typo = false;
-
-		for (i = 0; !is_glob(prov) && !is_glob(name) &&
-			    i < usdtkit_proc_object_count(p); i++)
-			if (usdtkit_proc_object(p, i))
-				typo |= usdtkit_file_nearest_probe(usdtkit_proc_object(p, i),
-							    prov, name, near,
-							    sizeof(near), &best);
-		snprintf(where, sizeof(where), "pid %d", t->pid);
-		err = wait_probe(t, where, prov, name, typo ? near : NULL);
-	}
+				       name, n);
+	for (i = 0; !err && *n == before && !is_glob(prov) && !is_glob(name) &&
+		    i < usdtkit_proc_object_count(p); i++)
+		if (usdtkit_proc_object(p, i))
+			*typo |= usdtkit_file_nearest_probe(usdtkit_proc_object(p, i), prov,
+							    name, near, len, best);
 	usdtkit_proc_close(p);
 	return err;
+}
+
+/* -p PID[,PID...] PROVIDER:NAME: the probes of every object of each
+ * pid; a pid that cannot be read fails the target, naming it */
+static int add_pid_target(struct usdtkit_trace *t, const char *prov, const char *name)
+{
+	char near[512], where[128];
+	size_t best = (size_t)-1, n = 0, k;
+	bool typo = false;
+	int err = 0;
+
+	for (k = 0; !err && k < t->npids; k++)
+		err = add_one_pid(t, t->pids[k], prov, name, &n, near, sizeof(near),
+				  &best, &typo);
+	if (err || n)
+		return err;
+	usdtkit__pids_label(t, where, sizeof(where));
+	return wait_probe(t, where, prov, name, typo ? near : NULL);
 }
 
 /*

@@ -18,6 +18,36 @@
 #include "base/opts.h"
 #include "trace.skel.h"
 
+/*
+ * opts.pid, or opts.pids with the duplicates dropped (in the order
+ * given: the first is usdtkit_trace_pid()'s): 0 or -EINVAL (both, none
+ * with a count, a pid <= 0, with all) or -ENOMEM.
+ */
+static int set_pids(struct usdtkit_trace *t, const struct usdtkit_trace_opts *o)
+{
+	size_t i, j;
+
+	if (o->pid_cnt && (!o->pids || o->pid || o->all))
+		return -EINVAL;
+	if (!o->pid_cnt && !o->pid)
+		return 0;
+	t->pids = calloc(o->pid_cnt ? o->pid_cnt : 1, sizeof(*t->pids));
+	if (!t->pids)
+		return -ENOMEM;
+	if (!o->pid_cnt)
+		t->pids[t->npids++] = o->pid;
+	for (i = 0; i < o->pid_cnt; i++) {
+		if (o->pids[i] <= 0)
+			return -EINVAL;
+		for (j = 0; j < t->npids && t->pids[j] != o->pids[i]; j++)
+			;
+		if (j == t->npids)
+			t->pids[t->npids++] = o->pids[i];
+	}
+	t->pid = t->pids[0];
+	return 0;
+}
+
 struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 {
 	struct usdtkit_trace_opts o;
@@ -36,7 +66,6 @@ struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 		return NULL;
 	}
 	t->log = (struct usdtkit_log){ .print = o.print, .ctx = o.print_ctx };
-	t->pid = o.pid;
 	t->mode = o.mode;
 	t->str_mask = o.str_mask;
 	t->str_len = o.str_len ? o.str_len : USDTKIT_TRACE_STRLEN_DEFAULT;
@@ -50,6 +79,13 @@ struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts)
 	t->follow.epfd = -1;
 	t->no_fault_in = o.no_fault_in;
 	t->cmd.go_fd = t->cmd.err_fd = -1;
+	err = set_pids(t, &o);
+	if (err) {
+		usdtkit_trace_free(t);
+		errno = -err;
+		return NULL;
+	}
+	t->kids.filter = o.children || trace_several(t);
 	if (o.filter) {
 		t->agg.filter_text = strdup(o.filter);
 		err = t->agg.filter_text ? usdtkit__filter_parse(o.filter, &t->agg.filter, &fe) :
@@ -136,6 +172,17 @@ int usdtkit_trace_pid(const struct usdtkit_trace *t)
 	return t->pid;
 }
 
+const int *usdtkit_trace_pids(const struct usdtkit_trace *t, size_t *n)
+{
+	/* a command's pid is known once forked, and not in pids */
+	if (!t->npids && t->pid) {
+		*n = 1;
+		return &t->pid;
+	}
+	*n = t->npids;
+	return t->npids ? t->pids : NULL;
+}
+
 uint64_t usdtkit_trace_start_ns(const struct usdtkit_trace *t)
 {
 	return t->start_ns;
@@ -169,6 +216,7 @@ void usdtkit_trace_free(struct usdtkit_trace *t)
 	usdtkit__unwind_free(t);
 	usdtkit__by_snap_free(t);
 	free(t->probes);
+	free(t->pids);
 	free(t->captured);
 	trace__destroy(t->skel);
 	free(t);

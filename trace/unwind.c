@@ -123,7 +123,7 @@ int usdtkit__unwind_prepare(struct usdtkit_trace *t)
 int usdtkit__unwind_start(struct usdtkit_trace *t)
 {
 	struct trace_unwind *u = t->unw;
-	size_t len = (size_t)USDTKIT_UNW_ROWS * sizeof(*u->rows);
+	size_t len = (size_t)USDTKIT_UNW_ROWS * sizeof(*u->rows), k;
 	void *p;
 
 	if (!u)
@@ -136,7 +136,10 @@ int usdtkit__unwind_start(struct usdtkit_trace *t)
 	u->rows_cap = USDTKIT_UNW_ROWS;
 	u->maps_fd = bpf_map__fd(t->skel->maps.unw_maps);
 	u->objs_fd = bpf_map__fd(t->skel->maps.unw_objs);
-	if (t->pid > 0)
+	/* each traced pid's rows (several: every one of them) */
+	for (k = 0; k < t->npids; k++)
+		usdtkit__unwind_pid(t, t->pids[k]);
+	if (!t->npids && t->pid > 0)
 		usdtkit__unwind_pid(t, t->pid);
 	return 0;
 }

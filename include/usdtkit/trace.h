@@ -8,7 +8,7 @@
  *
  * A trace goes through these steps, each a call:
  *
- *	t = usdtkit_trace_new(&opts);		filter, strings, mode, pid
+ *	t = usdtkit_trace_new(&opts);		filter, strings, mode, pid(s)
  *	usdtkit_trace_add(t, "PATH:PROVIDER:NAME");	(any number)
  *	usdtkit_trace_add_agg(t, KIND, &agg_opts);	(optional)
  *	usdtkit_trace_prepare(t);	checks the request against the probes
@@ -55,7 +55,8 @@ typedef int (*usdtkit_trace_hit_fn)(void *ctx, const struct usdtkit_trace_hit *h
 struct usdtkit_trace_opts {
 	size_t sz;		/* sizeof(struct usdtkit_trace_opts) */
 	int pid;		/* 0: every process; N: only N, and
-				 * PROVIDER:NAME targets are N's objects */
+				 * PROVIDER:NAME targets are N's objects
+				 * (several pids: pids below) */
 	enum usdtkit_mode mode;	/* AUTO: the best this kernel has */
 	const char *filter;	/* keep only the hits where this holds
 				 * (usdtkit_trace_filter_check()); NULL */
@@ -91,9 +92,21 @@ struct usdtkit_trace_opts {
 	bool stack_fp;		/* ustack: the kernel's frame-pointer walk
 				 * only, not the call frame information
 				 * (.eh_frame) of each object */
+	/* Several processes, as pid is one: pid_cnt pids (each > 0; a
+	 * duplicate counts once), with pid 0 (both set: -EINVAL). Only
+	 * these processes' hits count (with children, their forks' too);
+	 * a PROVIDER:NAME target is one probe for the objects of all of
+	 * them, its counts merged, attached once per object (inode) that
+	 * any of them maps, for any process, the program keeping the hits
+	 * of these pids (the cost of children). One pid here is pid. Not
+	 * in the modes that find a site by its address (ipmap, hwbp): the
+	 * load says so (-EOPNOTSUPP); AUTO takes inst where it would take
+	 * ipmap. Copied: the caller keeps @pids. */
+	const int *pids;
+	size_t pid_cnt;
 	size_t :0;		/* new fields go above */
 };
-#define usdtkit_trace_opts__last_field stack_fp
+#define usdtkit_trace_opts__last_field pid_cnt
 
 USDTKIT_API struct usdtkit_trace *usdtkit_trace_new(const struct usdtkit_trace_opts *opts);
 
@@ -134,8 +147,9 @@ USDTKIT_API int usdtkit_trace_set_command_line(struct usdtkit_trace *t,
 					       const char *line);
 
 /*
- * A target: "PATH:PROVIDER:NAME", or "PROVIDER:NAME" with opts.pid or a
- * command. Shell globs in PROVIDER and NAME (empty: any); each matching
+ * A target: "PATH:PROVIDER:NAME", or "PROVIDER:NAME" with opts.pid (or
+ * opts.pids: the objects of every one of them) or a command. Shell
+ * globs in PROVIDER and NAME (empty: any); each matching
  * probe is attached on its own, so a hit names its exact probe. -ENOENT
  * when nothing matches (the message names the nearest probe, or the
  * library that has it), -EINVAL for a malformed target.
@@ -323,12 +337,19 @@ usdtkit_trace_probe(const struct usdtkit_trace *t, size_t i);
  * sites no process places (a PIE or library by path, -c) gets inst
  * instead: each probe's own is usdtkit_trace_probe()->mode */
 USDTKIT_API enum usdtkit_mode usdtkit_trace_mode(const struct usdtkit_trace *t);
-/* the traced pid: opts.pid, the command's once forked, or 0 */
+/* the traced pid: opts.pid, the command's once forked, or 0; with
+ * several (opts.pids), the first of them */
 USDTKIT_API int usdtkit_trace_pid(const struct usdtkit_trace *t);
+/* the traced pids, duplicates dropped, in the order given (*@n of them;
+ * one for opts.pid or a command once forked; NULL and 0 for none). The
+ * array lives as long as @t */
+USDTKIT_API const int *usdtkit_trace_pids(const struct usdtkit_trace *t, size_t *n);
 /* CLOCK_MONOTONIC ns when the trace began (attach), as hits' ts_ns */
 USDTKIT_API uint64_t usdtkit_trace_start_ns(const struct usdtkit_trace *t);
 /* With a pid (not a command): has it exited, and with opts.children
- * every process it forked too? Nothing more can come then. */
+ * every process it forked too? With several pids: has every one of
+ * them (and with children, what they forked)? Nothing more can come
+ * then. */
 USDTKIT_API bool usdtkit_trace_pid_gone(const struct usdtkit_trace *t);
 
 /* ---- hits ---- */
