@@ -25,6 +25,7 @@ struct by_ent {
 	unsigned char *key;		/* the map's key, slot zeroed */
 	struct usdtkit_trace_stats st;
 	uint64_t *hist;			/* SLOTS, for HIST and LATENCY */
+	unsigned int late;		/* the str() parts read late: bit p */
 };
 
 struct by_read {
@@ -273,6 +274,32 @@ static int by_order_cmp(const void *a, const void *b)
 	return c ? c : key_cmp(r, a, b);
 }
 
+/*
+ * Each str() part's "read late" mark out of the key (@out) or back into
+ * it: a string read at one hit and read late at another is one key, one
+ * row (its mark then says that some of its hits were read late), not two
+ * rows that print alike.
+ */
+static void late_marks(const struct by_read *r, struct by_ent *e, bool out)
+{
+	const struct trace_key *k = &r->t->agg.by_key;
+	unsigned int p;
+
+	for (p = 0; p < k->nparts; p++) {
+		struct usdtkit_trace_by_str *bs;
+
+		if (k->parts[p].kind != USDTKIT_TRACE_BY_STR)
+			continue;
+		bs = (void *)(e->key + k->parts[p].off);
+		if (out) {
+			e->late |= (bs->pad & 2) ? 1u << p : 0;
+			bs->pad &= ~2u;
+		} else if (e->late & (1u << p)) {
+			bs->pad |= 2;
+		}
+	}
+}
+
 /* str() parts canonical, then equal keys merged (hist slots into one) */
 static int canon_merge(struct by_read *r)
 {
@@ -290,9 +317,10 @@ static int canon_merge(struct by_read *r)
 			str_late(bs, room);
 			str_cut(bs, room, r->t->str_len);
 		}
+		late_marks(r, &r->v[i], true);
 	}
 	if (r->n < 2)
-		return 0;
+		goto marks;
 	qsort(r->v, r->n, sizeof(*r->v), by_key_cmp);
 	for (i = 1, o = 0; i < r->n; i++) {
 		struct by_ent *d = &r->v[o], *e = &r->v[i];
@@ -308,10 +336,14 @@ static int canon_merge(struct by_read *r)
 		} else {
 			stats_merge(&d->st, &e->st);
 		}
+		d->late |= e->late;
 		free(e->hist);
 		free(e->key);
 	}
 	r->n = o + 1;
+marks:
+	for (i = 0; k->str && i < r->n; i++)
+		late_marks(r, &r->v[i], false);
 	return 0;
 }
 

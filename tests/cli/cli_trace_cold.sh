@@ -200,6 +200,14 @@ tr_ "$tmp/k.json" "$tmp/k.err" linger --json -i 5 --count-by 'str(arg1)'
 tr_ "$tmp/kl.json" "$tmp/kl.err" linger --json -i 0.5 --count-by 'str(arg1)' --no-fault-in
 [ "$(keys "$tmp/kl.json")" = "$(cnt_want 1)" ] && ok ||
 	{ ko "count-by late: $(keys "$tmp/kl.json")"; cat "$tmp/kl.json" "$tmp/kl.err"; }
+# the same strings read late at one hit and at the hit at the next (warm
+# then): one key each, not two rows that print alike
+tr_ "$tmp/ka.json" "$tmp/ka.err" "linger again" --json -i 0.5 --count-by 'str(arg1)' --no-fault-in
+want=$(python3 -c '
+print(sorted([(s, True, False, 2) for s in ["cold literal", "spans two pages", "cold data"]] +
+             [(s, True, False, 1) for s in ["memfd page", ""]] + [("<null>", False, False, 3)]))')
+[ "$(keys "$tmp/ka.json")" = "$want" ] && ok ||
+	{ ko "count-by late then at the hit: $(keys "$tmp/ka.json")"; cat "$tmp/ka.json" "$tmp/ka.err"; }
 # late, the process gone: unread, apart from the faults
 tr_ "$tmp/kg.json" "$tmp/kg.err" "" --json --count-by 'str(arg1)' --no-fault-in
 [ "$(keys "$tmp/kg.json")" = "[('<null>', False, False, 2), ('<null>', False, True, 6)]" ] && ok ||
