@@ -47,6 +47,7 @@ static __attribute__((noinline)) void query(uint64_t id)
 	DTRACE_PROBE2(demo, query__start, id, path);
 	for (i = 0; i < strlen(path) * 1000; i++)
 		spin += i;
+	(void)spin;
 	DTRACE_PROBE2(demo, query__done, id, which);
 }
 
