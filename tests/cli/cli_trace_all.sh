@@ -127,6 +127,6 @@ grep -q '^usdtkit_probe_hits_total{probe="upg:tick"} 10$' "$tmp/m.prom" &&
 # usage
 run "--all with -p" 2 "$u" trace --all -p 1 x:y
 grep -q -- "--all excludes -p" "$tmp/err" && ok || ko "--all -p: $(cat "$tmp/err")"
-run "--all with a PATH target" 1 "$u" trace --all "$upg:upg:tick"
+run "--all with a PATH target" 2 "$u" trace --all "$upg:upg:tick"
 grep -q -- "--all takes PROVIDER:NAME" "$tmp/err" && ok || ko "PATH: $(cat "$tmp/err")"
 finish cli_trace_all
