@@ -23,7 +23,7 @@ collector's directory becomes that directory.
 How each is judged:
 - A command that ends by itself (--count, --duration, -c, or list,
   parse, features): exit 0 within 60 s.
-- A trace that runs until Ctrl-C: once it says "Tracing", 1.5 s later
+- A trace that runs until Ctrl-C: once it says "Tracing", 0.8 s later
   SIGINT; exit 0. --serve: GET /metrics answers 200 with usdtkit_
   series first; --textfile: the file holds usdtkit_ series.
 - Every trace prints something on stdout (hits or a table), or into its
@@ -189,7 +189,7 @@ def run_one(where, cmd, transcript, work, env):
         elif not wait_for(err, r"^Tracing", 60, p):
             why = "never said Tracing"
         else:
-            time.sleep(1.5)
+            time.sleep(0.8)
             if "--serve" in cmd:
                 served, body = get_metrics(cmd)
                 why = "" if served else "GET /metrics: " + body[:200]
