@@ -20,6 +20,8 @@ u=$1 fx=$2 lib=$3 shim=$4
 PRE=""	# LD_PRELOAD of the traces: "" (this kernel) or the shim
 
 . "$(dirname "$0")/../helpers/check.sh"
+# (gcc's ASan build: the shim is preloaded before its runtime)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 A="" B="" C="" D="" tpid=""
 cleanup() {
 	exec 3>&- 4>&- 5>&- 6>&- 2>/dev/null
