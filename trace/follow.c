@@ -582,12 +582,14 @@ int usdtkit__follow_poll(struct usdtkit_trace *t)
 	if (n < 0) {
 		/* the tracer died: nothing holds any more */
 		t->skel->bss->hold_sig = 0;
-		if (t->follow.on)
-			trace_err(t, "the tracer that holds pid %d%s is gone (%s): "
-				  "hits in a library it loads later may be lost until "
-				  "it is attached", t->pid, trace_several(t) ?
-				  " and the others" : "", strerror(-n));
-		else
+		if (t->follow.on) {
+			char pids[128];
+
+			usdtkit__pids_label(t, pids, sizeof(pids));
+			trace_err(t, "the tracer that holds %s is gone (%s): hits in "
+				  "a library it loads later may be lost until it is "
+				  "attached", pids, strerror(-n));
+		} else
 			trace_err(t, "the tracer that holds the execs of replaced "
 				  "files is gone (%s): a process started from one may "
 				  "lose its first hits", strerror(-n));
