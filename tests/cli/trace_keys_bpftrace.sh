@@ -44,7 +44,8 @@ exec 3>&-
 wait $fpid || ko "fx_keys failed"
 sleep 0.5
 # shellcheck disable=SC2086
-kill -INT $pids $bpid
+kill -INT $pids
+interrupt $bpid
 for p in $pids; do wait "$p" || ko "usdtkit $p: exit $?"; done
 wait $bpid || { ko "bpftrace: exit $?"; cat "$tmp/bt.err"; }
 

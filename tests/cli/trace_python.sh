@@ -107,7 +107,8 @@ until { fibs "$tmp/uk.out" && fibs "$tmp/bt.out"; } || [ $_n -ge 150 ]; do
 	sleep 0.1; _n=$((_n + 1))
 done
 sleep 0.3
-kill -INT $upid $bpid
+kill -INT $upid
+interrupt $bpid
 wait $upid; urc=$?
 wait $bpid; brc=$?
 upid="" bpid=""

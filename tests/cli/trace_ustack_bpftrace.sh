@@ -34,7 +34,8 @@ wait_for "$tmp/bt.err" '^__BPFTRACE_NOTIFY_PROBES_ATTACHED$' 300 "$bpid" && ok |
 echo "hit 7" >&3
 wait_for "$tmp/fx.out" '^ok$' 100 "$fpid" && ok || ko "no hits"
 # both read their maps now, the process alive
-kill -INT "$upid" "$wpid" "$bpid"
+kill -INT "$upid" "$wpid"
+interrupt "$bpid"
 wait "$upid" && ok || { ko "usdtkit: exit $?"; cat "$tmp/uk.err"; }
 wait "$wpid" && ok || { ko "usdtkit (unwound): exit $?"; cat "$tmp/uw.err"; }
 wait "$bpid" || { ko "bpftrace: exit $?"; cat "$tmp/bt.err"; }

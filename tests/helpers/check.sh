@@ -28,6 +28,28 @@ wait_for() {
 	done
 }
 
+# running PID: PID runs (a zombie, exited but not yet waited for, does not)
+running() {
+	_s=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) && [ "${_s%% *}" != Z ]
+}
+
+# interrupt PID...: SIGINT to each, sent again every second to one still
+# running, for up to 30 s each. bpftrace 0.17 once ran on in CI after the
+# first (its maps printed at timeout(1)'s SIGTERM 120 s later); the
+# cause was not found, a second SIGINT is harmless. For bpftrace only:
+# a tracer whose second SIGINT means "quit now" would lose its report.
+interrupt() {
+	kill -INT "$@" 2>/dev/null
+	for _p; do
+		_n=0
+		while running "$_p" && [ "$_n" -lt 300 ]; do
+			sleep 0.1; _n=$((_n + 1))
+			[ $((_n % 10)) -eq 0 ] && kill -INT "$_p" 2>/dev/null
+		done
+	done
+	return 0
+}
+
 # finish [NAME]: the closing line, and the exit status
 finish() {
 	echo "${1:+$1: }$pass passed, $fail failed"
