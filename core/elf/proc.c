@@ -538,6 +538,18 @@ static void cache_note(struct usdtkit__probe_cache *c, const struct object *o)
 	c->none[c->n++] = o->id;
 }
 
+/*
+ * Why a process's maps were refused, where a bare "Permission denied"
+ * tells a newcomer nothing: another user's process is read with root or
+ * CAP_SYS_PTRACE (ptrace access mode, proc(5)).
+ */
+static const char *denied_hint(int err)
+{
+	if (err != -EACCES && err != -EPERM)
+		return "";
+	return " (another user's process is read as root or with CAP_SYS_PTRACE)";
+}
+
 static struct usdtkit_proc *proc_open(int pid, const struct usdtkit_open_opts *user,
 				      struct usdtkit__probe_cache *cache)
 {
@@ -564,8 +576,8 @@ static struct usdtkit_proc *proc_open(int pid, const struct usdtkit_open_opts *u
 	if (err) {
 		/* a scan passes over what it cannot read, quietly */
 		if (!cache)
-			usdtkit__warn(&p->log, "pid %d: cannot read /proc/%d/maps: %s",
-				      pid, pid, strerror(-err));
+			usdtkit__warn(&p->log, "pid %d: cannot read /proc/%d/maps: %s%s",
+				      pid, pid, strerror(-err), denied_hint(err));
 		usdtkit_proc_close(p);
 		errno = -err;
 		return NULL;

@@ -23,17 +23,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "helpers"))
+from checks import Checks  # noqa: E402
+
 U, MAN, FX = sys.argv[1:4]
-passed = failed = 0
-
-
-def check(cond, msg):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + msg)
+check = Checks()
 
 
 def exit_section(page):
@@ -169,8 +163,7 @@ def main():
                           (what, len(out), err))
     finally:
         shutil.rmtree(tmp)
-    print("cli_exit: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    sys.exit(check.finish("cli_exit"))
 
 
 if __name__ == "__main__":

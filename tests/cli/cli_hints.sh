@@ -110,6 +110,11 @@ if command -v setpriv >/dev/null; then
 	rc=$?
 	[ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "usdtkit trace: pid $fpid: cannot read /proc/$fpid/maps: Permission denied (tracing needs root, or CAP_BPF and CAP_PERFMON; another user's process, CAP_SYS_PTRACE too)" ] &&
 		ok || { ko "-p as nobody: exit $rc"; cat "$tmp/err"; }
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$pub/usdtkit" list -p "$fpid" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "usdtkit list: pid $fpid: cannot read /proc/$fpid/maps: Permission denied (another user's process is read as root or with CAP_SYS_PTRACE)" ] &&
+		ok || { ko "list -p as nobody: exit $rc"; cat "$tmp/err"; }
 else
 	echo "no setpriv: the -p case as nobody is not run"
 fi

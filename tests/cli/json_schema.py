@@ -38,6 +38,9 @@ import time
 
 from jsonschema import Draft202012Validator
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "helpers"))
+from checks import Checks  # noqa: E402
+
 SAFE = 2 ** 53 - 1
 STREAMS = ("parse", "list", "trace", "trace-agg", "features")
 # each stream's version now (docs/JSON.md); 1.0 when not named
@@ -46,17 +49,9 @@ VERSIONS = {"list": "1.1", "trace": "1.2", "features": "1.4", "trace-agg": "2.0"
 
 def version(stream):
     return "usdtkit-%s/%s" % (stream, VERSIONS.get(stream, "1.0"))
-passed = failed = 0
 
 
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-    return cond
+check = Checks()
 
 
 def load(stream):
@@ -504,8 +499,7 @@ def main():
     {"schemas": test_schemas, "parse": test_parse, "list": test_list,
      "trace": test_trace, "trace-agg": test_trace_agg,
      "features": test_features}[ARGS.test]()
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    sys.exit(check.finish("json_schema"))
 
 
 if __name__ == "__main__":

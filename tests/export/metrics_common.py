@@ -13,24 +13,6 @@ SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$')
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)",?')
 
 
-class Checks:
-    """passed/failed counters: ok(cond, what) prints what failed"""
-
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def __call__(self, cond, what):
-        if cond:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print("FAIL:", what)
-
-    def finish(self, name):
-        print("%s: %d passed, %d failed" % (name, self.passed, self.failed))
-        return 1 if self.failed or not self.passed else 0
-
-
 class Trace:
     """usdtkit trace ARGS, started; .port once it serves (port 0 given)"""
 

@@ -27,7 +27,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from metrics_common import Checks, Trace, parse, value  # noqa: E402
+from metrics_common import Trace, parse, value  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "helpers"))
+from checks import Checks  # noqa: E402
 
 usdtkit, fx, doc = sys.argv[1:4]
 

@@ -29,7 +29,9 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from metrics_common import Checks, Trace  # noqa: E402
+from metrics_common import Trace  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "helpers"))
+from checks import Checks  # noqa: E402
 
 usdtkit, fx = sys.argv[1:3]
 RUNS, I = 2, list(range(30))  # tl:name's i, per run
