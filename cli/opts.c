@@ -42,10 +42,16 @@ void cli_usage_err(const struct cli_cmd *cmd, const char *fmt, ...)
 
 bool cli_stdout_ok(const struct cli_cmd *cmd)
 {
-	if (!fflush(stdout) && !ferror(stdout))
+	int err;
+
+	errno = 0;
+	err = fflush(stdout) ? errno : 0;
+	if (!err && !ferror(stdout))
 		return true;
+	/* a write that failed before the flush left no errno of its own: an
+	 * errno now would be any later call's */
 	fprintf(stderr, "usdtkit %s: cannot write the output: %s\n", cmd->name,
-		strerror(errno ? errno : EIO));
+		err ? strerror(err) : "a write failed");
 	return false;
 }
 

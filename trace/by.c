@@ -128,13 +128,41 @@ static bool wanted(const struct by_read *r, unsigned int probe)
 		probe < r->t->nprobes;
 }
 
+/*
+ * Key @cur's value into @pc, and with @reset the key deleted in the same
+ * step: atomically where the kernel can (lookup-and-delete of a hash,
+ * Linux 5.14), else deleted right after its lookup. A hit that lands
+ * between the two is lost, as with bpftrace's print() then clear(); the
+ * atomic form leaves only a hit whose program found the entry before
+ * the delete and adds to it after (nanoseconds), where deleting after
+ * the whole walk lost any hit of the walk's length (milliseconds on a
+ * loaded machine).
+ */
+static int take_value(struct bpf_map *m, const void *cur, size_t ks, void *pc, size_t n,
+		      bool reset)
+{
+	int fd = bpf_map__fd(m);
+
+	if (!reset)
+		return bpf_map__lookup_elem(m, cur, ks, pc, n, 0);
+	if (!bpf_map_lookup_and_delete_elem(fd, cur, pc))
+		return 0;
+	/* (before 5.14 a hash says ENOTSUPP, the kernel's 524) */
+	if (errno == ENOENT)
+		return -ENOENT;
+	if (bpf_map__lookup_elem(m, cur, ks, pc, n, 0))
+		return -errno;
+	bpf_map__delete_elem(m, cur, ks, 0);
+	return 0;
+}
+
 /* every wanted key of @m (deleted with @reset) */
 static int collect(struct by_read *r, struct bpf_map *m, bool hist, bool reset)
 {
 	size_t vs = hist ? 8 : sizeof(struct usdtkit_trace_agg_stats);
-	unsigned char *key = NULL, *prev = NULL, *dels = NULL;
-	size_t ndel = 0, capdel = 0, i;
 	int ncpu = libbpf_num_possible_cpus(), err = 0;
+	unsigned char *key, *cur, *next;
+	bool more;
 	void *pc;
 
 	if (ncpu < 0)
@@ -146,33 +174,22 @@ static int collect(struct by_read *r, struct bpf_map *m, bool hist, bool reset)
 		free(key);
 		return -ENOMEM;
 	}
-	while (!err && !bpf_map__get_next_key(m, prev, key + (prev == key ? r->ks : 0),
-					      r->ks)) {
-		unsigned char *cur = key + (prev == key ? r->ks : 0);
+	cur = key;
+	next = key + r->ks;
+	/* the next key is found before the current one is deleted: a
+	 * deleted key leads the walk back to the first */
+	more = !bpf_map__get_next_key(m, NULL, cur, r->ks);
+	while (!err && more) {
+		unsigned char *tmp;
 
-		prev = cur;
-		if (!wanted(r, head(cur)->probe) ||
-		    bpf_map__lookup_elem(m, cur, r->ks, pc, vs * ncpu, 0))
-			continue;
-		err = add_value(r, cur, hist, pc, ncpu);
-		if (!err && reset) {
-			if (ndel == capdel) {
-				unsigned char *nd;
-
-				capdel = capdel ? 2 * capdel : 64;
-				nd = realloc(dels, capdel * r->ks);
-				if (!nd) {
-					err = -ENOMEM;
-					break;
-				}
-				dels = nd;
-			}
-			memcpy(dels + ndel++ * r->ks, cur, r->ks);
-		}
+		more = !bpf_map__get_next_key(m, cur, next, r->ks);
+		if (wanted(r, head(cur)->probe) &&
+		    !take_value(m, cur, r->ks, pc, vs * ncpu, reset))
+			err = add_value(r, cur, hist, pc, ncpu);
+		tmp = cur;
+		cur = next;
+		next = tmp;
 	}
-	for (i = 0; i < ndel; i++)
-		bpf_map__delete_elem(m, dels + i * r->ks, r->ks, 0);
-	free(dels);
 	free(pc);
 	free(key);
 	return err;

@@ -164,10 +164,10 @@ static struct bpf_program *fork_prog(struct usdtkit_trace *t, struct trace *skel
 
 /*
  * Several pids without --children: the same filter, seeded with them,
- * and no tracepoint (nothing forked is traced). A pid that exits stays
- * in the map until usdtkit_trace_pid_gone() finds it gone: its number,
- * reused meanwhile by a process that maps a traced object, would be
- * counted (pids are reused in order, after the whole pid space).
+ * and the exit tracepoint only (nothing forked is traced). A pid leaves
+ * the map as it exits, so its number, reused by a process that maps a
+ * traced object, is never counted, whether or not the caller ever asks
+ * usdtkit_trace_pid_gone().
  */
 static int several_prepare(struct usdtkit_trace *t)
 {
@@ -175,9 +175,22 @@ static int several_prepare(struct usdtkit_trace *t)
 
 	t->skel->rodata->follow_children = 1;
 	err = bpf_map__set_max_entries(t->skel->maps.traced_tgids, (uint32_t)t->npids);
+	if (!err)
+		err = bpf_program__set_autoload(t->skel->progs.usdtkit_trace_exit, true);
 	if (err)
 		trace_err(t, "several pids: %s", strerror(-err));
 	return err;
+}
+
+/*
+ * Several pids: the exit tracepoint, at best. Where it cannot attach (a
+ * kernel or container without tracefs), usdtkit_trace_pid_gone() prunes
+ * the map as it did before, and the trace goes on: it is not worth a
+ * failure that one -p did not have.
+ */
+static void several_start(struct usdtkit_trace *t)
+{
+	t->kids.exit = bpf_program__attach(t->skel->progs.usdtkit_trace_exit);
 }
 
 int usdtkit__children_prepare(struct usdtkit_trace *t)
@@ -335,8 +348,12 @@ int usdtkit__children_start(struct usdtkit_trace *t)
 		return 0;
 	fd = bpf_map__fd(t->skel->maps.traced_tgids);
 	err = add_pids(t, fd);
-	if (err || !t->kids.on)
+	if (err)
 		return err;
+	if (!t->kids.on) {
+		several_start(t);
+		return 0;
+	}
 	err = attach_tp(t, t->kids.fork_prog, &t->kids.fork,
 				"task/task_newtask");
 	if (!err)

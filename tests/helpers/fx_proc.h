@@ -8,9 +8,13 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/sched.h>
 
 static inline void fx_proc_child(const char *path, int in[2], int out[2])
 {
@@ -40,6 +44,44 @@ static inline int fx_proc_start(const char *path, pid_t *pid, FILE **in, FILE **
 		return -errno;
 	if (!*pid)
 		fx_proc_child(path, pin, pout);
+	close(pin[0]);
+	close(pout[1]);
+	*in = fdopen(pin[1], "w");
+	*out = fdopen(pout[0], "r");
+	return *in && *out ? 0 : -EIO;
+}
+
+/*
+ * fx_proc_start(), the process given the pid @want (clone3's set_tid,
+ * Linux 5.5, root): a pid of an exited process, reused at once, as the
+ * pid space's wrap would reuse it. -ENOSYS before 5.5; -EEXIST if some
+ * process took it meanwhile.
+ */
+static inline int fx_proc_start_at(const char *path, pid_t want, pid_t *pid, FILE **in,
+				   FILE **out)
+{
+	struct clone_args ca = { .exit_signal = SIGCHLD, .set_tid_size = 1 };
+	int pin[2], pout[2];
+	long r;
+
+	*in = *out = NULL;
+	ca.set_tid = (uint64_t)(uintptr_t)&want;
+	if (pipe(pin) || pipe(pout))
+		return -errno;
+	fflush(NULL);
+	r = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (r < 0) {
+		int err = -errno;
+
+		close(pin[0]);
+		close(pin[1]);
+		close(pout[0]);
+		close(pout[1]);
+		return err;
+	}
+	if (!r)
+		fx_proc_child(path, pin, pout);
+	*pid = (pid_t)r;
 	close(pin[0]);
 	close(pout[1]);
 	*in = fdopen(pin[1], "w");
