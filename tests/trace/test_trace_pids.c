@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <usdtkit/trace.h>
 
@@ -123,6 +124,20 @@ static int say(struct proc *p, const char *cmd)
  * anyone asks usdtkit_trace_pid_gone(): its hits are not counted (the
  * exit took the pid out of the filter in the kernel).
  */
+static pid_t reused_pid;	/* for hung(), which kills it */
+
+static void hung(int sig)
+{
+	static const char msg[] = "FAIL: the process on the reused pid hung "
+				  "(held as a traced one is at its exec)\n";
+
+	(void)sig;
+	kill(reused_pid, SIGKILL);
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
 static void reused(struct usdtkit_trace *t, struct proc *p, struct hits *hs)
 {
 	struct proc q = { 0 };
@@ -131,6 +146,11 @@ static void reused(struct usdtkit_trace *t, struct proc *p, struct hits *hs)
 	int err, before = hs->n[0] + hs->n[1] + hs->n[2] + hs->other;
 
 	fx_proc_stop(&p->pid, &p->in, &p->out);
+	/* a reused pid still in the filter is held at its exec, and this
+	 * thread, which would let it go, waits on it: bounded */
+	reused_pid = pid;
+	signal(SIGALRM, hung);
+	alarm(20);
 	err = fx_proc_start_at(fx, pid, &q.pid, &q.in, &q.out);
 	if (err == -ENOSYS) {
 		printf("SKIP the reused pid: no clone3 set_tid (Linux 5.5)\n");
@@ -140,6 +160,7 @@ static void reused(struct usdtkit_trace *t, struct proc *p, struct hits *hs)
 		err = -EIO;
 	if (!err)
 		err = say(&q, "fire 4");
+	alarm(0);
 	CHECK(!err && q.pid == pid, "pid %d reused: %s", pid, strerror(-err));
 	usdtkit_trace_consume(t);
 	CHECK(hs->n[0] + hs->n[1] + hs->n[2] + hs->other == before,
