@@ -367,6 +367,49 @@ static struct usdtkit_link *attach_objects(struct usdtkit_trace *t, size_t i,
 	return l;
 }
 
+/* a site of @prov:@name in @f that is not probe @s's, or NULL */
+static const struct usdtkit_site *other_in(const struct usdtkit_file *f,
+					   const struct usdtkit_site *s, const char *prov,
+					   const char *name)
+{
+	const struct usdtkit_site *o = NULL;
+
+	while (f && (o = usdtkit_file_next_site(f, o, prov, name)))
+		if (strcmp(usdtkit_site_provider(o), usdtkit_site_provider(s)) ||
+		    strcmp(usdtkit_site_name(o), usdtkit_site_name(s)))
+			return o;
+	return NULL;
+}
+
+/*
+ * A pending glob is one probe: the program was loaded with a slot per
+ * TARGET before the probes it would match were known. Where it matches
+ * several probes (a glob under a -c script, or of a library not loaded
+ * yet), their hits count together, typed by the first: said once, with
+ * the way to tell them apart, so that a table of one row is understood.
+ */
+static void say_merged(struct usdtkit_trace *t, const struct probe *p,
+		       const struct usdtkit_site *s, const struct usdtkit_proc *proc,
+		       const bool *only, const struct usdtkit_file *f)
+{
+	const struct usdtkit_site *o = NULL;
+	size_t i;
+
+	if (!strpbrk(p->provider, "*?[") && !strpbrk(p->name, "*?["))
+		return;
+	o = other_in(f, s, p->provider, p->name);
+	for (i = 0; !o && proc && i < usdtkit_proc_object_count(proc); i++)
+		if (only[i])
+			o = other_in(usdtkit_proc_object(proc, i), s, p->provider, p->name);
+	if (!o)
+		return;
+	trace_err(t, "%s:%s waited for the program that maps it, as one probe: the "
+		  "hits of %s:%s, %s:%s and the others it matches count together; "
+		  "name each PROVIDER:NAME to count them apart", p->provider, p->name,
+		  usdtkit_site_provider(s), usdtkit_site_name(s),
+		  usdtkit_site_provider(o), usdtkit_site_name(o));
+}
+
 /* Probe @i, whose first site there is @s, attached in the objects @only
  * of @proc or in the file at @path (@f): the link kept with the probe's
  * late ones, the probe typed if it waited. NULL when it could not be. */
@@ -385,6 +428,8 @@ static struct usdtkit_link *attach_at(struct usdtkit_trace *t, size_t i,
 	p->late = v;
 	if (p->pending && type_pending(t, i, s))
 		return NULL;
+	if (p->pending)
+		say_merged(t, p, s, proc, only, f);
 	l = attach_objects(t, i, proc, only, path, f);
 	if (!l) {
 		trace_err(t, "pid %d: cannot attach %s:%s in %s, which it %s: %s", pid,

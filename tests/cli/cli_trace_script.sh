@@ -9,6 +9,7 @@
 # hit was lost. A script that runs the program as a child: traced with
 # --children; without, nothing is attached and a hint says why.
 # PATH:PROVIDER:NAME targets under a script: by path, its pid's only.
+# A glob there is one probe, and says so when it matched several.
 # Needs root and BPF.
 # usage: cli_trace_script.sh USDTKIT FX_CMD
 set -u
@@ -109,6 +110,19 @@ timeout 30 "$u" trace -c "$d/child.sh 6" "$fx:cmdt:start" >"$tmp/out" 2>"$tmp/er
 rc=$?
 [ $rc -eq 0 ] && [ "$(hits "$tmp/out" cmdt:start)" -eq 0 ] && ! grep -q 'is a script' "$tmp/err" &&
 	ok || { ko "child.sh PATH target without --children: exit $rc"; cat "$tmp/out" "$tmp/err"; }
+
+# a glob waits as one probe (the program was loaded before the probes it
+# matches were known): every hit counted, under that one probe, and a
+# line says so when it matched several; a glob of one probe says nothing
+timeout 30 "$u" trace -c "$d/wrap.sh 4" 'cmdt:*' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c ' pid [0-9]* tid [0-9]* cmdt:' "$tmp/out")" -eq 5 ] &&
+	grep -q "^usdtkit trace: cmdt:\* waited for the program that maps it, as one probe: the hits of cmdt:[a-z]*, cmdt:[a-z]* and the others it matches count together; name each PROVIDER:NAME to count them apart$" "$tmp/err" &&
+	ok || { ko "wrap.sh 'cmdt:*': exit $rc"; cat "$tmp/out" "$tmp/err"; }
+timeout 30 "$u" trace -c "$d/wrap.sh 4" 'cmdt:gua*' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c ' cmdt:' "$tmp/out")" -eq 1 ] && ! grep -q 'as one probe' "$tmp/err" &&
+	ok || { ko "wrap.sh 'cmdt:gua*': exit $rc"; cat "$tmp/out" "$tmp/err"; }
 
 # a script that execs nothing that exists: its status, the probe named
 printf '#!/bin/sh\nexec /nonexistent/prog\n' >"$d/broken.sh"
