@@ -180,7 +180,7 @@ grep -q "killed by signal 15" "$tmp/err" && ok || { ko "count exact: CMD"; cat "
 # to then hold the 5, those after the 15 (one at least: the last, at the
 # end), each report on its own interval, however late each one comes.
 # (A hit landing between a report's read and its zeroing would be lost,
-# as cli/trace_agg_print.c documents: a window of microseconds, longer
+# as trace/read.c documents: a window of microseconds, longer
 # only if the trace is preempted right there, which two batches of a few
 # microseconds each are unlikely to meet: the one way this can fail
 # without a bug.)
