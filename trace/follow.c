@@ -395,7 +395,7 @@ static void say_merged(struct usdtkit_trace *t, const struct probe *p,
 	const struct usdtkit_site *o = NULL;
 	size_t i;
 
-	if (!strpbrk(p->provider, "*?[") && !strpbrk(p->name, "*?["))
+	if (!usdtkit__is_glob(p->provider) && !usdtkit__is_glob(p->name))
 		return;
 	o = other_in(f, s, p->provider, p->name);
 	for (i = 0; !o && proc && i < usdtkit_proc_object_count(proc); i++)

@@ -291,6 +291,8 @@ void usdtkit__late_free(struct usdtkit_trace *t);
 void usdtkit__probe_label(const struct probe *p, char *buf, size_t n);
 /* fnmatch() quoting of @s (malloc'ed), to attach by an exact name */
 char *usdtkit__glob_quote(const char *s);
+/* @s is a glob (NULL, the empty part of a TARGET, matches anything) */
+bool usdtkit__is_glob(const char *s);
 /* target_hint.c: a malformed TARGET told with the form it likely meant:
  * -EINVAL once said, else 0; one that lacks parts, said */
 int usdtkit__target_form(struct usdtkit_trace *t, const char *target, const char *path,

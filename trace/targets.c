@@ -124,7 +124,7 @@ static int add_site(struct usdtkit_trace *t, const char *path,
 	return 0;
 }
 
-static bool is_glob(const char *s)
+bool usdtkit__is_glob(const char *s)
 {
 	return !s || strpbrk(s, "*?[");
 }
@@ -134,7 +134,7 @@ static int add_file(struct usdtkit_trace *t, const char *path,
 		    const struct usdtkit_file *f, const char *prov,
 		    const char *name, size_t *nsites)
 {
-	bool glob = is_glob(prov) || is_glob(name);
+	bool glob = usdtkit__is_glob(prov) || usdtkit__is_glob(name);
 	const struct usdtkit_site *s = NULL;
 	int err;
 
@@ -329,7 +329,7 @@ static int add_path_target(struct usdtkit_trace *t, const char *path, const char
 	if (!err && !n) {
 		char near[512], lib[PATH_MAX];
 		size_t best = (size_t)-1;
-		bool typo = !is_glob(prov) && !is_glob(name) &&
+		bool typo = !usdtkit__is_glob(prov) && !usdtkit__is_glob(name) &&
 			    usdtkit_file_nearest_probe(f, prov, name, near, sizeof(near), &best);
 
 		if (!typo && in_libraries(path, prov, name, lib, sizeof(lib)))
@@ -356,7 +356,7 @@ static int add_cmd_target(struct usdtkit_trace *t, const char *prov, const char 
 {
 	char **libs = NULL, near[512];
 	size_t nlibs = 0, n = 0, best = (size_t)-1, i;
-	bool typo = false, guess = !is_glob(prov) && !is_glob(name);
+	bool typo = false, guess = !usdtkit__is_glob(prov) && !usdtkit__is_glob(name);
 	struct usdtkit_file *f;
 	int err;
 
@@ -451,7 +451,7 @@ static int add_one_pid(struct usdtkit_trace *t, int pid, const char *prov,
 		if (usdtkit_proc_object(p, i))
 			err = add_file(t, NULL, usdtkit_proc_object(p, i), prov,
 				       name, n);
-	for (i = 0; !err && *n == before && !is_glob(prov) && !is_glob(name) &&
+	for (i = 0; !err && *n == before && !usdtkit__is_glob(prov) && !usdtkit__is_glob(name) &&
 		    i < usdtkit_proc_object_count(p); i++)
 		if (usdtkit_proc_object(p, i))
 			*typo |= usdtkit_file_nearest_probe(usdtkit_proc_object(p, i), prov,

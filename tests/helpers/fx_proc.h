@@ -30,49 +30,34 @@ static inline void fx_proc_child(const char *path, int in[2], int out[2])
 	_exit(127);
 }
 
-/* 0, or -errno; *@in and *@out are NULL when fdopen() failed */
-static inline int fx_proc_start(const char *path, pid_t *pid, FILE **in, FILE **out)
-{
-	int pin[2], pout[2];
-
-	*in = *out = NULL;
-	if (pipe(pin) || pipe(pout))
-		return -errno;
-	fflush(NULL);	/* nothing buffered is written twice */
-	*pid = fork();
-	if (*pid < 0)
-		return -errno;
-	if (!*pid)
-		fx_proc_child(path, pin, pout);
-	close(pin[0]);
-	close(pout[1]);
-	*in = fdopen(pin[1], "w");
-	*out = fdopen(pout[0], "r");
-	return *in && *out ? 0 : -EIO;
-}
-
 /*
- * fx_proc_start(), the process given the pid @want (clone3's set_tid,
- * Linux 5.5, root): a pid of an exited process, reused at once, as the
- * pid space's wrap would reuse it. -ENOSYS before 5.5; -EEXIST if some
- * process took it meanwhile.
+ * The fixture at @path started with its stdin and stdout as pipes,
+ * @want its pid if not 0 (clone3's set_tid, Linux 5.5, root: the pid of
+ * a process that exited, reused at once, as the pid space's wrap would
+ * reuse it; -EEXIST if some process took it meanwhile, -ENOSYS before
+ * 5.5). 0, or -errno; *@in and *@out are NULL when fdopen() failed.
  */
 static inline int fx_proc_start_at(const char *path, pid_t want, pid_t *pid, FILE **in,
 				   FILE **out)
 {
-	struct clone_args ca = { .exit_signal = SIGCHLD, .set_tid_size = 1 };
-	int pin[2], pout[2];
+	struct clone_args ca = { .exit_signal = SIGCHLD, .set_tid_size = 1,
+				 .set_tid = (uint64_t)(uintptr_t)&want };
+	int pin[2], pout[2], err;
 	long r;
 
 	*in = *out = NULL;
-	ca.set_tid = (uint64_t)(uintptr_t)&want;
-	if (pipe(pin) || pipe(pout))
+	if (pipe(pin))
 		return -errno;
-	fflush(NULL);
-	r = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pipe(pout)) {
+		err = -errno;
+		close(pin[0]);
+		close(pin[1]);
+		return err;
+	}
+	fflush(NULL);	/* nothing buffered is written twice */
+	r = want ? syscall(SYS_clone3, &ca, sizeof(ca)) : fork();
 	if (r < 0) {
-		int err = -errno;
-
+		err = -errno;
 		close(pin[0]);
 		close(pin[1]);
 		close(pout[0]);
@@ -87,6 +72,12 @@ static inline int fx_proc_start_at(const char *path, pid_t want, pid_t *pid, FIL
 	*in = fdopen(pin[1], "w");
 	*out = fdopen(pout[0], "r");
 	return *in && *out ? 0 : -EIO;
+}
+
+/* fx_proc_start_at(), any pid */
+static inline int fx_proc_start(const char *path, pid_t *pid, FILE **in, FILE **out)
+{
+	return fx_proc_start_at(path, 0, pid, in, out);
 }
 
 /* End of stdin: the fixture exits, and is reaped. */

@@ -119,11 +119,6 @@ static int say(struct proc *p, const char *cmd)
 	return fgets(line, sizeof(line), p->out) && !strcmp(line, "ok\n") ? 0 : -EIO;
 }
 
-/*
- * @p exits, and its pid is taken at once by another fx_pids, before
- * anyone asks usdtkit_trace_pid_gone(): its hits are not counted (the
- * exit took the pid out of the filter in the kernel).
- */
 static pid_t reused_pid;	/* for hung(), which kills it */
 
 static void hung(int sig)
@@ -138,6 +133,11 @@ static void hung(int sig)
 	_exit(1);
 }
 
+/*
+ * @p exits, and its pid is taken at once by another fx_pids, before
+ * anyone asks usdtkit_trace_pid_gone(): its hits are not counted (the
+ * exit took the pid out of the filter in the kernel).
+ */
 static void reused(struct usdtkit_trace *t, struct proc *p, struct hits *hs)
 {
 	struct proc q = { 0 };
